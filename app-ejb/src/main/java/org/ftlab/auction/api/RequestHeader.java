@@ -1,0 +1,45 @@
+package org.ftlab.auction.api;
+
+import java.io.Serializable;
+import java.util.Objects;
+
+/**
+ * Identifies one logical client request and the reply shape the client wants.
+ *
+ * <p>{@code (clientId, seq)} is the request's identity across fail-over: a client that retries a request on another
+ * replica sends the same pair, and a replica that finds the pair already executed returns the stored reply instead of
+ * executing again. A client must use a fresh {@code seq} for every new request.
+ */
+public final class RequestHeader implements Serializable {
+    private static final long serialVersionUID = 1L;
+
+    /** Longest accepted client id; matches {@code request_log.client_id}. */
+    public static final int MAX_CLIENT_ID_LENGTH = 64;
+
+    private final String clientId;
+    private final long seq;
+    private final ReplySize replySize;
+
+    public RequestHeader(String clientId, long seq, ReplySize replySize) {
+        this.clientId = Objects.requireNonNull(clientId, "clientId");
+        this.seq = seq;
+        this.replySize = Objects.requireNonNull(replySize, "replySize");
+    }
+
+    public String clientId() {
+        return clientId;
+    }
+
+    public long seq() {
+        return seq;
+    }
+
+    public ReplySize replySize() {
+        return replySize;
+    }
+
+    @Override
+    public String toString() {
+        return clientId + "#" + seq + "/" + replySize;
+    }
+}

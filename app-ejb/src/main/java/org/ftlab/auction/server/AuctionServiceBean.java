@@ -1,0 +1,427 @@
+package org.ftlab.auction.server;
+
+import jakarta.annotation.Resource;
+import jakarta.ejb.EJBException;
+import jakarta.ejb.Stateless;
+import jakarta.ejb.TransactionManagement;
+import jakarta.ejb.TransactionManagementType;
+import jakarta.persistence.EntityManager;
+import jakarta.persistence.LockModeType;
+import jakarta.persistence.PersistenceContext;
+import jakarta.persistence.PersistenceException;
+import jakarta.transaction.Status;
+import jakarta.transaction.SystemException;
+import jakarta.transaction.UserTransaction;
+import java.io.Serializable;
+import java.security.SecureRandom;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Base64;
+import java.util.List;
+import java.util.regex.Pattern;
+import org.ftlab.auction.api.AccountInfo;
+import org.ftlab.auction.api.AuctionClosedException;
+import org.ftlab.auction.api.AuctionDetails;
+import org.ftlab.auction.api.AuctionDraft;
+import org.ftlab.auction.api.AuctionException;
+import org.ftlab.auction.api.AuctionPosted;
+import org.ftlab.auction.api.AuctionService;
+import org.ftlab.auction.api.AuctionStatus;
+import org.ftlab.auction.api.BidHistory;
+import org.ftlab.auction.api.BidReceipt;
+import org.ftlab.auction.api.BidRecord;
+import org.ftlab.auction.api.BidTooLowException;
+import org.ftlab.auction.api.InvalidAccountInfoException;
+import org.ftlab.auction.api.InvalidAuctionInfoException;
+import org.ftlab.auction.api.InvalidRequestException;
+import org.ftlab.auction.api.LoginToken;
+import org.ftlab.auction.api.MicroClock;
+import org.ftlab.auction.api.NotLoggedInException;
+import org.ftlab.auction.api.Reply;
+import org.ftlab.auction.api.ReplySize;
+import org.ftlab.auction.api.RequestHeader;
+import org.ftlab.auction.api.ServerProbes;
+import org.ftlab.auction.api.UnknownAuctionException;
+import org.ftlab.auction.api.UnknownUserException;
+
+/**
+ * The auction service on one replica. Stateless: everything durable, logins included, lives in the database, so any
+ * replica can serve any request and a backup can take over without state transfer.
+ *
+ * <p>Transactions are bean-managed so that the probes can bracket exactly the database work (begin to commit), and so
+ * that a request-log conflict can be resolved by reading the winner's reply in a fresh transaction.
+ */
+@Stateless(name = "AuctionServiceBean")
+@TransactionManagement(TransactionManagementType.BEAN)
+public class AuctionServiceBean implements AuctionService {
+    private static final String REPLICA = System.getProperty("jboss.node.name", "unnamed");
+    private static final Duration LOGIN_VALIDITY = Duration.ofHours(24);
+    private static final Pattern USERNAME = Pattern.compile("[A-Za-z0-9_.-]{3,64}");
+    private static final int MIN_PASSWORD_LENGTH = 8;
+    private static final int MAX_PASSWORD_LENGTH = 128;
+    private static final SecureRandom RANDOM = new SecureRandom();
+    /** MySQL/MariaDB "duplicate entry" (ER_DUP_ENTRY). */
+    private static final int DUPLICATE_KEY_ERROR = 1062;
+
+    @PersistenceContext(unitName = "ftlab")
+    private EntityManager em;
+
+    @Resource
+    private UserTransaction tx;
+
+    @Override
+    public Reply<AccountInfo> createAccount(RequestHeader header, String username, String password)
+            throws InvalidAccountInfoException, InvalidRequestException {
+        long received = MicroClock.nowEpochMicros();
+        checkHeader(header);
+        if (username == null || !USERNAME.matcher(username).matches()) {
+            throw new InvalidAccountInfoException("username must be 3 to 64 letters, digits, '_', '.' or '-', was '"
+                    + username + "'");
+        }
+        if (password == null || password.length() < MIN_PASSWORD_LENGTH || password.length() > MAX_PASSWORD_LENGTH) {
+            throw new InvalidAccountInfoException("password must be " + MIN_PASSWORD_LENGTH + " to "
+                    + MAX_PASSWORD_LENGTH + " characters");
+        }
+        String hash = PasswordHasher.hash(password);
+        return executeOnce(header, "createAccount", received, () -> {
+            if (findAccount(username) != null) {
+                throw new InvalidAccountInfoException("username '" + username + "' is taken; choose another");
+            }
+            Account account = new Account(username, hash, Instant.now());
+            em.persist(account);
+            return new AccountInfo(account.getId(), username);
+        }, InvalidAccountInfoException.class);
+    }
+
+    @Override
+    public Reply<LoginToken> login(RequestHeader header, String username, String password)
+            throws UnknownUserException, InvalidRequestException {
+        long received = MicroClock.nowEpochMicros();
+        checkHeader(header);
+        if (username == null || password == null) {
+            throw new UnknownUserException("username and password are required");
+        }
+        return executeOnce(header, "login", received, () -> {
+            Account account = findAccount(username);
+            if (account == null || !PasswordHasher.matches(password, account.getPasswordHash())) {
+                throw new UnknownUserException("unknown user '" + username + "' or wrong password");
+            }
+            String token = newToken();
+            em.persist(new LoginSession(token, account, Instant.now().plus(LOGIN_VALIDITY)));
+            return new LoginToken(token, account.getId());
+        }, UnknownUserException.class);
+    }
+
+    @Override
+    public Reply<AuctionPosted> postAuction(RequestHeader header, String loginToken, AuctionDraft draft)
+            throws InvalidAuctionInfoException, NotLoggedInException, InvalidRequestException {
+        long received = MicroClock.nowEpochMicros();
+        checkHeader(header);
+        checkDraft(draft);
+        checkTokenPresent(loginToken);
+        return executeOnce(header, "postAuction", received, () -> {
+            Account seller = loggedInAccount(loginToken);
+            Instant now = Instant.now();
+            Instant closesAt = now.plusSeconds(draft.durationSeconds());
+            Auction auction = new Auction(seller, draft.title(), draft.description(), draft.startingPriceCents(),
+                    now, closesAt);
+            em.persist(auction);
+            return new AuctionPosted(auction.getId(), closesAt.toEpochMilli());
+        }, InvalidAuctionInfoException.class, NotLoggedInException.class);
+    }
+
+    @Override
+    public Reply<AuctionDetails> viewAuction(RequestHeader header, long auctionId)
+            throws UnknownAuctionException, InvalidRequestException {
+        long received = MicroClock.nowEpochMicros();
+        checkHeader(header);
+        return executeRead(header, received, () -> {
+            Auction a = findAuction(auctionId, LockModeType.NONE);
+            return new AuctionDetails(a.getId(), a.getSeller().getUsername(), a.getTitle(), a.getDescription(),
+                    a.getStartingPriceCents(), a.getHighestBidCents(), a.getBidCount(),
+                    a.getClosesAt().toEpochMilli(), a.isOpenAt(Instant.now()));
+        }, UnknownAuctionException.class);
+    }
+
+    @Override
+    public Reply<BidReceipt> placeBid(RequestHeader header, String loginToken, long auctionId, long amountCents)
+            throws NotLoggedInException, UnknownAuctionException, BidTooLowException, AuctionClosedException,
+            InvalidRequestException {
+        long received = MicroClock.nowEpochMicros();
+        checkHeader(header);
+        checkTokenPresent(loginToken);
+        if (amountCents <= 0 || amountCents > AuctionDraft.MAX_PRICE_CENTS) {
+            throw new BidTooLowException("bid must be 1 to " + AuctionDraft.MAX_PRICE_CENTS + " cents, was "
+                    + amountCents);
+        }
+        return executeOnce(header, "placeBid", received, () -> {
+            Account bidder = loggedInAccount(loginToken);
+            // Lock the auction row: concurrent bids on one auction are serialised by the database, not by a replica.
+            Auction auction = findAuction(auctionId, LockModeType.PESSIMISTIC_WRITE);
+            Instant now = Instant.now();
+            if (!auction.isOpenAt(now)) {
+                throw new AuctionClosedException("auction " + auctionId + " closed at " + auction.getClosesAt());
+            }
+            if (amountCents <= auction.amountToBeat()) {
+                throw new BidTooLowException(auction.getBidCount() == 0
+                        ? "bid of " + amountCents + " cents is below the starting price of "
+                                + auction.getStartingPriceCents() + " cents"
+                        : "bid of " + amountCents + " cents does not beat the highest bid of "
+                                + auction.getHighestBidCents() + " cents");
+            }
+            auction.acceptBid(bidder, amountCents);
+            Bid bid = new Bid(auction, bidder, amountCents, now);
+            em.persist(bid);
+            return new BidReceipt(bid.getId(), auctionId, amountCents, now.toEpochMilli());
+        }, NotLoggedInException.class, UnknownAuctionException.class, BidTooLowException.class,
+                AuctionClosedException.class);
+    }
+
+    @Override
+    public Reply<BidHistory> bidHistory(RequestHeader header, long auctionId)
+            throws UnknownAuctionException, InvalidRequestException {
+        long received = MicroClock.nowEpochMicros();
+        checkHeader(header);
+        return executeRead(header, received, () -> {
+            findAuction(auctionId, LockModeType.NONE);
+            List<BidRecord> bids = em.createQuery(
+                            "select b from Bid b join fetch b.bidder where b.auction.id = :id"
+                                    + " order by b.amountCents desc, b.id desc", Bid.class)
+                    .setParameter("id", auctionId)
+                    .getResultList().stream()
+                    .map(b -> new BidRecord(b.getId(), b.getBidder().getUsername(), b.getAmountCents(),
+                            b.getPlacedAt().toEpochMilli()))
+                    .toList();
+            return new BidHistory(auctionId, bids);
+        }, UnknownAuctionException.class);
+    }
+
+    @Override
+    public Reply<AuctionStatus> auctionStatus(RequestHeader header, long auctionId)
+            throws UnknownAuctionException, InvalidRequestException {
+        long received = MicroClock.nowEpochMicros();
+        checkHeader(header);
+        return executeRead(header, received, () -> {
+            Auction a = findAuction(auctionId, LockModeType.NONE);
+            String leader = a.getHighestBidder() == null ? null : a.getHighestBidder().getUsername();
+            return new AuctionStatus(a.getId(), a.isOpenAt(Instant.now()), a.getHighestBidCents(), leader,
+                    a.getBidCount(), a.getClosesAt().toEpochMilli());
+        }, UnknownAuctionException.class);
+    }
+
+    // ---- exactly-once execution -------------------------------------------------------------------------------
+
+    /** Business work run inside a transaction; may refuse the request with a declared exception. */
+    @FunctionalInterface
+    private interface Work<T extends Serializable> {
+        T run() throws AuctionException;
+    }
+
+    /**
+     * Runs a state-changing request at most once per {@code (clientId, seq)}: the reply is stored in request_log in
+     * the same transaction as the change. A request already in the log returns the stored reply; a concurrent twin
+     * (e.g. the same retry reaching two replicas) loses on the primary key, rolls back, and returns the winner's reply.
+     */
+    private <T extends Serializable, E extends Exception> Reply<T> executeOnce(RequestHeader header, String operation,
+            long received, Work<T> work, Class<?>... declared) throws E {
+        RequestLogEntry.Key key = new RequestLogEntry.Key(header.clientId(), header.seq());
+        long dbStart = MicroClock.nowEpochMicros();
+        for (int attempt = 1; ; attempt++) {
+            try {
+                tx.begin();
+                RequestLogEntry done = em.find(RequestLogEntry.class, key);
+                if (done != null) {
+                    tx.commit();
+                    return replay(header, operation, done, received, dbStart);
+                }
+                T value = work.run();
+                em.persist(new RequestLogEntry(header.clientId(), header.seq(), operation,
+                        ReplyCodec.serialize(value), Instant.now()));
+                em.flush();
+                tx.commit();
+                return reply(value, header.replySize(), false, received, dbStart);
+            } catch (AuctionException refused) {
+                rollbackQuietly();
+                throw this.<E>declared(refused, declared);
+            } catch (PersistenceException e) {
+                rollbackQuietly();
+                // A unique key was taken by a concurrent transaction: the twin of this request, or another request
+                // racing for the same username. Run once more: the replay check or the business check now sees it.
+                if (attempt == 1 && isDuplicateKey(e)) {
+                    continue;
+                }
+                throw new EJBException("database failure in " + operation + ": " + e.getMessage(), e);
+            } catch (RuntimeException e) {
+                rollbackQuietly();
+                throw e;
+            } catch (Exception e) {
+                rollbackQuietly();
+                throw new EJBException("transaction failure in " + operation + ": " + e.getMessage(), e);
+            }
+        }
+    }
+
+    /** Runs a read-only request in its own transaction; nothing to log because re-running it changes nothing. */
+    private <T extends Serializable, E extends Exception> Reply<T> executeRead(RequestHeader header, long received,
+            Work<T> work, Class<?>... declared) throws E {
+        long dbStart = MicroClock.nowEpochMicros();
+        try {
+            tx.begin();
+            T value = work.run();
+            tx.commit();
+            return reply(value, header.replySize(), false, received, dbStart);
+        } catch (AuctionException refused) {
+            rollbackQuietly();
+            throw this.<E>declared(refused, declared);
+        } catch (RuntimeException e) {
+            rollbackQuietly();
+            throw e;
+        } catch (Exception e) {
+            rollbackQuietly();
+            throw new EJBException("transaction failure: " + e.getMessage(), e);
+        }
+    }
+
+    @SuppressWarnings("unchecked")
+    private <T extends Serializable> Reply<T> replay(RequestHeader header, String operation, RequestLogEntry done,
+            long received, long dbStart) throws InvalidRequestException {
+        if (!done.getOperation().equals(operation)) {
+            throw new InvalidRequestException("request " + header.clientId() + "#" + header.seq() + " was already used"
+                    + " for " + done.getOperation() + ", not " + operation + "; use a new seq for every request");
+        }
+        return reply((T) ReplyCodec.deserialize(done.getReply()), header.replySize(), true, received, dbStart);
+    }
+
+    private <T extends Serializable> Reply<T> reply(T value, ReplySize size, boolean replayed, long received,
+            long dbStart) {
+        long dbEnd = MicroClock.nowEpochMicros();
+        if (size.isOriginal()) {
+            return new Reply<>(value, null, replayed, REPLICA,
+                    new ServerProbes(received, dbStart, dbEnd, MicroClock.nowEpochMicros()));
+        }
+        byte[] payload = ReplyCodec.sizedPayload(value, size);
+        return new Reply<>(null, payload, replayed, REPLICA,
+                new ServerProbes(received, dbStart, dbEnd, MicroClock.nowEpochMicros()));
+    }
+
+    /** Rethrows a business refusal as the checked type the operation declares (all callers list theirs). */
+    @SuppressWarnings("unchecked")
+    private <E extends Exception> E declared(AuctionException refused, Class<?>... declared) throws E {
+        for (Class<?> type : declared) {
+            if (type.isInstance(refused)) {
+                throw (E) refused;
+            }
+        }
+        if (refused instanceof InvalidRequestException) {
+            throw (E) refused;
+        }
+        throw new EJBException("undeclared refusal " + refused.getClass().getSimpleName() + ": "
+                + refused.getMessage());
+    }
+
+    private void rollbackQuietly() {
+        try {
+            if (tx.getStatus() != Status.STATUS_NO_TRANSACTION) {
+                tx.rollback();
+            }
+        } catch (SystemException | IllegalStateException | SecurityException e) {
+            // The transaction is gone either way; the original failure is the one worth reporting.
+        }
+    }
+
+    private static boolean isDuplicateKey(Throwable e) {
+        for (Throwable t = e; t != null; t = t.getCause()) {
+            if (t instanceof SQLException sql && sql.getErrorCode() == DUPLICATE_KEY_ERROR) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    // ---- lookups and validation -------------------------------------------------------------------------------
+
+    private Account findAccount(String username) {
+        List<Account> found = em.createQuery("select a from Account a where a.username = :u", Account.class)
+                .setParameter("u", username).getResultList();
+        return found.isEmpty() ? null : found.get(0);
+    }
+
+    private Account loggedInAccount(String token) throws NotLoggedInException {
+        LoginSession session = em.find(LoginSession.class, token);
+        if (session == null) {
+            throw new NotLoggedInException("not logged in: unknown login token; log in first");
+        }
+        if (!Instant.now().isBefore(session.getExpiresAt())) {
+            throw new NotLoggedInException("not logged in: the login expired at " + session.getExpiresAt()
+                    + "; log in again");
+        }
+        return session.getAccount();
+    }
+
+    private Auction findAuction(long auctionId, LockModeType lock) throws UnknownAuctionException {
+        Auction auction = em.find(Auction.class, auctionId, lock);
+        if (auction == null) {
+            throw new UnknownAuctionException("unknown auction " + auctionId);
+        }
+        return auction;
+    }
+
+    private static void checkHeader(RequestHeader header) throws InvalidRequestException {
+        if (header == null || header.clientId() == null || header.replySize() == null) {
+            throw new InvalidRequestException("request header with client id, seq and reply size is required");
+        }
+        String id = header.clientId();
+        if (id.isBlank() || id.length() > RequestHeader.MAX_CLIENT_ID_LENGTH) {
+            throw new InvalidRequestException("client id must be 1 to " + RequestHeader.MAX_CLIENT_ID_LENGTH
+                    + " characters, was '" + id + "'");
+        }
+        if (header.seq() < 0) {
+            throw new InvalidRequestException("seq must be non-negative, was " + header.seq());
+        }
+    }
+
+    private static void checkTokenPresent(String token) throws NotLoggedInException {
+        if (token == null || token.isBlank()) {
+            throw new NotLoggedInException("not logged in: no login token given; log in first");
+        }
+    }
+
+    private static void checkDraft(AuctionDraft d) throws InvalidAuctionInfoException {
+        if (d == null) {
+            throw new InvalidAuctionInfoException("auction info is required");
+        }
+        if (d.title() == null || d.title().isBlank()) {
+            throw new InvalidAuctionInfoException("auction title must not be empty");
+        }
+        if (d.title().length() > AuctionDraft.MAX_TITLE_LENGTH) {
+            throw new InvalidAuctionInfoException("auction title is " + d.title().length() + " characters; at most "
+                    + AuctionDraft.MAX_TITLE_LENGTH + " allowed");
+        }
+        if (d.description() != null && d.description().length() > AuctionDraft.MAX_DESCRIPTION_LENGTH) {
+            throw new InvalidAuctionInfoException("auction description is " + d.description().length()
+                    + " characters; at most " + AuctionDraft.MAX_DESCRIPTION_LENGTH + " allowed");
+        }
+        if (d.description() == null) {
+            throw new InvalidAuctionInfoException("auction description must not be null (use \"\" for none)");
+        }
+        if (d.startingPriceCents() < 0) {
+            throw new InvalidAuctionInfoException("starting price must not be negative, was "
+                    + d.startingPriceCents() + " cents");
+        }
+        if (d.startingPriceCents() > AuctionDraft.MAX_PRICE_CENTS) {
+            throw new InvalidAuctionInfoException("starting price must be at most " + AuctionDraft.MAX_PRICE_CENTS
+                    + " cents, was " + d.startingPriceCents());
+        }
+        if (d.durationSeconds() < 1 || d.durationSeconds() > AuctionDraft.MAX_DURATION_SECONDS) {
+            throw new InvalidAuctionInfoException("auction duration must be 1 to " + AuctionDraft.MAX_DURATION_SECONDS
+                    + " seconds, was " + d.durationSeconds());
+        }
+    }
+
+    private static String newToken() {
+        byte[] bytes = new byte[24];
+        RANDOM.nextBytes(bytes);
+        return Base64.getUrlEncoder().withoutPadding().encodeToString(bytes);
+    }
+}

@@ -1,0 +1,126 @@
+package org.ftlab.rm;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.concurrent.TimeoutException;
+import org.ftlab.rm.db.DatabaseEndpoint;
+import org.ftlab.rm.db.DatabaseServer;
+import org.ftlab.rm.db.EmbeddedDatabase;
+import org.ftlab.rm.db.ExternalDatabase;
+import org.ftlab.rm.replica.ApplicationUser;
+import org.ftlab.rm.replica.Replica;
+import org.ftlab.rm.replica.ReplicaLauncher;
+
+/**
+ * The three tiers' server side on this machine: the database (embedded MariaDB, or an external MySQL/MariaDB) and
+ * replicas started one after another (on 2 cores, simultaneous WildFly boots slow each other down). The first replica
+ * is the primary. {@link #close()} stops everything it started and is safe to call from a shutdown hook, twice.
+ */
+public final class LocalLab implements AutoCloseable {
+    private static final Duration REPLICA_START_TIMEOUT = Duration.ofSeconds(180);
+
+    private final Path runDir;
+    private final DatabaseServer database;
+    private final ApplicationUser user;
+    private final ReplicaLauncher launcher;
+    private final List<Replica> replicas = Collections.synchronizedList(new ArrayList<>());
+    private volatile boolean closed;
+
+    private LocalLab(Path runDir, DatabaseServer database, ApplicationUser user, ReplicaLauncher launcher) {
+        this.runDir = runDir;
+        this.database = database;
+        this.user = user;
+        this.launcher = launcher;
+    }
+
+    /** Settings of a lab; {@code externalDatabase} null means the embedded default. */
+    public record Options(Path runDir, Path serverHome, DatabaseEndpoint externalDatabase, String replicaMaxHeap) {
+        public Options {
+            replicaMaxHeap = replicaMaxHeap == null ? "512m" : replicaMaxHeap;
+        }
+    }
+
+    /** Starts the database; replicas are started with {@link #startReplica}. */
+    public static LocalLab start(Options options) throws IOException, SQLException {
+        ReplicaLauncher.checkProvisioned(options.serverHome());
+        Path runDir = options.runDir().toAbsolutePath();
+        Files.createDirectories(runDir);
+        ApplicationUser user = ApplicationUser.random();
+        user.save(runDir);
+        DatabaseServer database = options.externalDatabase() == null
+                ? EmbeddedDatabase.start(runDir.resolve("db/data"))
+                : ExternalDatabase.connect(options.externalDatabase());
+        ReplicaLauncher launcher = new ReplicaLauncher(options.serverHome(), runDir, database, user,
+                options.replicaMaxHeap());
+        return new LocalLab(runDir, database, user, launcher);
+    }
+
+    /** Launches a replica named {@code name} and waits until it serves. */
+    public Replica startReplica(String name) throws IOException, TimeoutException, InterruptedException {
+        if (closed) {
+            throw new IllegalStateException("lab is closed");
+        }
+        Replica replica = launcher.launch(name);
+        replicas.add(replica);
+        replica.awaitReady(REPLICA_START_TIMEOUT);
+        return replica;
+    }
+
+    public Path runDir() {
+        return runDir;
+    }
+
+    public DatabaseServer database() {
+        return database;
+    }
+
+    public ApplicationUser user() {
+        return user;
+    }
+
+    /** Replicas in start order; the first is the primary. */
+    public List<Replica> replicas() {
+        synchronized (replicas) {
+            return List.copyOf(replicas);
+        }
+    }
+
+    public Replica primary() {
+        synchronized (replicas) {
+            if (replicas.isEmpty()) {
+                throw new IllegalStateException("no replica started");
+            }
+            return replicas.get(0);
+        }
+    }
+
+    @Override
+    public synchronized void close() {
+        if (closed) {
+            return;
+        }
+        closed = true;
+        List<Replica> toStop = replicas();
+        // Stop replicas in parallel: each graceful stop can take seconds.
+        List<Thread> stoppers = new ArrayList<>();
+        for (Replica r : toStop) {
+            Thread t = new Thread(r::stop, "stop-" + r.name());
+            t.start();
+            stoppers.add(t);
+        }
+        for (Thread t : stoppers) {
+            try {
+                t.join();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+        database.close();
+    }
+}

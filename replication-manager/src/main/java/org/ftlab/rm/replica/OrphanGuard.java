@@ -1,0 +1,45 @@
+package org.ftlab.rm.replica;
+
+import java.io.IOException;
+
+/**
+ * A dead man's switch for a child server process: a tiny shell loop that SIGKILLs the child as soon as this JVM is
+ * gone. Shutdown hooks cover Ctrl-C and normal exits; this covers {@code kill -9} of the JVM, after which a WildFly or
+ * mariadbd child would otherwise be reparented and run on with its ports and files.
+ */
+public final class OrphanGuard implements AutoCloseable {
+    /** A guard that guards nothing (when the child's pid could not be learned). */
+    public static final OrphanGuard NONE = new OrphanGuard(null);
+
+    private static final String LOOP = "owner=$1; child=$2; "
+            + "while kill -0 \"$owner\" 2>/dev/null; do kill -0 \"$child\" 2>/dev/null || exit 0; sleep 0.5; done; "
+            + "kill -KILL \"$child\" 2>/dev/null; exit 0";
+
+    private final Process watcher;
+
+    private OrphanGuard(Process watcher) {
+        this.watcher = watcher;
+    }
+
+    /** Starts watching: {@code childPid} dies with this JVM. */
+    public static OrphanGuard watch(long childPid) {
+        try {
+            Process p = new ProcessBuilder("sh", "-c", LOOP, "orphan-guard",
+                    Long.toString(ProcessHandle.current().pid()), Long.toString(childPid))
+                    .redirectOutput(ProcessBuilder.Redirect.DISCARD)
+                    .redirectError(ProcessBuilder.Redirect.DISCARD)
+                    .start();
+            return new OrphanGuard(p);
+        } catch (IOException e) {
+            return NONE;
+        }
+    }
+
+    /** Stops watching (the child was stopped properly). */
+    @Override
+    public void close() {
+        if (watcher != null) {
+            watcher.destroy();
+        }
+    }
+}

@@ -1,0 +1,59 @@
+package org.ftlab.rm.replica;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Optional;
+import java.util.concurrent.TimeUnit;
+
+/** Small process chores: pid files, polite then forceful termination, real POSIX signals. */
+public final class ProcessTools {
+    private ProcessTools() {
+    }
+
+    public static Optional<Long> readPid(Path pidFile) {
+        try {
+            return Optional.of(Long.parseLong(Files.readString(pidFile, StandardCharsets.US_ASCII).strip()));
+        } catch (IOException | NumberFormatException e) {
+            return Optional.empty();
+        }
+    }
+
+    /** SIGTERM, wait up to {@code grace}, then SIGKILL; waits for the process to be gone. */
+    public static void terminate(ProcessHandle process, Duration grace) {
+        if (!process.isAlive()) {
+            return;
+        }
+        process.destroy();
+        try {
+            process.onExit().get(grace.toMillis(), TimeUnit.MILLISECONDS);
+        } catch (Exception timedOutOrInterrupted) {
+            process.destroyForcibly();
+            try {
+                process.onExit().get(5, TimeUnit.SECONDS);
+            } catch (Exception e) {
+                // A process that survives SIGKILL for 5 s is stuck in the kernel; nothing more a user process can do.
+            }
+        }
+    }
+
+    /**
+     * Sends a real signal ({@code KILL}, {@code STOP}, {@code CONT}, {@code TERM}) with kill(1): the JDK can send
+     * only TERM and KILL, and fault injection needs STOP/CONT too.
+     */
+    public static void signal(long pid, String signalName) throws IOException {
+        Process kill = new ProcessBuilder("kill", "-" + signalName, Long.toString(pid))
+                .redirectErrorStream(true).start();
+        try {
+            String out = new String(kill.getInputStream().readAllBytes(), StandardCharsets.UTF_8).strip();
+            if (kill.waitFor() != 0) {
+                throw new IOException("kill -" + signalName + " " + pid + " failed: " + out);
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IOException("interrupted while signalling " + pid, e);
+        }
+    }
+}

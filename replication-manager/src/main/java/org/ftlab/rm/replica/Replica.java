@@ -1,0 +1,140 @@
+package org.ftlab.rm.replica;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.TimeoutException;
+
+/**
+ * One replica of the middle tier: a WildFly server process with its own base directory and port offset, serving the
+ * auction EJB over HTTP-upgraded remoting on 127.0.0.1.
+ */
+public final class Replica implements AutoCloseable {
+    /** Console markers: WFLYSRV0025 "started", WFLYSRV0026 "started (with errors)". */
+    private static final String STARTED = "WFLYSRV0025";
+    private static final String STARTED_WITH_ERRORS = "WFLYSRV0026";
+    private static final Duration STOP_GRACE = Duration.ofSeconds(20);
+
+    private final String name;
+    private final int portOffset;
+    private final Path baseDir;
+    private final Process process;
+    private final OrphanGuard guard;
+    private final long launchedNanos;
+    private volatile Duration startupTime;
+
+    Replica(String name, int portOffset, Path baseDir, Process process, OrphanGuard guard, long launchedNanos) {
+        this.name = name;
+        this.portOffset = portOffset;
+        this.baseDir = baseDir;
+        this.process = process;
+        this.guard = guard;
+        this.launchedNanos = launchedNanos;
+    }
+
+    public String name() {
+        return name;
+    }
+
+    /** The OS process id of the server JVM itself (not a wrapper script): the target of injected signals. */
+    public long pid() {
+        return process.pid();
+    }
+
+    public int portOffset() {
+        return portOffset;
+    }
+
+    public int httpPort() {
+        return 8080 + portOffset;
+    }
+
+    /** Where remote EJB clients connect: {@code remote+http://127.0.0.1:<8080+offset>}. */
+    public String remotingUri() {
+        return "remote+http://127.0.0.1:" + httpPort();
+    }
+
+    public Path baseDir() {
+        return baseDir;
+    }
+
+    public Path consoleLog() {
+        return baseDir.resolve("console.log");
+    }
+
+    public boolean isAlive() {
+        return process.isAlive();
+    }
+
+    /** From launch until the server reported it started with the deployment; null before {@link #awaitReady}. */
+    public Duration startupTime() {
+        return startupTime;
+    }
+
+    /**
+     * Waits until the server has started and deployed the service.
+     *
+     * @throws IOException if the server exits or starts with errors (the message quotes its console log)
+     * @throws TimeoutException if it is not up within {@code timeout}
+     */
+    public void awaitReady(Duration timeout) throws IOException, TimeoutException, InterruptedException {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        while (true) {
+            String console = Files.exists(consoleLog()) ? Files.readString(consoleLog(), StandardCharsets.UTF_8) : "";
+            if (console.contains(STARTED)) {
+                startupTime = Duration.ofNanos(System.nanoTime() - launchedNanos);
+                return;
+            }
+            if (console.contains(STARTED_WITH_ERRORS)) {
+                throw new IOException("replica " + name + " started with errors; see " + consoleLog() + ":\n"
+                        + errorLines(console));
+            }
+            if (!process.isAlive()) {
+                throw new IOException("replica " + name + " exited with status " + process.exitValue()
+                        + " while starting; see " + consoleLog() + ":\n" + tail(console, 15));
+            }
+            if (System.nanoTime() > deadline) {
+                throw new TimeoutException("replica " + name + " not ready after " + timeout.toSeconds()
+                        + " s; see " + consoleLog());
+            }
+            Thread.sleep(50);
+        }
+    }
+
+    /** Graceful stop (SIGTERM lets WildFly shut down cleanly), SIGKILL after a grace period. */
+    public void stop() {
+        ProcessTools.terminate(process.toHandle(), STOP_GRACE);
+        guard.close();
+        FreePorts.releasePortOffset(portOffset);
+    }
+
+    /** Sends a real signal to the server JVM: KILL (crash), STOP (hang), CONT (resume). */
+    public void signal(String signalName) throws IOException {
+        ProcessTools.signal(pid(), signalName);
+    }
+
+    @Override
+    public void close() {
+        stop();
+    }
+
+    private static String errorLines(String console) {
+        // WildFly's failure descriptions span lines; the "failure description" lines say what went wrong.
+        List<String> errors = console.lines().filter(l -> l.contains("failure description") || l.contains("WFLYCTL0412"))
+                .limit(10).toList();
+        return errors.isEmpty() ? tail(console, 15) : String.join("\n", errors);
+    }
+
+    private static String tail(String text, int lines) {
+        List<String> all = text.lines().toList();
+        return String.join("\n", all.subList(Math.max(0, all.size() - lines), all.size()));
+    }
+
+    @Override
+    public String toString() {
+        return "Replica[" + name + ", pid " + pid() + ", " + remotingUri() + "]";
+    }
+}

@@ -1,0 +1,139 @@
+package org.ftlab.rm.replica;
+
+import java.io.IOException;
+import java.io.OutputStream;
+import java.nio.file.FileVisitResult;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.SimpleFileVisitor;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.attribute.BasicFileAttributes;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.util.Comparator;
+import java.util.Properties;
+import java.util.stream.Stream;
+import org.ftlab.rm.db.DatabaseServer;
+import org.wildfly.core.launcher.Launcher;
+import org.wildfly.core.launcher.StandaloneCommandBuilder;
+
+/**
+ * Starts replicas from the provisioned server ({@code app-ejb/target/server}). Each replica gets its own base
+ * directory under {@code <runDir>/replicas/<name>/} (configuration and deployment copied from the provisioned
+ * server), its own port offset, the run's application user, and the database endpoint as system properties.
+ */
+public final class ReplicaLauncher {
+    private final Path serverHome;
+    private final Path replicasDir;
+    private final DatabaseServer database;
+    private final ApplicationUser user;
+    private final String maxHeap;
+
+    public ReplicaLauncher(Path serverHome, Path runDir, DatabaseServer database, ApplicationUser user,
+            String maxHeap) {
+        this.serverHome = serverHome.toAbsolutePath();
+        this.replicasDir = runDir.toAbsolutePath().resolve("replicas");
+        this.database = database;
+        this.user = user;
+        this.maxHeap = maxHeap;
+    }
+
+    /** Checks that {@code serverHome} holds a provisioned server with the deployment; the message says how to fix. */
+    public static void checkProvisioned(Path serverHome) throws IOException {
+        if (!Files.isRegularFile(serverHome.resolve("jboss-modules.jar"))
+                || !Files.isRegularFile(serverHome.resolve("standalone/deployments/app-ejb.jar"))) {
+            throw new IOException("no provisioned replica server at " + serverHome
+                    + "; build it with 'mvn -DskipTests install' in the project root");
+        }
+    }
+
+    /** Launches the server process and returns at once; call {@link Replica#awaitReady} before using it. */
+    public Replica launch(String name) throws IOException {
+        checkProvisioned(serverHome);
+        Path baseDir = replicasDir.resolve(name);
+        prepareBaseDir(baseDir);
+        Path props = writeSystemProperties(baseDir, name);
+        int offset = FreePorts.reservePortOffset(100);
+
+        StandaloneCommandBuilder cmd = StandaloneCommandBuilder.of(serverHome)
+                .setBaseDirectory(baseDir)
+                .setJavaHome(System.getProperty("java.home"))
+                .addJavaOptions("-Xms128m", "-Xmx" + maxHeap, "-XX:MetaspaceSize=96m",
+                        "-Djava.net.preferIPv4Stack=true", "-Djboss.node.name=" + name,
+                        "-Djboss.tx.node.id=" + name,
+                        "-Djboss.socket.binding.port-offset=" + offset);
+        cmd.setBindAddressHint("127.0.0.1");
+        cmd.setBindAddressHint("management", "127.0.0.1");
+        cmd.addPropertiesFile(props);
+
+        long launched = System.nanoTime();
+        Process process;
+        try {
+            process = Launcher.of(cmd)
+                    .setRedirectErrorStream(true)
+                    .redirectOutput(baseDir.resolve("console.log"))
+                    .setDirectory(baseDir)
+                    .launch();
+        } catch (IOException e) {
+            FreePorts.releasePortOffset(offset);
+            throw new IOException("cannot start replica " + name + ": " + e.getMessage(), e);
+        }
+        return new Replica(name, offset, baseDir, process, OrphanGuard.watch(process.pid()), launched);
+    }
+
+    private void prepareBaseDir(Path baseDir) throws IOException {
+        for (String sub : new String[] {"configuration", "deployments", "data", "tmp", "log"}) {
+            deleteRecursively(baseDir.resolve(sub));
+        }
+        Files.deleteIfExists(baseDir.resolve("console.log"));
+        Path standalone = serverHome.resolve("standalone");
+        copyTree(standalone.resolve("configuration"), baseDir.resolve("configuration"));
+        Files.createDirectories(baseDir.resolve("deployments"));
+        Files.copy(standalone.resolve("deployments/app-ejb.jar"), baseDir.resolve("deployments/app-ejb.jar"),
+                StandardCopyOption.REPLACE_EXISTING);
+        user.installInto(baseDir.resolve("configuration"));
+    }
+
+    /** The database password goes in a mode-600 file passed with -P, not on the command line where ps shows it. */
+    private Path writeSystemProperties(Path baseDir, String name) throws IOException {
+        Properties p = new Properties();
+        p.setProperty("ftlab.db.url", database.endpoint().jdbcUrl());
+        p.setProperty("ftlab.db.user", database.endpoint().user());
+        p.setProperty("ftlab.db.password", database.endpoint().password());
+        p.setProperty("ftlab.hibernate.dialect", database.flavor().hibernateDialect());
+        p.setProperty("ftlab.replica.name", name);
+        Path file = baseDir.resolve("configuration/ftlab-replica.properties");
+        Files.deleteIfExists(file);
+        Files.createFile(file, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
+        try (OutputStream out = Files.newOutputStream(file)) {
+            p.store(out, "system properties of replica " + name);
+        }
+        return file;
+    }
+
+    private static void copyTree(Path from, Path to) throws IOException {
+        Files.walkFileTree(from, new SimpleFileVisitor<>() {
+            @Override
+            public FileVisitResult preVisitDirectory(Path dir, BasicFileAttributes attrs) throws IOException {
+                Files.createDirectories(to.resolve(from.relativize(dir).toString()));
+                return FileVisitResult.CONTINUE;
+            }
+
+            @Override
+            public FileVisitResult visitFile(Path file, BasicFileAttributes attrs) throws IOException {
+                Files.copy(file, to.resolve(from.relativize(file).toString()), StandardCopyOption.REPLACE_EXISTING);
+                return FileVisitResult.CONTINUE;
+            }
+        });
+    }
+
+    private static void deleteRecursively(Path dir) throws IOException {
+        if (!Files.exists(dir)) {
+            return;
+        }
+        try (Stream<Path> walk = Files.walk(dir)) {
+            for (Path p : walk.sorted(Comparator.reverseOrder()).toList()) {
+                Files.delete(p);
+            }
+        }
+    }
+}
