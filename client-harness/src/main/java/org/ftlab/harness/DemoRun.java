@@ -1,7 +1,7 @@
 package org.ftlab.harness;
 
 import java.io.IOException;
-import java.io.PrintStream;
+import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -47,7 +47,7 @@ public final class DemoRun {
     }
 
     /** Runs the demo; returns the process exit code. */
-    public int run(PrintStream out) throws Exception {
+    public int run(PrintWriter out) throws Exception {
         Files.createDirectories(runDir);
         out.println("ftlab demo: run directory " + runDir);
         LocalLab lab = LocalLab.start(new LocalLab.Options(runDir, serverHome, externalDatabase, null));
@@ -58,10 +58,12 @@ public final class DemoRun {
         Runtime.getRuntime().addShutdownHook(onInterrupt);
         try {
             out.println(databaseLine(lab));
+            out.flush();
             for (int i = 1; i <= replicaCount; i++) {
                 Replica r = lab.startReplica("r" + i);
                 out.printf(Locale.ROOT, "replica %s: pid %d, %s, ready in %.1f s%s%n", r.name(), r.pid(),
                         r.remotingUri(), r.startupTime().toMillis() / 1000.0, i == 1 ? " (primary)" : " (backup)");
+                out.flush();
             }
             ProbeTable probes = clientLoop(lab);
             if (aborted) {
@@ -73,6 +75,7 @@ public final class DemoRun {
             writeAtomically(runDir.resolve("summary.txt"), summary);
             out.print(summary);
             out.println("probes: " + probeFile);
+            out.flush();
             return 0;
         } finally {
             if (!aborted) {

@@ -18,6 +18,9 @@ import picocli.CommandLine.Option;
                 + "the primary, prints a latency summary and stops everything.",
                 "Everything the run produces goes under the output directory."})
 public final class DemoCommand implements Callable<Integer> {
+    @picocli.CommandLine.Spec
+    picocli.CommandLine.Model.CommandSpec spec;
+
     private static final DateTimeFormatter RUN_NAME =
             DateTimeFormatter.ofPattern("yyyyMMdd'T'HHmmss'Z'").withZone(ZoneOffset.UTC);
 
@@ -73,6 +76,6 @@ public final class DemoCommand implements Callable<Integer> {
             throw new IllegalArgumentException("--out " + runDir + " exists and is not a directory");
         }
         Path server = serverDir != null ? serverDir : FtlabCommand.home().resolve("app-ejb/target/server");
-        return new DemoRun(runDir, server, external, replicas, invocations, size).run(System.out);
+        return new DemoRun(runDir, server, external, replicas, invocations, size).run(spec.commandLine().getOut());
     }
 }

@@ -18,7 +18,15 @@ public final class FtlabCommand implements Runnable {
     }
 
     public static void main(String[] args) {
+        configureLogging();
+        System.exit(execute(args, new java.io.PrintWriter(System.out, true), new java.io.PrintWriter(System.err, true)));
+    }
+
+    /** Runs the command line and returns its exit code: 0 done, 1 failed, 2 bad usage, 130 interrupted. */
+    public static int execute(String[] args, java.io.PrintWriter out, java.io.PrintWriter err) {
         CommandLine cli = new CommandLine(new FtlabCommand());
+        cli.setOut(out);
+        cli.setErr(err);
         // Bad input is one line on stderr and a non-zero exit, never a stack trace.
         cli.setExecutionExceptionHandler((e, cmd, parsed) -> {
             cmd.getErr().println("ftlab: " + OneLineError.of(e));
@@ -30,7 +38,20 @@ public final class FtlabCommand implements Runnable {
                     + " --help')");
             return 2;
         });
-        System.exit(cli.execute(args));
+        return cli.execute(args);
+    }
+
+    private static void configureLogging() {
+        if (System.getProperty("java.util.logging.config.file") != null) {
+            return; // the user chose a configuration
+        }
+        try (java.io.InputStream in = FtlabCommand.class.getResourceAsStream("/ftlab-logging.properties")) {
+            if (in != null) {
+                java.util.logging.LogManager.getLogManager().readConfiguration(in);
+            }
+        } catch (java.io.IOException e) {
+            // Logging stays at the JDK defaults: noisier, not wrong.
+        }
     }
 
     /** The project root: set by scripts/ftlab; the working directory otherwise. */

@@ -1,0 +1,132 @@
+package org.ftlab.harness.it;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.ftlab.harness.cli.FtlabCommand;
+import org.ftlab.harness.probe.ProbeTable;
+import org.junit.jupiter.api.Test;
+
+/** {@code scripts/ftlab} as a user runs it: a real process tree, real signals, and a check for leftovers. */
+class FtlabCommandIT {
+    private static final Path HOME = Path.of(System.getProperty("ftlab.home", "..")).toAbsolutePath().normalize();
+
+    @Test
+    void demoRunsEndToEndPrintsTheSummaryAndLeavesNoProcessBehind() throws Exception {
+        Path runDir = Files.createTempDirectory(Path.of("target").toAbsolutePath(), "demo-");
+        Process demo = ftlab("demo", "--out", runDir.toString(), "--invocations", "200");
+        String output = readAll(demo, Duration.ofMinutes(5));
+
+        assertEquals(0, demo.exitValue(), output);
+        assertTrue(output.contains("replica r1: pid"), output);
+        assertTrue(output.contains("replica r2: pid"), output);
+        assertTrue(output.matches("(?s).*postAuction\\s+100\\s.*"), output);
+        assertTrue(output.matches("(?s).*viewAuction\\s+100\\s.*"), output);
+        assertTrue(output.matches("(?s).*all\\s+200\\s.*"), output);
+        List<String> probes = Files.readAllLines(runDir.resolve("probes/demo.csv"));
+        assertEquals(ProbeTable.HEADER, probes.get(0));
+        assertEquals(201, probes.size());
+        assertNoProcessUses(runDir);
+    }
+
+    @Test
+    void interruptStopsReplicasAndDatabaseAndLeavesNoProcessBehind() throws Exception {
+        Path runDir = Files.createTempDirectory(Path.of("target").toAbsolutePath(), "demo-int-");
+        Process demo = ftlab("demo", "--out", runDir.toString(), "--invocations", "1000000");
+        StringBuilder seen = new StringBuilder();
+        try (BufferedReader out = new BufferedReader(
+                new InputStreamReader(demo.getInputStream(), StandardCharsets.UTF_8))) {
+            String line;
+            while ((line = out.readLine()) != null) {
+                seen.append(line).append('\n');
+                if (line.startsWith("replica r2:")) {
+                    break;
+                }
+            }
+            assertTrue(seen.toString().contains("replica r2:"), seen.toString());
+            // What Ctrl-C delivers to the command (scripts/ftlab execs java, so this is the JVM).
+            new ProcessBuilder("kill", "-INT", Long.toString(demo.pid())).start().waitFor();
+            assertTrue(demo.waitFor(60, TimeUnit.SECONDS), "ftlab did not exit within 60 s of SIGINT");
+        } finally {
+            demo.destroyForcibly();
+        }
+        assertFalse(Files.exists(runDir.resolve("probes/demo.csv")), "an interrupted run must not look complete");
+        assertNoProcessUses(runDir);
+    }
+
+    @Test
+    void badOptionValuesGiveOneLineAndANonZeroExit() {
+        assertOneLineError(List.of("demo", "--replicas", "9"), "--replicas must be 1 to 5");
+        assertOneLineError(List.of("demo", "--reply-size", "huge"), "reply size must be 'original' or a byte count");
+        assertOneLineError(List.of("demo", "--db-url", "jdbc:postgresql://h/db", "--db-user", "u"),
+                "must start with jdbc:mysql://");
+        assertOneLineError(List.of("demo", "--db-user", "u"), "--db-user and --db-password go with --db-url");
+        assertOneLineError(List.of("demo", "--no-such-option"), "Unknown option");
+        assertOneLineError(List.of("demo", "--server-dir", "/nonexistent", "--out",
+                Path.of("target/never").toAbsolutePath().toString()), "no provisioned replica server");
+    }
+
+    private static void assertOneLineError(List<String> args, String expected) {
+        StringWriter out = new StringWriter();
+        StringWriter err = new StringWriter();
+        int code = FtlabCommand.execute(args.toArray(String[]::new), new PrintWriter(out, true),
+                new PrintWriter(err, true));
+        String text = err.toString().strip();
+        assertTrue(code != 0, args + " should fail");
+        assertTrue(text.startsWith("ftlab: ") && text.contains(expected), args + " gave: " + text);
+        assertEquals(1, text.lines().count(), "one line, no stack trace: " + text);
+    }
+
+    private static Process ftlab(String... args) throws IOException {
+        List<String> cmd = new java.util.ArrayList<>(List.of(HOME.resolve("scripts/ftlab").toString()));
+        cmd.addAll(List.of(args));
+        return new ProcessBuilder(cmd).redirectErrorStream(true).start();
+    }
+
+    private static String readAll(Process p, Duration timeout) throws Exception {
+        StringBuilder sb = new StringBuilder();
+        Thread reader = new Thread(() -> {
+            try {
+                sb.append(new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8));
+            } catch (IOException e) {
+                sb.append(e);
+            }
+        });
+        reader.start();
+        if (!p.waitFor(timeout.toSeconds(), TimeUnit.SECONDS)) {
+            p.destroyForcibly();
+            throw new AssertionError("timed out after " + timeout);
+        }
+        reader.join(10_000);
+        return sb.toString();
+    }
+
+    /** No java (WildFly) or mariadbd process may still name the run directory on its command line. */
+    private static void assertNoProcessUses(Path runDir) throws InterruptedException {
+        String dir = runDir.toString();
+        List<String> left = List.of();
+        for (int attempt = 0; attempt < 50; attempt++) {
+            left = ProcessHandle.allProcesses()
+                    .filter(ph -> ph.info().commandLine().map(c -> c.contains(dir)).orElse(false))
+                    .map(ph -> ph.pid() + " " + ph.info().commandLine().orElse(""))
+                    .toList();
+            if (left.isEmpty()) {
+                return;
+            }
+            Thread.sleep(200);
+        }
+        throw new AssertionError("processes left behind: " + left);
+    }
+}

@@ -1,0 +1,49 @@
+package org.ftlab.harness.probe;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import org.ftlab.auction.api.Reply;
+import org.ftlab.auction.api.ServerProbes;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class ProbeTableTest {
+
+    @Test
+    void csvHasTheDocumentedHeaderAndOneRowPerRequestInColumnOrder(@TempDir Path dir) throws Exception {
+        ProbeTable t = new ProbeTable("c1", 4);
+        t.recordOk(7, "viewAuction", 256, 1000, 1900, new Reply<>(null, new byte[256], false, "r1",
+                new ServerProbes(1100, 1200, 1700, 1800)));
+        t.recordFailure(8, "postAuction", 2000, 2500, new IllegalStateException("boom"));
+        Path file = dir.resolve("probes/c01.csv");
+        ProbeTable.writeCsv(file, List.of(t));
+
+        List<String> lines = Files.readAllLines(file);
+        assertEquals(ProbeTable.HEADER, lines.get(0));
+        assertEquals("c1,7,viewAuction,256,1000,1900,1100,1200,1700,1800,1000,r1,ok,,,,", lines.get(1));
+        assertEquals("c1,8,postAuction,,2000,2500,,,,,2000,,failed:IllegalStateException,,,,", lines.get(2));
+        assertEquals(3, lines.size());
+        assertEquals(17, lines.get(0).split(",", -1).length);
+        assertEquals(17, lines.get(1).split(",", -1).length);
+        assertEquals(17, lines.get(2).split(",", -1).length);
+    }
+
+    @Test
+    void writingLeavesNoTemporaryFileBehind(@TempDir Path dir) throws Exception {
+        ProbeTable.writeCsv(dir.resolve("p.csv"), List.of(new ProbeTable("c", 1)));
+        assertFalse(Files.exists(dir.resolve("p.csv.tmp")));
+        assertEquals(List.of(ProbeTable.HEADER), Files.readAllLines(dir.resolve("p.csv")));
+    }
+
+    @Test
+    void latencyIsClientReceiveMinusClientSend() {
+        ProbeTable t = new ProbeTable("c", 1);
+        t.recordOk(1, "viewAuction", -1, 10_000, 12_345, new Reply<>(null, null, false, "r1",
+                new ServerProbes(10_100, 10_200, 12_000, 12_100)));
+        assertEquals(2_345, t.latencyMicros(0));
+    }
+}
