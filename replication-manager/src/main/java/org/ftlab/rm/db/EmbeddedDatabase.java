@@ -74,6 +74,12 @@ public final class EmbeddedDatabase implements DatabaseServer {
             db = DB.newEmbeddedDB(config.build());
             db.start();
         } catch (ManagedProcessException e) {
+            String missing = missingLibraries(binariesCacheDir().resolve("bin/mariadbd"));
+            if (!missing.isEmpty()) {
+                throw new IOException("embedded MariaDB cannot run: this system lacks the libraries " + missing
+                        + "; install them (on Debian/Ubuntu: apt-get install libsystemd0 libcrypt1 libcap2) or use"
+                        + " --db-url with an existing MySQL/MariaDB", e);
+            }
             throw new IOException("embedded MariaDB did not start: " + e.getMessage()
                     + " (its output is in " + data + "/*.err if any)", e);
         }
@@ -156,6 +162,25 @@ public final class EmbeddedDatabase implements DatabaseServer {
         serverPid(data).flatMap(ProcessHandle::of)
                 .filter(p -> p.info().command().map(c -> c.contains("mariadbd") || c.contains("mysqld")).orElse(false))
                 .ifPresent(p -> ProcessTools.terminate(p, Duration.ofSeconds(10)));
+    }
+
+    /** Shared libraries that {@code ldd} cannot find for {@code binary}, space-separated; empty if none or unknown. */
+    static String missingLibraries(Path binary) {
+        if (!Files.isRegularFile(binary)) {
+            return "";
+        }
+        try {
+            Process ldd = new ProcessBuilder("ldd", binary.toString()).redirectErrorStream(true).start();
+            String out = new String(ldd.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+            ldd.waitFor();
+            return out.lines().filter(l -> l.contains("not found")).map(l -> l.strip().split("\\s+")[0])
+                    .collect(java.util.stream.Collectors.joining(" "));
+        } catch (IOException e) {
+            return "";
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return "";
+        }
     }
 
     /** Where the MariaDB binaries are unpacked once per user and version. */
