@@ -14,6 +14,7 @@ import org.ftlab.rm.db.DatabaseServer;
 import org.ftlab.rm.db.EmbeddedDatabase;
 import org.ftlab.rm.db.ExternalDatabase;
 import org.ftlab.rm.replica.ApplicationUser;
+import org.ftlab.rm.replica.HeartbeatSettings;
 import org.ftlab.rm.replica.Replica;
 import org.ftlab.rm.replica.ReplicaLauncher;
 
@@ -40,9 +41,15 @@ public final class LocalLab implements AutoCloseable {
     }
 
     /** Settings of a lab; {@code externalDatabase} null means the embedded default. */
-    public record Options(Path runDir, Path serverHome, DatabaseEndpoint externalDatabase, String replicaMaxHeap) {
+    public record Options(Path runDir, Path serverHome, DatabaseEndpoint externalDatabase, String replicaMaxHeap,
+            HeartbeatSettings heartbeat) {
         public Options {
             replicaMaxHeap = replicaMaxHeap == null ? "512m" : replicaMaxHeap;
+        }
+
+        /** A lab without a heartbeat group. */
+        public Options(Path runDir, Path serverHome, DatabaseEndpoint externalDatabase, String replicaMaxHeap) {
+            this(runDir, serverHome, externalDatabase, replicaMaxHeap, null);
         }
     }
 
@@ -57,7 +64,7 @@ public final class LocalLab implements AutoCloseable {
                 ? EmbeddedDatabase.start(runDir.resolve("db/data"))
                 : ExternalDatabase.connect(options.externalDatabase());
         ReplicaLauncher launcher = new ReplicaLauncher(options.serverHome(), runDir, database, user,
-                options.replicaMaxHeap());
+                options.replicaMaxHeap(), options.heartbeat());
         return new LocalLab(runDir, database, user, launcher);
     }
 
@@ -68,8 +75,19 @@ public final class LocalLab implements AutoCloseable {
         }
         Replica replica = launcher.launch(name);
         replicas.add(replica);
-        replica.awaitReady(REPLICA_START_TIMEOUT);
+        try {
+            replica.awaitReady(REPLICA_START_TIMEOUT);
+        } catch (IOException | TimeoutException | InterruptedException e) {
+            replica.stop();
+            replicas.remove(replica);
+            throw e;
+        }
         return replica;
+    }
+
+    /** Forgets a replica that is gone (after a crash); it is no longer stopped by {@link #close()}. */
+    public void forget(Replica replica) {
+        replicas.remove(replica);
     }
 
     public Path runDir() {

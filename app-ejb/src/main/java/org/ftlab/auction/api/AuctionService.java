@@ -14,6 +14,12 @@ import jakarta.ejb.Remote;
 public interface AuctionService {
     String JNDI_NAME = "ejb:/app-ejb/AuctionServiceBean!org.ftlab.auction.api.AuctionService";
 
+    /**
+     * Answers at once with the replica's name, touching no database: a health check, a way to open a connection
+     * before it is needed, and the floor of what a remote call costs.
+     */
+    String ping();
+
     Reply<AccountInfo> createAccount(RequestHeader header, String username, String password)
             throws InvalidAccountInfoException, InvalidRequestException;
 

@@ -71,6 +71,11 @@ public class AuctionServiceBean implements AuctionService {
     private UserTransaction tx;
 
     @Override
+    public String ping() {
+        return REPLICA;
+    }
+
+    @Override
     public Reply<AccountInfo> createAccount(RequestHeader header, String username, String password)
             throws InvalidAccountInfoException, InvalidRequestException {
         long received = MicroClock.nowEpochMicros();

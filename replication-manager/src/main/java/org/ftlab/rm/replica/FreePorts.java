@@ -15,6 +15,8 @@ public final class FreePorts {
     private static final int MAX_OFFSET = 20_000;
     /** Offsets handed out by this JVM whose servers may not have bound their ports yet. */
     private static final Set<Integer> RESERVED_OFFSETS = new HashSet<>();
+    /** Heartbeat port pairs handed out by this JVM (ephemeral ports are not reserved by the kernel once closed). */
+    private static final Set<Integer> RESERVED_PORTS = new HashSet<>();
 
     private FreePorts() {
     }
@@ -23,6 +25,17 @@ public final class FreePorts {
         try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
             return s.getLocalPort();
         }
+    }
+
+    /** A free port p with p+1 also free (JGroups TCP on p, its FD_SOCK2 on p+1), from a range no offset uses. */
+    public static synchronized int findFreePortPair() throws IOException {
+        for (int attempt = 0; attempt < 200; attempt++) {
+            int p = findFreePort();
+            if (p < 65535 && isFree(p + 1) && RESERVED_PORTS.add(p)) {
+                return p;
+            }
+        }
+        throw new IOException("no two adjacent free ports on 127.0.0.1");
     }
 
     /** The first offset (a multiple of 100, from {@code from}) at which every replica port is free on 127.0.0.1. */

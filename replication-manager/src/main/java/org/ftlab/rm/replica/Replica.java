@@ -111,6 +111,11 @@ public final class Replica implements AutoCloseable {
         FreePorts.releasePortOffset(portOffset);
     }
 
+    /** SIGKILL, sent directly by the JDK (no kill(1) process to fork: this is on the fail-over path). */
+    public void kill() {
+        process.destroyForcibly();
+    }
+
     /** Sends a real signal to the server JVM: KILL (crash), STOP (hang), CONT (resume). */
     public void signal(String signalName) throws IOException {
         ProcessTools.signal(pid(), signalName);

@@ -27,9 +27,12 @@ public final class ReplicaLauncher {
     private final DatabaseServer database;
     private final ApplicationUser user;
     private final String maxHeap;
+    private final HeartbeatSettings heartbeat;
 
+    /** {@code heartbeat} null: replicas join no heartbeat group (no Fault Detector in this lab). */
     public ReplicaLauncher(Path serverHome, Path runDir, DatabaseServer database, ApplicationUser user,
-            String maxHeap) {
+            String maxHeap, HeartbeatSettings heartbeat) {
+        this.heartbeat = heartbeat;
         this.serverHome = serverHome.toAbsolutePath();
         this.replicasDir = runDir.toAbsolutePath().resolve("replicas");
         this.database = database;
@@ -51,8 +54,14 @@ public final class ReplicaLauncher {
         checkProvisioned(serverHome);
         Path baseDir = replicasDir.resolve(name);
         prepareBaseDir(baseDir);
-        Path props = writeSystemProperties(baseDir, name);
         int offset = FreePorts.reservePortOffset(100);
+        Path props;
+        try {
+            props = writeSystemProperties(baseDir, name);
+        } catch (IOException e) {
+            FreePorts.releasePortOffset(offset);
+            throw e;
+        }
 
         StandaloneCommandBuilder cmd = StandaloneCommandBuilder.of(serverHome)
                 .setBaseDirectory(baseDir)
@@ -101,6 +110,13 @@ public final class ReplicaLauncher {
         p.setProperty("ftlab.db.password", database.endpoint().password());
         p.setProperty("ftlab.hibernate.dialect", database.flavor().hibernateDialect());
         p.setProperty("ftlab.replica.name", name);
+        if (heartbeat != null) {
+            p.setProperty("ftlab.hb.bind_port", Integer.toString(FreePorts.findFreePortPair()));
+            p.setProperty("ftlab.hb.initial_hosts", "127.0.0.1[" + heartbeat.detectorPort() + "]");
+            p.setProperty("ftlab.hb.interval_ms", Long.toString(heartbeat.heartbeatMillis()));
+            p.setProperty("ftlab.hb.timeout_ms", Long.toString(heartbeat.timeoutMillis()));
+            p.setProperty("java.net.preferIPv4Stack", "true");
+        }
         Path file = baseDir.resolve("configuration/ftlab-replica.properties");
         Files.deleteIfExists(file);
         Files.createFile(file, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));

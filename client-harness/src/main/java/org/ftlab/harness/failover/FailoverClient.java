@@ -1,0 +1,240 @@
+package org.ftlab.harness.failover;
+
+import java.io.IOException;
+import java.time.Duration;
+import java.util.concurrent.locks.LockSupport;
+import javax.naming.NamingException;
+import org.ftlab.auction.api.AuctionException;
+import org.ftlab.auction.api.AuctionService;
+import org.ftlab.auction.api.MicroClock;
+import org.ftlab.harness.client.ReplicaConnection;
+import org.ftlab.harness.lab.ManagerClient;
+import org.ftlab.rm.PrimaryBackupView;
+import org.ftlab.rm.replica.ApplicationUser;
+
+/**
+ * A client's fault-tolerant view of the service: invokes the primary and, when it fails, gets a working replica by
+ * the chosen {@link FailoverStrategy} and retries the same request. The retry keeps the request's
+ * {@code (clientId, seq)}, so the service executes it exactly once whatever happened to the first attempt.
+ *
+ * <p>One instance per client thread (not thread-safe for concurrent invocations).
+ */
+public final class FailoverClient implements AutoCloseable {
+    private static final long VIEW_POLL_NANOS = 2_000_000L;
+
+    private final ManagerClient manager;
+    private final ApplicationUser user;
+    private final FailoverStrategy strategy;
+    private final long invocationTimeoutMillis;
+    private final long giveUpNanos;
+    private Target current;
+    /** PRECONNECTED only: a ready proxy to the next backup, refreshed after every switch. */
+    private volatile Target spare;
+    private final Object spareLock = new Object();
+    private volatile boolean closed;
+
+    private record Target(String name, ReplicaConnection connection) {
+        AuctionService service() {
+            return connection.service();
+        }
+    }
+
+    /** A remote call on whatever replica is current; must send the same request header every time it is called. */
+    @FunctionalInterface
+    public interface Call<T> {
+        T invoke(AuctionService service) throws AuctionException;
+    }
+
+    /** The call's result, and its fail-over phases if it was a faulty invocation (null when fault-free). */
+    public record Outcome<T>(T result, FailoverPhases phases, String servedBy) {
+        public boolean faulty() {
+            return phases != null;
+        }
+    }
+
+    /**
+     * @param invocationTimeout how long a call may take before the replica counts as failed (a hung replica never
+     *     answers)
+     * @param giveUpAfter how long to keep failing over before {@link AllReplicasDownException}
+     */
+    public FailoverClient(ManagerClient manager, ApplicationUser user, FailoverStrategy strategy,
+            Duration invocationTimeout, Duration giveUpAfter) throws IOException, NamingException {
+        this.manager = manager;
+        this.user = user;
+        this.strategy = strategy;
+        this.invocationTimeoutMillis = invocationTimeout.toMillis();
+        this.giveUpNanos = giveUpAfter.toNanos();
+        PrimaryBackupView view = manager.view();
+        if (view.primary() == null) {
+            throw new IOException("the Replication Manager reports no primary");
+        }
+        current = connect(view.primary());
+        if (strategy == FailoverStrategy.PRECONNECTED) {
+            refreshSpare(view, null);
+        }
+    }
+
+    /** The replica requests currently go to. */
+    public String currentReplica() {
+        return current.name();
+    }
+
+    /**
+     * Invokes {@code call} on the current replica; on a replica failure (anything but a declared business
+     * exception) fails over and retries until it succeeds or {@code giveUpAfter} has passed.
+     */
+    public <T> Outcome<T> invoke(Call<T> call) throws AuctionException, AllReplicasDownException {
+        long sent = MicroClock.nowEpochMicros();
+        Target target = current;
+        try {
+            return new Outcome<>(call.invoke(target.service()), null, target.name());
+        } catch (AuctionException refused) {
+            throw refused;
+        } catch (RuntimeException firstFailure) {
+            long detected = MicroClock.nowEpochMicros();
+            return failOverAndRetry(call, target, sent, detected, firstFailure);
+        }
+    }
+
+    private <T> Outcome<T> failOverAndRetry(Call<T> call, Target failed, long sent, long detected,
+            RuntimeException failure) throws AuctionException, AllReplicasDownException {
+        long deadline = System.nanoTime() + giveUpNanos;
+        String firstFailed = failed.name();
+        RuntimeException last = failure;
+        int attempts = 1;
+        while (System.nanoTime() < deadline && !closed) {
+            Target next;
+            try {
+                next = strategy == FailoverStrategy.PRECONNECTED ? switchToSpare(failed, deadline)
+                        : awaitNewPrimary(failed, deadline);
+            } catch (IOException | NamingException | RuntimeException e) {
+                last = new IllegalStateException(e.getMessage(), e);
+                LockSupport.parkNanos(50_000_000L);
+                continue;
+            }
+            if (next == null) {
+                break;
+            }
+            long failedOver = MicroClock.nowEpochMicros();
+            attempts++;
+            try {
+                T result = call.invoke(next.service());
+                long done = MicroClock.nowEpochMicros();
+                return new Outcome<>(result, new FailoverPhases(firstFailed, detected - sent, failedOver - detected,
+                        done - failedOver, attempts), next.name());
+            } catch (AuctionException refused) {
+                throw refused;
+            } catch (RuntimeException again) {
+                last = again;
+                failed = next;
+            }
+        }
+        throw new AllReplicasDownException("no replica answered for " + giveUpNanos / 1_000_000_000.0
+                + " s after " + firstFailed + " failed (" + attempts + " attempts); last failure: "
+                + rootMessage(last), last);
+    }
+
+    /** REACTIVE: report, wait for a view whose primary is another replica, connect to it. */
+    private Target awaitNewPrimary(Target failed, long deadline) throws IOException, NamingException {
+        manager.report(failed.name());
+        while (System.nanoTime() < deadline) {
+            PrimaryBackupView view = manager.view();
+            PrimaryBackupView.Member primary = view.primary();
+            if (primary != null && !primary.name().equals(failed.name())) {
+                return replaceCurrent(connect(primary));
+            }
+            if (primary != null && !manager.report(failed.name())) {
+                // The manager sees the replica running: the failure was the client's alone. Retry it.
+                return current;
+            }
+            LockSupport.parkNanos(VIEW_POLL_NANOS);
+        }
+        return null;
+    }
+
+    /** PRECONNECTED: switch to the ready spare at once; report and refresh the spare in the background. */
+    private Target switchToSpare(Target failed, long deadline) throws IOException, NamingException {
+        Target next;
+        synchronized (spareLock) {
+            next = spare;
+            spare = null;
+        }
+        if (next == null || next.name().equals(failed.name())) {
+            if (next != null) {
+                next.connection().close();
+            }
+            return awaitNewPrimary(failed, deadline);
+        }
+        replaceCurrent(next);
+        String failedName = failed.name();
+        Thread refresher = new Thread(() -> {
+            try {
+                manager.report(failedName);
+                long until = System.nanoTime() + giveUpNanos;
+                while (!closed && System.nanoTime() < until) {
+                    PrimaryBackupView view = manager.view();
+                    if (refreshSpare(view, failedName)) {
+                        return;
+                    }
+                    LockSupport.parkNanos(20_000_000L);
+                }
+            } catch (IOException | NamingException | RuntimeException e) {
+                // The next fail-over falls back to the reactive path if no spare is ready.
+            }
+        }, "spare-refresh");
+        refresher.setDaemon(true);
+        refresher.start();
+        return next;
+    }
+
+    /** Connects a spare to the first serving replica that is neither current nor known failed. */
+    private boolean refreshSpare(PrimaryBackupView view, String failedName) throws NamingException {
+        String currentName = current.name();
+        for (PrimaryBackupView.Member m : view.members()) {
+            if (!m.name().equals(currentName) && !m.name().equals(failedName)) {
+                Target t = connect(m);
+                synchronized (spareLock) {
+                    if (spare != null) {
+                        spare.connection().close();
+                    }
+                    spare = t;
+                }
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private Target replaceCurrent(Target next) {
+        Target old = current;
+        current = next;
+        if (old != null && old != next) {
+            old.connection().close();
+        }
+        return next;
+    }
+
+    private Target connect(PrimaryBackupView.Member member) throws NamingException {
+        return new Target(member.name(), ReplicaConnection.open(member.uri(), user.username(), user.password(),
+                invocationTimeoutMillis));
+    }
+
+    private static String rootMessage(Throwable t) {
+        Throwable root = t;
+        while (root.getCause() != null && root.getCause() != root) {
+            root = root.getCause();
+        }
+        return root.getClass().getSimpleName() + ": " + root.getMessage();
+    }
+
+    @Override
+    public void close() {
+        closed = true;
+        current.connection().close();
+        synchronized (spareLock) {
+            if (spare != null) {
+                spare.connection().close();
+            }
+        }
+    }
+}

@@ -1,0 +1,114 @@
+package org.ftlab.harness.lab;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import org.ftlab.rm.ReplicationManagerMain;
+import org.ftlab.rm.db.DatabaseEndpoint;
+import org.ftlab.rm.replica.ApplicationUser;
+import org.ftlab.rm.replica.OrphanGuard;
+import org.ftlab.rm.replica.ProcessTools;
+
+/**
+ * The lab as the harness sees it: a Replication Manager process (which starts the Fault Detector, the database and
+ * the replicas), reached over its HTTP interface. {@link #close()} stops the manager with SIGTERM; it stops
+ * everything it started.
+ */
+public final class ManagedLab implements AutoCloseable {
+    private static final Duration START_TIMEOUT = Duration.ofMinutes(5);
+    private static final Duration STOP_GRACE = Duration.ofSeconds(60);
+
+    private final Process process;
+    private final OrphanGuard guard;
+    private final ManagerClient manager;
+    private final ApplicationUser user;
+    private final Path runDir;
+
+    private ManagedLab(Process process, OrphanGuard guard, ManagerClient manager, ApplicationUser user, Path runDir) {
+        this.process = process;
+        this.guard = guard;
+        this.manager = manager;
+        this.user = user;
+        this.runDir = runDir;
+    }
+
+    /** Settings; {@code externalDatabase} null: the embedded database. */
+    public record Options(Path runDir, Path serverDir, int replicas, DatabaseEndpoint externalDatabase,
+            long heartbeatMillis, long timeoutMillis, boolean relaunch) {
+        public Options(Path runDir, Path serverDir, int replicas) {
+            this(runDir, serverDir, replicas, null, 100, 500, true);
+        }
+    }
+
+    public static ManagedLab start(Options o) throws IOException, InterruptedException {
+        Path runDir = o.runDir().toAbsolutePath();
+        Files.createDirectories(runDir.resolve("rm"));
+        Files.deleteIfExists(runDir.resolve(ReplicationManagerMain.READY_FILE));
+        List<String> cmd = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-Xmx256m", "-Djava.net.preferIPv4Stack=true", "-cp", System.getProperty("java.class.path"),
+                "org.ftlab.rm.ReplicationManagerMain", "--run-dir", runDir.toString(),
+                "--server-dir", o.serverDir().toAbsolutePath().toString(),
+                "--replicas", Integer.toString(o.replicas()),
+                "--heartbeat-ms", Long.toString(o.heartbeatMillis()), "--timeout-ms", Long.toString(o.timeoutMillis())));
+        if (!o.relaunch()) {
+            cmd.add("--no-relaunch");
+        }
+        ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true)
+                .redirectOutput(runDir.resolve("rm/console.log").toFile());
+        if (o.externalDatabase() != null) {
+            cmd.addAll(List.of("--db-url", o.externalDatabase().jdbcUrl(), "--db-user", o.externalDatabase().user()));
+            pb.command(cmd);
+            pb.environment().put("FTLAB_DB_PASSWORD", o.externalDatabase().password());
+        }
+        Process p = pb.start();
+        OrphanGuard guard = OrphanGuard.watch(p.pid());
+        Path ready = runDir.resolve(ReplicationManagerMain.READY_FILE);
+        long deadline = System.nanoTime() + START_TIMEOUT.toNanos();
+        while (!Files.exists(ready)) {
+            if (!p.isAlive() || System.nanoTime() > deadline) {
+                ProcessTools.terminate(p.toHandle(), STOP_GRACE);
+                guard.close();
+                throw new IOException(lastLine(runDir.resolve("rm/console.log"), p.isAlive()));
+            }
+            Thread.sleep(50);
+        }
+        JsonNode info = new ObjectMapper().readTree(ready.toFile());
+        return new ManagedLab(p, guard, new ManagerClient(info.path("url").asText()), ApplicationUser.load(runDir),
+                runDir);
+    }
+
+    private static String lastLine(Path console, boolean timedOut) throws IOException {
+        String out = Files.exists(console) ? Files.readString(console, StandardCharsets.UTF_8) : "";
+        String last = out.lines().filter(l -> !l.isBlank()).reduce((a, b) -> b).orElse("no output");
+        return (timedOut ? "the lab did not start in time: " : "")
+                + last.replaceFirst("^replication-manager: ", "") + " (log: " + console + ")";
+    }
+
+    public ManagerClient manager() {
+        return manager;
+    }
+
+    public ApplicationUser user() {
+        return user;
+    }
+
+    public Path runDir() {
+        return runDir;
+    }
+
+    public long pid() {
+        return process.pid();
+    }
+
+    @Override
+    public void close() {
+        ProcessTools.terminate(process.toHandle(), STOP_GRACE);
+        guard.close();
+    }
+}

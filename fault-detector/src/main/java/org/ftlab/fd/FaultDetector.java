@@ -1,0 +1,170 @@
+package org.ftlab.fd;
+
+import java.io.BufferedWriter;
+import java.io.IOException;
+import java.net.URI;
+import java.net.URLEncoder;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Collection;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CountDownLatch;
+import org.jgroups.Address;
+import org.jgroups.JChannel;
+import org.jgroups.Receiver;
+import org.jgroups.View;
+
+/**
+ * The Fault Detector process: the first member (and so the coordinator) of the heartbeat group. Every replica joins
+ * the group; when JGroups suspects one (FD_SOCK2: its sockets closed; FD_ALL3: no heartbeat for T ms), the detector
+ * classifies the failure from the process state (crash or hang), logs it, and notifies the Replication Manager with
+ * the detection time. It reports each member incarnation once; the Replication Manager decides what to do.
+ */
+public final class FaultDetector implements AutoCloseable {
+    private final JChannel channel;
+    private final URI failureEndpoint;
+    private final BufferedWriter log;
+    private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
+    private final Set<String> reported = ConcurrentHashMap.newKeySet();
+    private final Map<String, Long> joinedEpochMicros = new ConcurrentHashMap<>();
+
+    private FaultDetector(JChannel channel, URI failureEndpoint, BufferedWriter log) {
+        this.channel = channel;
+        this.failureEndpoint = failureEndpoint;
+        this.log = log;
+    }
+
+    /** Joins the group as {@code fd} on {@code port} and starts reporting to {@code rmUrl}/failure. */
+    public static FaultDetector start(int port, String rmUrl, long heartbeatMillis, long timeoutMillis, Path logFile)
+            throws Exception {
+        System.setProperty("ftlab.hb.bind_port", Integer.toString(port));
+        System.setProperty("ftlab.hb.initial_hosts", "127.0.0.1[" + port + "]");
+        System.setProperty("ftlab.hb.interval_ms", Long.toString(heartbeatMillis));
+        System.setProperty("ftlab.hb.timeout_ms", Long.toString(timeoutMillis));
+        Files.createDirectories(logFile.toAbsolutePath().getParent());
+        BufferedWriter log = Files.newBufferedWriter(logFile, StandardCharsets.UTF_8, StandardOpenOption.CREATE,
+                StandardOpenOption.APPEND);
+        JChannel channel = HeartbeatStack.create("fd");
+        FaultDetector fd = new FaultDetector(channel, URI.create(rmUrl + "/failure"), log);
+        HeartbeatStack.tap(channel).setListener(fd::onSuspicion);
+        channel.setReceiver(new Receiver() {
+            @Override
+            public void viewAccepted(View view) {
+                fd.onView(view);
+            }
+        });
+        channel.connect(HeartbeatStack.CLUSTER);
+        fd.logLine("ready coordinator=" + channel.getView().getCoord() + " port=" + port + " H=" + heartbeatMillis
+                + "ms T=" + timeoutMillis + "ms");
+        return fd;
+    }
+
+    private void onView(View view) {
+        long now = epochMicros();
+        for (Address member : view.getMembers()) {
+            joinedEpochMicros.putIfAbsent(member.toString(), now);
+        }
+        logLine("view " + view);
+    }
+
+    private void onSuspicion(Collection<Address> suspects) {
+        long detected = epochMicros();
+        for (Address suspect : suspects) {
+            String name = suspect.toString();
+            MemberName member = MemberName.parse(name);
+            if (member == null || !reported.add(name)) {
+                continue; // the detector itself, or already reported
+            }
+            FailureKind kind = FailureKind.ofProcess(member.pid());
+            logLine("failure replica=" + member.replica() + " pid=" + member.pid() + " kind=" + kind.wireName()
+                    + " detected_epoch_us=" + detected);
+            notifyManager(member, kind, detected);
+        }
+    }
+
+    private void notifyManager(MemberName member, FailureKind kind, long detectedEpochMicros) {
+        String form = "replica=" + enc(member.replica()) + "&pid=" + member.pid() + "&kind=" + kind.wireName()
+                + "&detectedEpochUs=" + detectedEpochMicros;
+        HttpRequest request = HttpRequest.newBuilder(failureEndpoint)
+                .timeout(Duration.ofSeconds(5))
+                .header("Content-Type", "application/x-www-form-urlencoded")
+                .POST(HttpRequest.BodyPublishers.ofString(form)).build();
+        http.sendAsync(request, HttpResponse.BodyHandlers.ofString()).whenComplete((response, error) -> {
+            if (error != null) {
+                logLine("notify-failed replica=" + member.replica() + " error=" + error);
+            } else if (response.statusCode() != 200) {
+                logLine("notify-refused replica=" + member.replica() + " status=" + response.statusCode());
+            }
+        });
+    }
+
+    private synchronized void logLine(String line) {
+        try {
+            log.write(epochMicros() + " " + line);
+            log.newLine();
+            log.flush();
+        } catch (IOException e) {
+            System.err.println("fault-detector: cannot write its log: " + e.getMessage());
+        }
+    }
+
+    private static String enc(String s) {
+        return URLEncoder.encode(s, StandardCharsets.UTF_8);
+    }
+
+    static long epochMicros() {
+        Instant now = Instant.now();
+        return now.getEpochSecond() * 1_000_000L + now.getNano() / 1_000;
+    }
+
+    @Override
+    public void close() {
+        channel.close();
+        logLine("stopped");
+        try {
+            log.close();
+        } catch (IOException e) {
+            // closing a log we flushed after every line
+        }
+    }
+
+    /**
+     * {@code FaultDetector --port P --rm-url URL --heartbeat-ms H --timeout-ms T --log FILE}: runs until SIGTERM.
+     * Prints {@code fault-detector ready} on stdout once it is the group's coordinator.
+     */
+    public static void main(String[] args) throws Exception {
+        Map<String, String> opts = new java.util.HashMap<>();
+        for (int i = 0; i + 1 < args.length; i += 2) {
+            opts.put(args[i], args[i + 1]);
+        }
+        FaultDetector fd = start(Integer.parseInt(required(opts, "--port")), required(opts, "--rm-url"),
+                Long.parseLong(opts.getOrDefault("--heartbeat-ms", "100")),
+                Long.parseLong(opts.getOrDefault("--timeout-ms", "500")), Path.of(required(opts, "--log")));
+        CountDownLatch stop = new CountDownLatch(1);
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+            fd.close();
+            stop.countDown();
+        }, "fault-detector-stop"));
+        System.out.println("fault-detector ready");
+        System.out.flush();
+        stop.await();
+    }
+
+    private static String required(Map<String, String> opts, String key) {
+        String v = opts.get(key);
+        if (v == null) {
+            System.err.println("fault-detector: missing " + key);
+            System.exit(2);
+        }
+        return v;
+    }
+}

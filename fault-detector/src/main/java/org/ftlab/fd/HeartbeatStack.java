@@ -1,0 +1,42 @@
+package org.ftlab.fd;
+
+import java.io.InputStream;
+import org.jgroups.JChannel;
+
+/**
+ * Builds the heartbeat group channel with the stack in {@code ftlab-heartbeat.xml}. Replicas and the detector call
+ * the same code with the same jar, so their stacks are identical (JGroups refuses mismatched ones).
+ *
+ * <p>Settings are system properties: {@code ftlab.hb.bind_port} (this member's TCP port; FD_SOCK2 uses the next
+ * one), {@code ftlab.hb.initial_hosts} (the detector, {@code 127.0.0.1[port]}), {@code ftlab.hb.interval_ms} (H) and
+ * {@code ftlab.hb.timeout_ms} (T).
+ */
+public final class HeartbeatStack {
+    public static final String CLUSTER = "ftlab-heartbeat";
+    private static final String CONFIG = "/ftlab-heartbeat.xml";
+
+    private HeartbeatStack() {
+    }
+
+    /**
+     * Creates (does not connect) a channel named {@code memberName}. Replica member names are
+     * {@link MemberName#of(String, long) name/pid}, so the detector can tell a dead process from a hung one.
+     */
+    public static JChannel create(String memberName) throws Exception {
+        JChannel channel;
+        try (InputStream config = HeartbeatStack.class.getResourceAsStream(CONFIG)) {
+            if (config == null) {
+                throw new IllegalStateException(CONFIG + " is missing from the fault-detector jar");
+            }
+            channel = new JChannel(config);
+        }
+        channel.name(memberName);
+        channel.setDiscardOwnMessages(true);
+        return channel;
+    }
+
+    /** The stack's suspicion tap, to listen to raw suspicions. */
+    public static SuspicionTap tap(JChannel channel) {
+        return channel.getProtocolStack().findProtocol(SuspicionTap.class);
+    }
+}

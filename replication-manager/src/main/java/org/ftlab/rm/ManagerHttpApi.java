@@ -1,0 +1,150 @@
+package org.ftlab.rm;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.sun.net.httpserver.HttpExchange;
+import com.sun.net.httpserver.HttpServer;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.URLDecoder;
+import java.nio.charset.StandardCharsets;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.concurrent.Executors;
+
+/**
+ * The Replication Manager's network interface (HTTP/JSON on 127.0.0.1), for clients, the Fault Detector and the
+ * harness:
+ * <ul>
+ * <li>{@code GET /view}: the primary/backup view;</li>
+ * <li>{@code POST /report} ({@code replica=}): a client's hint that a replica failed; answers with the view;</li>
+ * <li>{@code POST /failure} ({@code replica, pid, kind, detectedEpochUs}): the Fault Detector's report;</li>
+ * <li>{@code GET /status}: replicas, roles, pids, uptimes, failures;</li>
+ * <li>{@code POST /inject} ({@code kind=crash-primary|hang-primary|crash-backup|resume}, {@code replica=}):
+ * fault injection;</li>
+ * <li>{@code POST /shutdown}: stops everything.</li>
+ * </ul>
+ */
+public final class ManagerHttpApi implements AutoCloseable {
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private final HttpServer server;
+    private volatile ReplicationManager manager;
+    private volatile Runnable onShutdown = () -> { };
+
+    private ManagerHttpApi(HttpServer server) {
+        this.server = server;
+    }
+
+    /** Binds 127.0.0.1:{@code port} (0: any free port) and serves; requests wait until {@link #attach}. */
+    public static ManagerHttpApi bind(int port) throws IOException {
+        HttpServer server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), port), 64);
+        ManagerHttpApi api = new ManagerHttpApi(server);
+        server.createContext("/view", ex -> api.handle(ex, "GET", p -> api.manager().view()));
+        server.createContext("/status", ex -> api.handle(ex, "GET", p -> api.manager().status()));
+        server.createContext("/report", ex -> api.handle(ex, "POST", p -> {
+            boolean failed = api.manager().onClientReport(required(p, "replica"));
+            Map<String, Object> reply = new LinkedHashMap<>();
+            reply.put("confirmed", failed);
+            reply.put("view", api.manager().view());
+            return reply;
+        }));
+        server.createContext("/failure", ex -> api.handle(ex, "POST", p -> Map.of("accepted",
+                api.manager().onDetectorReport(required(p, "replica"), Long.parseLong(required(p, "pid")),
+                        required(p, "kind"), Long.parseLong(required(p, "detectedEpochUs"))))));
+        server.createContext("/inject", ex -> api.handle(ex, "POST",
+                p -> api.manager().inject(required(p, "kind"), p.get("replica"))));
+        server.createContext("/shutdown", ex -> api.handle(ex, "POST", p -> {
+            Thread t = new Thread(api.onShutdown, "rm-shutdown");
+            t.start();
+            return Map.of("stopping", true);
+        }));
+        server.setExecutor(Executors.newFixedThreadPool(4, r -> {
+            Thread t = new Thread(r, "rm-http");
+            t.setDaemon(true);
+            return t;
+        }));
+        server.start();
+        return api;
+    }
+
+    public String url() {
+        return "http://127.0.0.1:" + server.getAddress().getPort();
+    }
+
+    public void attach(ReplicationManager rm, Runnable shutdown) {
+        this.onShutdown = shutdown;
+        this.manager = rm;
+    }
+
+    private ReplicationManager manager() {
+        ReplicationManager m = manager;
+        if (m == null) {
+            throw new IllegalStateException("the Replication Manager is still starting");
+        }
+        return m;
+    }
+
+    @FunctionalInterface
+    private interface Handler {
+        Object handle(Map<String, String> params) throws Exception;
+    }
+
+    private void handle(HttpExchange ex, String method, Handler handler) throws IOException {
+        try (ex) {
+            if (!ex.getRequestMethod().equals(method)) {
+                send(ex, 405, Map.of("error", "use " + method));
+                return;
+            }
+            Map<String, String> params = parse(ex.getRequestURI().getRawQuery());
+            if (method.equals("POST")) {
+                params.putAll(parse(new String(ex.getRequestBody().readAllBytes(), StandardCharsets.UTF_8)));
+            }
+            send(ex, 200, handler.handle(params));
+        } catch (IllegalArgumentException e) {
+            send(ex, 400, Map.of("error", String.valueOf(e.getMessage())));
+        } catch (IllegalStateException e) {
+            send(ex, 409, Map.of("error", String.valueOf(e.getMessage())));
+        } catch (Exception e) {
+            send(ex, 500, Map.of("error", e.getClass().getSimpleName() + ": " + e.getMessage()));
+        }
+    }
+
+    private static void send(HttpExchange ex, int status, Object body) throws IOException {
+        byte[] bytes = JSON.writeValueAsBytes(body);
+        ex.getResponseHeaders().set("Content-Type", "application/json");
+        ex.sendResponseHeaders(status, bytes.length);
+        try (OutputStream out = ex.getResponseBody()) {
+            out.write(bytes);
+        }
+    }
+
+    private static Map<String, String> parse(String form) {
+        Map<String, String> params = new HashMap<>();
+        if (form == null || form.isBlank()) {
+            return params;
+        }
+        for (String pair : form.split("&")) {
+            int eq = pair.indexOf('=');
+            if (eq > 0) {
+                params.put(URLDecoder.decode(pair.substring(0, eq), StandardCharsets.UTF_8),
+                        URLDecoder.decode(pair.substring(eq + 1), StandardCharsets.UTF_8));
+            }
+        }
+        return params;
+    }
+
+    private static String required(Map<String, String> params, String name) {
+        String v = params.get(name);
+        if (v == null || v.isBlank()) {
+            throw new IllegalArgumentException("missing parameter '" + name + "'");
+        }
+        return v;
+    }
+
+    @Override
+    public void close() {
+        server.stop(0);
+    }
+}

@@ -1,0 +1,13 @@
+package org.ftlab.rm;
+
+/** Where a replica is in its life, as the Replication Manager sees it. */
+public enum ReplicaState {
+    /** Launched; WildFly is booting and joining the heartbeat group. */
+    STARTING,
+    /** Warm backup: started, deployed, connected to the database, no client traffic. */
+    BACKUP,
+    /** The one replica clients send requests to. */
+    PRIMARY,
+    /** Reported failed (crash or hang), fenced with SIGKILL; a replacement is relaunched. */
+    DEAD
+}

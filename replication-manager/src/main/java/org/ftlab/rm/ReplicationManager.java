@@ -1,0 +1,410 @@
+package org.ftlab.rm;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import org.ftlab.rm.replica.FreePorts;
+import org.ftlab.rm.replica.HeartbeatSettings;
+import org.ftlab.rm.replica.OrphanGuard;
+import org.ftlab.rm.replica.ProcessTools;
+import org.ftlab.rm.replica.Replica;
+
+/**
+ * Warm-passive replication: launches the replicas, keeps the ordered primary/backup list, promotes the next backup
+ * when the Fault Detector (or, once confirmed, a client) reports the primary failed, fences the failed replica with
+ * SIGKILL (a hung one must never come back as a second primary), and relaunches a replacement to restore the
+ * replication degree. It also injects faults for experiments.
+ *
+ * <p>As in the seeds, the Replication Manager itself, the naming of replicas and the database are assumed not to fail.
+ */
+public final class ReplicationManager implements AutoCloseable {
+    private static final Duration DETECTOR_START_TIMEOUT = Duration.ofSeconds(60);
+
+    private final LocalLab lab;
+    private final Process detector;
+    private final OrphanGuard detectorGuard;
+    private final HeartbeatSettings heartbeat;
+    private final int targetDegree;
+    private final boolean relaunch;
+    private final ExecutorService relauncher = Executors.newSingleThreadExecutor(r -> {
+        Thread t = new Thread(r, "relauncher");
+        t.setDaemon(true);
+        return t;
+    });
+
+    private final Object lock = new Object();
+    private final Map<String, ReplicaRecord> records = new LinkedHashMap<>();
+    private final List<String> serving = new ArrayList<>();
+    private final List<FailureRecord> failures = new ArrayList<>();
+    private final Map<String, Injection> pendingInjections = new LinkedHashMap<>();
+    private long epoch;
+    private int replicaCounter;
+    private int faultCounter;
+    private volatile boolean closed;
+
+    private static final class ReplicaRecord {
+        final String name;
+        final long launchedEpochMillis = System.currentTimeMillis();
+        volatile Replica replica;
+        volatile ReplicaState state = ReplicaState.STARTING;
+
+        ReplicaRecord(String name) {
+            this.name = name;
+        }
+    }
+
+    private record Injection(String faultId, String kind, long injectedEpochUs) {
+    }
+
+    /** What an injection did, for the caller's fault log. */
+    public record InjectedFault(String faultId, String kind, String replica, long pid, long injectedEpochUs) {
+    }
+
+    /** Settings of the manager. */
+    public record Settings(LocalLab.Options lab, int replicas, long heartbeatMillis, long timeoutMillis,
+            boolean relaunch) {
+        public Settings {
+            if (replicas < 1 || replicas > 5) {
+                throw new IllegalArgumentException("replicas must be 1 to 5, was " + replicas);
+            }
+        }
+    }
+
+    private ReplicationManager(LocalLab lab, Process detector, OrphanGuard detectorGuard, HeartbeatSettings heartbeat,
+            int targetDegree, boolean relaunch) {
+        this.lab = lab;
+        this.detector = detector;
+        this.detectorGuard = detectorGuard;
+        this.heartbeat = heartbeat;
+        this.targetDegree = targetDegree;
+        this.relaunch = relaunch;
+    }
+
+    /**
+     * Starts the Fault Detector process, the database and the replicas (one after another; the first becomes the
+     * primary). {@code managerUrl} is where the detector reports failures.
+     */
+    public static ReplicationManager start(Settings settings, String managerUrl) throws Exception {
+        Path runDir = settings.lab().runDir().toAbsolutePath();
+        Files.createDirectories(runDir.resolve("fd"));
+        int detectorPort = FreePorts.findFreePortPair();
+        HeartbeatSettings heartbeat = new HeartbeatSettings(detectorPort, settings.heartbeatMillis(),
+                settings.timeoutMillis());
+        Process detector = startDetector(runDir.resolve("fd"), detectorPort, managerUrl, heartbeat);
+        OrphanGuard guard = OrphanGuard.watch(detector.pid());
+        LocalLab lab;
+        try {
+            LocalLab.Options o = settings.lab();
+            lab = LocalLab.start(new LocalLab.Options(runDir, o.serverHome(), o.externalDatabase(),
+                    o.replicaMaxHeap(), heartbeat));
+        } catch (Exception e) {
+            ProcessTools.terminate(detector.toHandle(), Duration.ofSeconds(5));
+            guard.close();
+            throw e;
+        }
+        ReplicationManager rm = new ReplicationManager(lab, detector, guard, heartbeat, settings.replicas(),
+                settings.relaunch());
+        try {
+            for (int i = 0; i < settings.replicas(); i++) {
+                rm.launchAndJoin();
+            }
+        } catch (Exception e) {
+            rm.close();
+            throw e;
+        }
+        return rm;
+    }
+
+    private static Process startDetector(Path dir, int port, String managerUrl, HeartbeatSettings hb)
+            throws IOException, InterruptedException {
+        Path console = dir.resolve("console.log");
+        Files.deleteIfExists(console);
+        Process p = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-Xmx128m", "-Djava.net.preferIPv4Stack=true", "-cp", System.getProperty("java.class.path"),
+                "org.ftlab.fd.FaultDetector", "--port", Integer.toString(port), "--rm-url", managerUrl,
+                "--heartbeat-ms", Long.toString(hb.heartbeatMillis()), "--timeout-ms", Long.toString(hb.timeoutMillis()),
+                "--log", dir.resolve("detector.log").toString())
+                .redirectErrorStream(true).redirectOutput(console.toFile()).start();
+        long deadline = System.nanoTime() + DETECTOR_START_TIMEOUT.toNanos();
+        while (true) {
+            String out = Files.exists(console) ? Files.readString(console, StandardCharsets.UTF_8) : "";
+            if (out.contains("fault-detector ready")) {
+                return p;
+            }
+            if (!p.isAlive() || System.nanoTime() > deadline) {
+                p.destroyForcibly();
+                throw new IOException("the Fault Detector did not start; see " + console + ": "
+                        + out.lines().reduce((a, b) -> b).orElse("(no output)"));
+            }
+            Thread.sleep(50);
+        }
+    }
+
+    /** Launches a new replica, waits until it serves, and appends it to the view (primary if there is none). */
+    private String launchAndJoin() throws IOException, TimeoutException, InterruptedException {
+        ReplicaRecord rec;
+        synchronized (lock) {
+            rec = new ReplicaRecord("r" + (++replicaCounter));
+            records.put(rec.name, rec);
+        }
+        Replica replica;
+        try {
+            replica = lab.startReplica(rec.name);
+        } catch (IOException | TimeoutException | InterruptedException e) {
+            synchronized (lock) {
+                rec.state = ReplicaState.DEAD;
+            }
+            throw e;
+        }
+        synchronized (lock) {
+            rec.replica = replica;
+            if (closed) {
+                return rec.name;
+            }
+            rec.state = serving.isEmpty() ? ReplicaState.PRIMARY : ReplicaState.BACKUP;
+            serving.add(rec.name);
+            epoch++;
+        }
+        return rec.name;
+    }
+
+    // ---- views ------------------------------------------------------------------------------------------------
+
+    public PrimaryBackupView view() {
+        synchronized (lock) {
+            List<PrimaryBackupView.Member> members = new ArrayList<>();
+            for (String name : serving) {
+                members.add(new PrimaryBackupView.Member(name, records.get(name).replica.remotingUri()));
+            }
+            return new PrimaryBackupView(epoch, members);
+        }
+    }
+
+    /** Status of every replica ever launched in this run, and every failure. */
+    public Map<String, Object> status() {
+        synchronized (lock) {
+            List<Map<String, Object>> replicas = new ArrayList<>();
+            long nowMillis = System.currentTimeMillis();
+            for (ReplicaRecord r : records.values()) {
+                Map<String, Object> m = new LinkedHashMap<>();
+                m.put("name", r.name);
+                m.put("state", r.state.name().toLowerCase(java.util.Locale.ROOT));
+                m.put("pid", r.replica == null ? null : r.replica.pid());
+                m.put("uri", r.replica == null ? null : r.replica.remotingUri());
+                m.put("launchedEpochMs", r.launchedEpochMillis);
+                m.put("uptimeMs", r.state == ReplicaState.DEAD ? null : nowMillis - r.launchedEpochMillis);
+                m.put("startupMs", r.replica == null || r.replica.startupTime() == null ? null
+                        : r.replica.startupTime().toMillis());
+                replicas.add(m);
+            }
+            Map<String, Object> s = new LinkedHashMap<>();
+            s.put("epoch", epoch);
+            s.put("primary", serving.isEmpty() ? null : serving.get(0));
+            s.put("degree", serving.size());
+            s.put("targetDegree", targetDegree);
+            s.put("heartbeatMs", heartbeat.heartbeatMillis());
+            s.put("timeoutMs", heartbeat.timeoutMillis());
+            s.put("faultDetectorPid", detector.pid());
+            s.put("database", lab.database().endpoint().redactedUrl());
+            s.put("replicas", replicas);
+            s.put("failures", List.copyOf(failures));
+            return s;
+        }
+    }
+
+    public List<FailureRecord> failures() {
+        synchronized (lock) {
+            return List.copyOf(failures);
+        }
+    }
+
+    public LocalLab lab() {
+        return lab;
+    }
+
+    // ---- failures ---------------------------------------------------------------------------------------------
+
+    /**
+     * A failure report from the Fault Detector: trusted (it watched the heartbeats), acted on at once.
+     *
+     * @return false if the report is stale (another incarnation, or already handled)
+     */
+    public boolean onDetectorReport(String replicaName, long pid, String kind, long detectedEpochUs) {
+        synchronized (lock) {
+            ReplicaRecord rec = records.get(replicaName);
+            if (rec == null || rec.replica == null || rec.replica.pid() != pid || rec.state == ReplicaState.DEAD) {
+                return false;
+            }
+            handleFailure(rec, kind, "fault-detector", detectedEpochUs);
+            return true;
+        }
+    }
+
+    /**
+     * A client's report that a replica failed for it: only a hint. The manager confirms it from the process state
+     * (gone: crash; stopped: hang) before demoting; a running process is left alone (the client's problem may be
+     * its own, and the Fault Detector watches the heartbeats).
+     *
+     * @return true if the replica is (now) known failed
+     */
+    public boolean onClientReport(String replicaName) {
+        synchronized (lock) {
+            ReplicaRecord rec = records.get(replicaName);
+            if (rec == null || rec.replica == null) {
+                return false;
+            }
+            if (rec.state == ReplicaState.DEAD) {
+                return true;
+            }
+            ProcessState state = ProcessState.of(rec.replica.pid());
+            if (state == ProcessState.RUNNING) {
+                return false;
+            }
+            handleFailure(rec, state == ProcessState.GONE ? "crash" : "hang", "client", epochMicros());
+            return true;
+        }
+    }
+
+    /** Under {@link #lock}: demote, fence, promote, record, relaunch. */
+    private void handleFailure(ReplicaRecord rec, String kind, String source, long detectedEpochUs) {
+        boolean wasPrimary = !serving.isEmpty() && serving.get(0).equals(rec.name);
+        rec.state = ReplicaState.DEAD;
+        serving.remove(rec.name);
+        Replica failed = rec.replica;
+        Injection injected = pendingInjections.remove(rec.name);
+        String faultId = injected != null ? injected.faultId() : "f" + (++faultCounter);
+        FailureRecord record = new FailureRecord(faultId, rec.name, kind, source, wasPrimary,
+                injected != null ? injected.injectedEpochUs() : 0, detectedEpochUs, 0, 0, null);
+        if (wasPrimary && !serving.isEmpty()) {
+            records.get(serving.get(0)).state = ReplicaState.PRIMARY;
+            record = record.withPromoted(epochMicros());
+        }
+        epoch++;
+        // Fencing: a hung replica must never resume as a second primary. SIGKILL also ends a stopped process.
+        failed.kill();
+        failures.add(record);
+        int index = failures.size() - 1;
+        relauncher.submit(() -> {
+            failed.stop(); // reaps the process, closes its guard, frees its ports
+            lab.forget(failed);
+            if (relaunch && !closed) {
+                restore(index);
+            }
+        });
+    }
+
+    /** In the relaunch thread: a replacement replica, appended to the view; retried a few times. */
+    private void restore(int failureIndex) {
+        for (int attempt = 1; attempt <= 3 && !closed; attempt++) {
+            try {
+                String name = launchAndJoin();
+                synchronized (lock) {
+                    FailureRecord f = failures.get(failureIndex);
+                    long now = epochMicros();
+                    if (f.wasPrimary() && f.promotedEpochUs() == 0 && serving.get(0).equals(name)) {
+                        f = f.withPromoted(now); // no backup was left: the replacement is the new primary
+                    }
+                    failures.set(failureIndex, f.withRestored(now, name));
+                }
+                return;
+            } catch (Exception e) {
+                System.err.println("replication-manager: relaunch attempt " + attempt + " failed: " + e.getMessage());
+            }
+        }
+    }
+
+    // ---- fault injection --------------------------------------------------------------------------------------
+
+    /**
+     * Injects a fault with a real signal: {@code crash-primary} (SIGKILL), {@code hang-primary} (SIGSTOP),
+     * {@code crash-backup} (SIGKILL of the next backup), or {@code resume} (SIGCONT to {@code replica}).
+     */
+    public InjectedFault inject(String kind, String replicaName) throws IOException {
+        synchronized (lock) {
+            String target;
+            String signal;
+            switch (kind) {
+                case "crash-primary" -> {
+                    target = requireServing(0, "no primary to crash");
+                    signal = "KILL";
+                }
+                case "hang-primary" -> {
+                    target = requireServing(0, "no primary to hang");
+                    signal = "STOP";
+                }
+                case "crash-backup" -> {
+                    target = requireServing(1, "no backup to crash");
+                    signal = "KILL";
+                }
+                case "resume" -> {
+                    target = replicaName;
+                    signal = "CONT";
+                }
+                default -> throw new IllegalArgumentException("unknown fault kind '" + kind
+                        + "'; use crash-primary, hang-primary, crash-backup or resume");
+            }
+            ReplicaRecord rec = records.get(target);
+            if (rec == null || rec.replica == null) {
+                throw new IllegalArgumentException("unknown replica '" + target + "'");
+            }
+            if (signal.equals("CONT")) {
+                if (rec.replica.isAlive()) {
+                    rec.replica.signal(signal);
+                }
+                return new InjectedFault(null, kind, target, rec.replica.pid(), epochMicros());
+            }
+            if (signal.equals("KILL")) {
+                rec.replica.kill();
+            } else {
+                rec.replica.signal(signal);
+            }
+            // The fault exists from the moment the signal was delivered.
+            long injected = epochMicros();
+            String faultId = "f" + (++faultCounter);
+            pendingInjections.put(target, new Injection(faultId, signal.equals("STOP") ? "hang" : "crash", injected));
+            return new InjectedFault(faultId, kind, target, rec.replica.pid(), injected);
+        }
+    }
+
+    private String requireServing(int index, String message) {
+        if (serving.size() <= index) {
+            throw new IllegalStateException(message + " (view: " + serving + ")");
+        }
+        return serving.get(index);
+    }
+
+    static long epochMicros() {
+        Instant now = Instant.now();
+        return now.getEpochSecond() * 1_000_000L + now.getNano() / 1_000;
+    }
+
+    @Override
+    public void close() {
+        synchronized (lock) {
+            if (closed) {
+                return;
+            }
+            closed = true;
+        }
+        relauncher.shutdownNow();
+        try {
+            relauncher.awaitTermination(5, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        lab.close();
+        ProcessTools.terminate(detector.toHandle(), Duration.ofSeconds(5));
+        detectorGuard.close();
+    }
+}

@@ -1,0 +1,104 @@
+package org.ftlab.rm;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CountDownLatch;
+import org.ftlab.rm.db.DatabaseEndpoint;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/**
+ * The Replication Manager process. Started by {@code ftlab} (not by hand): it starts the Fault Detector, the database
+ * and the replicas, then serves its HTTP interface until SIGTERM or {@code POST /shutdown}. Once ready it writes
+ * {@code <run>/rm.json} ({@code url}, {@code pid}) and prints {@code replication-manager ready <url>}.
+ */
+@Command(name = "replication-manager", mixinStandardHelpOptions = true)
+public final class ReplicationManagerMain implements Callable<Integer> {
+    public static final String READY_FILE = "rm.json";
+
+    @Option(names = "--run-dir", required = true)
+    Path runDir;
+
+    @Option(names = "--server-dir", required = true)
+    Path serverDir;
+
+    @Option(names = "--replicas", defaultValue = "2")
+    int replicas;
+
+    @Option(names = "--heartbeat-ms", defaultValue = "100")
+    long heartbeatMillis;
+
+    @Option(names = "--timeout-ms", defaultValue = "500")
+    long timeoutMillis;
+
+    @Option(names = "--no-relaunch", description = "Do not relaunch failed replicas.")
+    boolean noRelaunch;
+
+    @Option(names = "--db-url")
+    String dbUrl;
+
+    @Option(names = "--db-user")
+    String dbUser;
+
+    /** Read from the environment variable FTLAB_DB_PASSWORD, never from the command line (ps shows it). */
+    private static final String DB_PASSWORD_ENV = "FTLAB_DB_PASSWORD";
+
+    @Override
+    public Integer call() throws Exception {
+        ManagerHttpApi api = ManagerHttpApi.bind(0);
+        DatabaseEndpoint external = dbUrl == null ? null
+                : new DatabaseEndpoint(dbUrl, dbUser, System.getenv(DB_PASSWORD_ENV));
+        ReplicationManager.Settings settings = new ReplicationManager.Settings(
+                new LocalLab.Options(runDir, serverDir, external, null), replicas, heartbeatMillis, timeoutMillis,
+                !noRelaunch);
+        ReplicationManager rm;
+        try {
+            rm = ReplicationManager.start(settings, api.url());
+        } catch (Exception e) {
+            api.close();
+            throw e;
+        }
+        CountDownLatch stopped = new CountDownLatch(1);
+        Runnable stop = () -> {
+            rm.close();
+            api.close();
+            stopped.countDown();
+        };
+        api.attach(rm, () -> {
+            stop.run();
+            System.exit(0);
+        });
+        Runtime.getRuntime().addShutdownHook(new Thread(stop, "rm-stop"));
+        writeReadyFile(api.url());
+        System.out.println("replication-manager ready " + api.url());
+        System.out.flush();
+        stopped.await();
+        return 0;
+    }
+
+    private void writeReadyFile(String url) throws java.io.IOException {
+        Map<String, Object> ready = new LinkedHashMap<>();
+        ready.put("url", url);
+        ready.put("pid", ProcessHandle.current().pid());
+        Path file = runDir.resolve(READY_FILE);
+        Path tmp = runDir.resolve(READY_FILE + ".tmp");
+        new ObjectMapper().writeValue(tmp.toFile(), ready);
+        Files.move(tmp, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+    }
+
+    public static void main(String[] args) {
+        CommandLine cli = new CommandLine(new ReplicationManagerMain());
+        cli.setExecutionExceptionHandler((e, cmd, parsed) -> {
+            String msg = e.getMessage() != null ? e.getMessage() : e.getClass().getSimpleName();
+            System.err.println("replication-manager: " + msg.lines().findFirst().orElse(msg));
+            return 1;
+        });
+        System.exit(cli.execute(args));
+    }
+}
