@@ -113,6 +113,7 @@ public final class ReplicationManager implements AutoCloseable {
             guard.close();
             throw e;
         }
+        lab.database().endpoint().saveForAudits(runDir);
         ReplicationManager rm = new ReplicationManager(lab, detector, guard, heartbeat, settings.replicas(),
                 settings.relaunch());
         try {

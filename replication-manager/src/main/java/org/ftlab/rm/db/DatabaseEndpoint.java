@@ -47,6 +47,35 @@ public record DatabaseEndpoint(String jdbcUrl, String user, String password) {
         url.append(url.indexOf("?") >= 0 ? '&' : '?').append(key).append('=').append(value);
     }
 
+    /** File name of {@link #saveForAudits}. */
+    public static final String AUDIT_FILE = "db.properties";
+
+    /**
+     * Saves the endpoint to {@code dir/db.properties} (mode 600) so that the harness can audit the database after
+     * a run (every operation exactly once). Only the run's owner can read it.
+     */
+    public void saveForAudits(java.nio.file.Path dir) throws java.io.IOException {
+        java.nio.file.Path file = dir.resolve(AUDIT_FILE);
+        java.nio.file.Files.deleteIfExists(file);
+        java.nio.file.Files.createFile(file, java.nio.file.attribute.PosixFilePermissions.asFileAttribute(
+                java.nio.file.attribute.PosixFilePermissions.fromString("rw-------")));
+        Properties p = new Properties();
+        p.setProperty("url", jdbcUrl);
+        p.setProperty("user", user);
+        p.setProperty("password", password);
+        try (java.io.OutputStream out = java.nio.file.Files.newOutputStream(file)) {
+            p.store(out, "database of this run, for audits");
+        }
+    }
+
+    public static DatabaseEndpoint loadForAudits(java.nio.file.Path dir) throws java.io.IOException {
+        Properties p = new Properties();
+        try (java.io.InputStream in = java.nio.file.Files.newInputStream(dir.resolve(AUDIT_FILE))) {
+            p.load(in);
+        }
+        return new DatabaseEndpoint(p.getProperty("url"), p.getProperty("user"), p.getProperty("password"));
+    }
+
     /** The URL without credentials, for logs and manifests (Connector/J URLs may carry a password option). */
     public String redactedUrl() {
         return jdbcUrl.replaceAll("(?i)(password=)[^&]*", "$1***");

@@ -1,0 +1,70 @@
+package org.ftlab.harness.it;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.ftlab.auction.api.AuctionDraft;
+import org.ftlab.auction.api.ReplySize;
+import org.ftlab.auction.api.RequestHeader;
+import org.ftlab.harness.failover.FailoverClient;
+import org.ftlab.harness.failover.FailoverStrategy;
+import org.ftlab.harness.lab.ManagedLab;
+
+/**
+ * A test client in its own thread: creates an account, logs in, then posts {@code posts} auctions titled
+ * {@code <clientId>#<seq>} through a {@link FailoverClient}, recording every outcome.
+ */
+final class ClientLoop implements Runnable {
+    final String clientId;
+    final int posts;
+    final AtomicInteger done = new AtomicInteger();
+    final List<FailoverClient.Outcome<?>> outcomes = new ArrayList<>();
+    final List<Long> postSeqs = new ArrayList<>();
+    private final ManagedLab lab;
+    private final FailoverStrategy strategy;
+    private final long thinkMillis;
+    volatile Throwable failure;
+
+    ClientLoop(ManagedLab lab, FailoverStrategy strategy, String clientId, int posts, long thinkMillis) {
+        this.lab = lab;
+        this.strategy = strategy;
+        this.clientId = clientId;
+        this.posts = posts;
+        this.thinkMillis = thinkMillis;
+    }
+
+    @Override
+    public void run() {
+        try (FailoverClient client = new FailoverClient(lab.manager(), lab.user(), strategy, Duration.ofMillis(1000),
+                Duration.ofSeconds(60))) {
+            long seq = 0;
+            RequestHeader create = new RequestHeader(clientId, seq++, ReplySize.ORIGINAL);
+            String user = clientId.replace('-', '_');
+            client.invoke(s -> s.createAccount(create, user, "long-enough"));
+            RequestHeader login = new RequestHeader(clientId, seq++, ReplySize.ORIGINAL);
+            String token = client.invoke(s -> s.login(login, user, "long-enough")).result().value().token();
+            for (int i = 0; i < posts; i++) {
+                RequestHeader h = new RequestHeader(clientId, seq++, ReplySize.ORIGINAL);
+                AuctionDraft draft = new AuctionDraft(clientId + "#" + h.seq(), "posted under faults", 100, 3600);
+                FailoverClient.Outcome<?> o = client.invoke(s -> s.postAuction(h, token, draft));
+                synchronized (outcomes) {
+                    outcomes.add(o);
+                    postSeqs.add(h.seq());
+                }
+                done.incrementAndGet();
+                if (thinkMillis > 0) {
+                    Thread.sleep(thinkMillis);
+                }
+            }
+        } catch (Throwable t) {
+            failure = t;
+        }
+    }
+
+    List<FailoverClient.Outcome<?>> outcomes() {
+        synchronized (outcomes) {
+            return List.copyOf(outcomes);
+        }
+    }
+}

@@ -1,0 +1,237 @@
+package org.ftlab.harness.it;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.util.ArrayList;
+import java.util.List;
+import org.ftlab.harness.failover.FailoverClient;
+import org.ftlab.harness.failover.FailoverStrategy;
+import org.ftlab.harness.lab.ManagedLab;
+import org.ftlab.rm.ReplicationManager;
+import org.ftlab.rm.db.DatabaseEndpoint;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+
+/**
+ * Warm-passive fail-over on real processes with real signals: a Replication Manager process, the JGroups Fault
+ * Detector, two WildFly replicas and MariaDB; faults are SIGKILL and SIGSTOP. Both client strategies face the same
+ * faults and must pass the same checks.
+ */
+class FailoverIT {
+    private static final long TIMEOUT_MS = 500;
+    private static ManagedLab lab;
+
+    @BeforeAll
+    static void startLab() throws Exception {
+        Path runDir = Files.createTempDirectory(Path.of("target").toAbsolutePath(), "failover-");
+        lab = ManagedLab.start(new ManagedLab.Options(runDir, SharedLab.serverHome(), 2));
+    }
+
+    @AfterAll
+    static void stopLab() {
+        if (lab != null) {
+            lab.close();
+        }
+    }
+
+    @BeforeEach
+    void replicationDegreeIsTwo() throws Exception {
+        awaitDegree(2);
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @EnumSource(FailoverStrategy.class)
+    void crashOfThePrimaryWhileFourClientsLoopLosesAndDuplicatesNothing(FailoverStrategy strategy) throws Exception {
+        String crashed = primary();
+        List<ClientLoop> clients = startClients(strategy, 4, 120, 0);
+        awaitProgress(clients, 30);
+        ReplicationManager.InjectedFault fault = lab.manager().inject("crash-primary", null);
+        assertEquals(crashed, fault.replica());
+        joinAll(clients);
+
+        int faulty = 0;
+        for (ClientLoop c : clients) {
+            List<FailoverClient.Outcome<?>> outcomes = c.outcomes();
+            assertEquals(c.posts, outcomes.size(), c.clientId + " completed every request");
+            for (FailoverClient.Outcome<?> o : outcomes.subList(outcomes.size() - 10, outcomes.size())) {
+                assertNotEquals(crashed, o.servedBy(), "after the fail-over a new primary serves");
+            }
+            faulty += (int) outcomes.stream().filter(FailoverClient.Outcome::faulty).count();
+        }
+        assertTrue(faulty >= 1, "at least one invocation met the crash");
+        auditExactlyOnce(clients);
+
+        JsonNode failure = awaitRestored(fault.faultId());
+        assertEquals("crash", failure.path("kind").asText());
+        assertTrue(failure.path("wasPrimary").asBoolean());
+        assertNotEquals(crashed, lab.manager().status().path("primary").asText());
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @EnumSource(FailoverStrategy.class)
+    void hangOfThePrimaryIsDetectedWithinTwoTimeoutsAndFencedBeforeItCanResume(FailoverStrategy strategy)
+            throws Exception {
+        List<ClientLoop> clients = startClients(strategy, 1, 150, 10);
+        awaitProgress(clients, 20);
+        ReplicationManager.InjectedFault fault = lab.manager().inject("hang-primary", null);
+        JsonNode failure = awaitFailure(fault.faultId());
+        long detectionMicros = failure.path("detectedEpochUs").asLong() - fault.injectedEpochUs();
+        assertEquals("hang", failure.path("kind").asText());
+        assertTrue(detectionMicros <= 2 * TIMEOUT_MS * 1000, "hang detected after " + detectionMicros + " µs");
+
+        lab.manager().inject("resume", fault.replica()); // SIGCONT: the hung replica must not come back
+        joinAll(clients);
+        assertEquals(150, clients.get(0).outcomes().size());
+        assertTrue(clients.get(0).outcomes().stream().anyMatch(FailoverClient.Outcome::faulty));
+        auditExactlyOnce(clients);
+
+        JsonNode status = lab.manager().status();
+        int primaries = 0;
+        for (JsonNode r : status.path("replicas")) {
+            primaries += r.path("state").asText().equals("primary") ? 1 : 0;
+            if (r.path("name").asText().equals(fault.replica())) {
+                assertEquals("dead", r.path("state").asText());
+            }
+        }
+        assertEquals(1, primaries, "exactly one primary after the hung replica was resumed");
+        assertFalse(ProcessHandle.of(fault.pid()).map(ProcessHandle::isAlive).orElse(false),
+                "the hung replica was fenced (killed)");
+        awaitRestored(fault.faultId());
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @EnumSource(FailoverStrategy.class)
+    void crashOfABackupIsInvisibleToClientsAndTheBackupIsRelaunched(FailoverStrategy strategy) throws Exception {
+        String primary = primary();
+        List<ClientLoop> clients = startClients(strategy, 2, 100, 5);
+        awaitProgress(clients, 20);
+        ReplicationManager.InjectedFault fault = lab.manager().inject("crash-backup", null);
+        joinAll(clients);
+        for (ClientLoop c : clients) {
+            assertEquals(100, c.outcomes().size());
+            assertTrue(c.outcomes().stream().noneMatch(FailoverClient.Outcome::faulty),
+                    "a backup crash is invisible to clients");
+        }
+        JsonNode failure = awaitRestored(fault.faultId());
+        assertFalse(failure.path("wasPrimary").asBoolean());
+        assertEquals(primary, primary(), "the primary stays");
+    }
+
+    // ---- helpers ----------------------------------------------------------------------------------------------
+
+    private static List<ClientLoop> startClients(FailoverStrategy strategy, int count, int posts, long thinkMillis) {
+        List<ClientLoop> clients = new ArrayList<>();
+        String run = Long.toString(System.nanoTime(), 36);
+        for (int i = 0; i < count; i++) {
+            ClientLoop c = new ClientLoop(lab, strategy, "fo-" + strategy.wireName() + "-" + run + "-" + i, posts,
+                    thinkMillis);
+            clients.add(c);
+            Thread t = new Thread(c, c.clientId);
+            t.setDaemon(true);
+            t.start();
+        }
+        return clients;
+    }
+
+    private static void awaitProgress(List<ClientLoop> clients, int posts) throws InterruptedException {
+        long deadline = System.nanoTime() + 60_000_000_000L;
+        for (ClientLoop c : clients) {
+            while (c.done.get() < posts && c.failure == null && System.nanoTime() < deadline) {
+                Thread.sleep(5);
+            }
+            assertNull(c.failure, () -> c.clientId + " failed before the fault: " + c.failure);
+        }
+    }
+
+    private static void joinAll(List<ClientLoop> clients) throws InterruptedException {
+        long deadline = System.nanoTime() + 120_000_000_000L;
+        for (ClientLoop c : clients) {
+            while (c.done.get() < c.posts && c.failure == null && System.nanoTime() < deadline) {
+                Thread.sleep(10);
+            }
+            assertNull(c.failure, () -> c.clientId + " failed: " + c.failure);
+            assertEquals(c.posts, c.done.get(), c.clientId + " finished in time");
+        }
+    }
+
+    /** The database holds every client's posts exactly once: no loss, no duplicates. */
+    private static void auditExactlyOnce(List<ClientLoop> clients) throws Exception {
+        DatabaseEndpoint db = DatabaseEndpoint.loadForAudits(lab.runDir());
+        try (Connection c = db.connect()) {
+            for (ClientLoop client : clients) {
+                for (long seq : client.postSeqs) {
+                    String title = client.clientId + "#" + seq;
+                    assertEquals(1, count(c, "SELECT COUNT(*) FROM auction WHERE title = ?", title),
+                            "auction " + title + " stored exactly once");
+                }
+                assertEquals(client.posts, count(c, "SELECT COUNT(*) FROM auction WHERE title LIKE ?",
+                        client.clientId + "#%"), client.clientId + ": no auction beyond the requests sent");
+                assertEquals(client.posts + 2, count(c, "SELECT COUNT(*) FROM request_log WHERE client_id = ?",
+                        client.clientId), client.clientId + ": one request-log row per state-changing request");
+            }
+        }
+    }
+
+    private static long count(Connection c, String sql, String param) throws Exception {
+        try (PreparedStatement st = c.prepareStatement(sql)) {
+            st.setString(1, param);
+            try (ResultSet rs = st.executeQuery()) {
+                rs.next();
+                return rs.getLong(1);
+            }
+        }
+    }
+
+    private static String primary() throws Exception {
+        return lab.manager().status().path("primary").asText();
+    }
+
+    private static JsonNode awaitFailure(String faultId) throws Exception {
+        for (int i = 0; i < 200; i++) {
+            for (JsonNode f : lab.manager().status().path("failures")) {
+                if (f.path("faultId").asText().equals(faultId)) {
+                    return f;
+                }
+            }
+            Thread.sleep(50);
+        }
+        throw new AssertionError("fault " + faultId + " was never detected");
+    }
+
+    /** Waits until the failure's replacement serves (replication degree restored). */
+    private static JsonNode awaitRestored(String faultId) throws Exception {
+        long deadline = System.nanoTime() + 120_000_000_000L;
+        while (System.nanoTime() < deadline) {
+            JsonNode f = awaitFailure(faultId);
+            if (f.path("restoredEpochUs").asLong() > 0) {
+                assertTrue(f.path("detectedEpochUs").asLong() <= f.path("restoredEpochUs").asLong());
+                return f;
+            }
+            Thread.sleep(200);
+        }
+        throw new AssertionError("replication degree not restored after fault " + faultId);
+    }
+
+    private static void awaitDegree(int degree) throws Exception {
+        long deadline = System.nanoTime() + 120_000_000_000L;
+        while (lab.manager().status().path("degree").asInt() < degree) {
+            if (System.nanoTime() > deadline) {
+                throw new AssertionError("replication degree " + degree + " not reached: " + lab.manager().status());
+            }
+            Thread.sleep(200);
+        }
+    }
+}
