@@ -35,6 +35,14 @@ public final class FaultDetector implements AutoCloseable {
     private final BufferedWriter log;
     private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
     private final Set<String> reported = ConcurrentHashMap.newKeySet();
+    /** How long a raw suspect whose process still exists is watched for its exit. */
+    private static final long EXIT_WATCH_NANOS = 100_000_000L;
+    private final java.util.concurrent.ExecutorService watcher = java.util.concurrent.Executors
+            .newCachedThreadPool(r -> {
+                Thread t = new Thread(r, "exit-watch");
+                t.setDaemon(true);
+                return t;
+            });
     private final Map<String, Long> joinedEpochMicros = new ConcurrentHashMap<>();
 
     private FaultDetector(JChannel channel, URI failureEndpoint, BufferedWriter log) {
@@ -55,7 +63,8 @@ public final class FaultDetector implements AutoCloseable {
                 StandardOpenOption.APPEND);
         JChannel channel = HeartbeatStack.create("fd");
         FaultDetector fd = new FaultDetector(channel, URI.create(rmUrl + "/failure"), log);
-        HeartbeatStack.tap(channel).setListener(fd::onSuspicion);
+        HeartbeatStack.rawTap(channel).setListener(suspects -> fd.onSuspicion(suspects, false));
+        HeartbeatStack.verifiedTap(channel).setListener(suspects -> fd.onSuspicion(suspects, true));
         channel.setReceiver(new Receiver() {
             @Override
             public void viewAccepted(View view) {
@@ -76,19 +85,52 @@ public final class FaultDetector implements AutoCloseable {
         logLine("view " + view);
     }
 
-    private void onSuspicion(Collection<Address> suspects) {
+    /**
+     * A raw suspicion is reported only if the process is gone (a certain crash, reported milliseconds after it);
+     * a live suspect is left to VERIFY_SUSPECT, whose verified suspicion is reported as a hang. Raw suspicions of
+     * live members happen (a member busy joining) and VERIFY_SUSPECT clears them.
+     */
+    private void onSuspicion(Collection<Address> suspects, boolean verified) {
         long detected = epochMicros();
         for (Address suspect : suspects) {
             String name = suspect.toString();
             MemberName member = MemberName.parse(name);
-            if (member == null || !reported.add(name)) {
+            if (member == null || reported.contains(name)) {
                 continue; // the detector itself, or already reported
             }
             FailureKind kind = FailureKind.ofProcess(member.pid());
+            if (!verified && kind == FailureKind.HANG) {
+                // A killed process closes its sockets while the kernel is still tearing it down: it is not yet a
+                // zombie. Watch it briefly off the JGroups thread before leaving it to verification.
+                watchBriefly(member, name, detected);
+                continue;
+            }
+            if (!reported.add(name)) {
+                continue;
+            }
             logLine("failure replica=" + member.replica() + " pid=" + member.pid() + " kind=" + kind.wireName()
-                    + " detected_epoch_us=" + detected);
+                    + " detected_epoch_us=" + detected + (verified ? " (verified)" : " (raw)"));
             notifyManager(member, kind, detected);
         }
+    }
+
+    private void watchBriefly(MemberName member, String name, long detected) {
+        watcher.execute(() -> {
+            long until = System.nanoTime() + EXIT_WATCH_NANOS;
+            while (System.nanoTime() < until) {
+                if (FailureKind.ofProcess(member.pid()) == FailureKind.CRASH) {
+                    if (reported.add(name)) {
+                        logLine("failure replica=" + member.replica() + " pid=" + member.pid()
+                                + " kind=crash detected_epoch_us=" + detected + " (raw)");
+                        notifyManager(member, FailureKind.CRASH, detected);
+                    }
+                    return;
+                }
+                java.util.concurrent.locks.LockSupport.parkNanos(1_000_000L);
+            }
+            logLine("suspicion replica=" + member.replica() + " pid=" + member.pid()
+                    + " process alive; left to verification");
+        });
     }
 
     private void notifyManager(MemberName member, FailureKind kind, long detectedEpochMicros) {
@@ -128,6 +170,7 @@ public final class FaultDetector implements AutoCloseable {
 
     @Override
     public void close() {
+        watcher.shutdownNow();
         channel.close();
         logLine("stopped");
         try {

@@ -35,8 +35,13 @@ public final class HeartbeatStack {
         return channel;
     }
 
-    /** The stack's suspicion tap, to listen to raw suspicions. */
-    public static SuspicionTap tap(JChannel channel) {
-        return channel.getProtocolStack().findProtocol(SuspicionTap.class);
+    /** The stack's tap of raw suspicions (below VERIFY_SUSPECT). */
+    public static SuspicionTap rawTap(JChannel channel) {
+        return channel.getProtocolStack().findProtocol(RawSuspicionTap.class);
+    }
+
+    /** The stack's tap of verified suspicions (above VERIFY_SUSPECT). */
+    public static SuspicionTap verifiedTap(JChannel channel) {
+        return channel.getProtocolStack().findProtocol(VerifiedSuspicionTap.class);
     }
 }

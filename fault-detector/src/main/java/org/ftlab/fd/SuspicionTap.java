@@ -8,10 +8,12 @@ import org.jgroups.stack.Protocol;
 
 /**
  * Passes every SUSPECT event up unchanged, and first tells a listener. JGroups gives applications views, not
- * suspicions; sitting below VERIFY_SUSPECT, this protocol lets the detector act on a raw suspicion (milliseconds
- * after a crash) instead of waiting for verification and a new view.
+ * suspicions. {@link RawSuspicionTap}, placed below VERIFY_SUSPECT, sees raw suspicions (milliseconds after a crash,
+ * but also false ones, e.g. a member still busy joining); {@link VerifiedSuspicionTap}, placed above, sees only
+ * those that VERIFY_SUSPECT confirmed (the member did not answer within its timeout). Two distinct classes because
+ * a stack finds its protocols by class.
  */
-public class SuspicionTap extends Protocol {
+public abstract class SuspicionTap extends Protocol {
     private volatile Consumer<Collection<Address>> listener = suspects -> { };
 
     public void setListener(Consumer<Collection<Address>> listener) {

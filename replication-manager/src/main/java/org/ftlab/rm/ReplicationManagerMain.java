@@ -66,6 +66,11 @@ public final class ReplicationManagerMain implements Callable<Integer> {
         }
         CountDownLatch stopped = new CountDownLatch(1);
         Runnable stop = () -> {
+            try {
+                Files.deleteIfExists(runDir.resolve(READY_FILE)); // the lab is no longer running
+            } catch (java.io.IOException e) {
+                // 'ftlab status' then reports that the manager does not answer, which is also true
+            }
             rm.close();
             api.close();
             stopped.countDown();

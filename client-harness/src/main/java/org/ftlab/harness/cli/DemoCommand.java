@@ -8,14 +8,16 @@ import java.time.format.DateTimeFormatter;
 import java.util.concurrent.Callable;
 import org.ftlab.auction.api.ReplySize;
 import org.ftlab.harness.DemoRun;
+import org.ftlab.harness.failover.FailoverStrategy;
 import org.ftlab.rm.db.DatabaseEndpoint;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
 /** {@code ftlab demo}: the whole stack once, end to end, with a latency summary. */
 @Command(name = "demo", mixinStandardHelpOptions = true,
-        description = {"Starts the database and replicas, runs a client loop (post auctions, then view them) against "
-                + "the primary, prints a latency summary and stops everything.",
+        description = {"Starts the Replication Manager, the Fault Detector, the database and the replicas, runs a client "
+                + "loop (post auctions, then view them) against the primary, crashes the primary mid-run, audits the "
+                + "database, prints a summary and stops everything.",
                 "Everything the run produces goes under the output directory."})
 public final class DemoCommand implements Callable<Integer> {
     @picocli.CommandLine.Spec
@@ -38,6 +40,14 @@ public final class DemoCommand implements Callable<Integer> {
     @Option(names = "--reply-size", defaultValue = "original", paramLabel = "SIZE",
             description = "Reply size: original or a byte count such as 256 (default: ${DEFAULT-VALUE}).")
     String replySize;
+
+    @Option(names = "--strategy", defaultValue = "preconnected", paramLabel = "STRATEGY",
+            description = "Client fail-over: reactive or preconnected (default: ${DEFAULT-VALUE}).")
+    String strategy;
+
+    @Option(names = "--crashes", defaultValue = "1", paramLabel = "N",
+            description = "Crashes of the primary (SIGKILL) spread over the run, 0 for none (default: ${DEFAULT-VALUE}).")
+    int crashes;
 
     @Option(names = "--db-url", paramLabel = "JDBC_URL",
             description = "Use an existing MySQL 8 / MariaDB (jdbc:mysql://host:3306/ftlab) instead of the embedded one.")
@@ -62,6 +72,16 @@ public final class DemoCommand implements Callable<Integer> {
             throw new IllegalArgumentException("--replicas must be 1 to 5, was " + replicas);
         }
         ReplySize size = ReplySize.parse(replySize);
+        FailoverStrategy failover = FailoverStrategy.parse(strategy);
+        if (crashes < 0 || crashes > 20) {
+            throw new IllegalArgumentException("--crashes must be 0 to 20, was " + crashes);
+        }
+        if (crashes > 0 && replicas < 2) {
+            throw new IllegalArgumentException("--crashes needs at least 2 replicas (a backup to fail over to)");
+        }
+        if (crashes >= invocations) {
+            throw new IllegalArgumentException("--crashes must be fewer than --invocations");
+        }
         DatabaseEndpoint external = null;
         if (dbUrl != null) {
             if (dbUser == null) {
@@ -76,6 +96,8 @@ public final class DemoCommand implements Callable<Integer> {
             throw new IllegalArgumentException("--out " + runDir + " exists and is not a directory");
         }
         Path server = serverDir != null ? serverDir : FtlabCommand.home().resolve("app-ejb/target/server");
-        return new DemoRun(runDir, server, external, replicas, invocations, size).run(spec.commandLine().getOut());
+        org.ftlab.rm.replica.ReplicaLauncher.checkProvisioned(server);
+        return new DemoRun(new DemoRun.Settings(runDir, server, external, replicas, invocations, size, failover,
+                crashes)).run(spec.commandLine().getOut());
     }
 }

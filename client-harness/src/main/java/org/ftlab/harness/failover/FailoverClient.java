@@ -32,6 +32,8 @@ public final class FailoverClient implements AutoCloseable {
     private volatile Target spare;
     private final Object spareLock = new Object();
     private volatile boolean closed;
+    private static final long SPARE_CHECK_MILLIS = 200;
+    private final java.util.concurrent.ScheduledExecutorService spareKeeper;
 
     private record Target(String name, ReplicaConnection connection) {
         AuctionService service() {
@@ -70,7 +72,31 @@ public final class FailoverClient implements AutoCloseable {
         }
         current = connect(view.primary());
         if (strategy == FailoverStrategy.PRECONNECTED) {
-            refreshSpare(view, null);
+            spareKeeper = java.util.concurrent.Executors.newSingleThreadScheduledExecutor(r -> {
+                Thread t = new Thread(r, "spare-keeper");
+                t.setDaemon(true);
+                return t;
+            });
+            // Keep the spare in step with the view: a backup can crash or be replaced while the primary is fine.
+            spareKeeper.scheduleWithFixedDelay(this::keepSpare, 0, SPARE_CHECK_MILLIS,
+                    java.util.concurrent.TimeUnit.MILLISECONDS);
+        } else {
+            spareKeeper = null;
+        }
+    }
+
+    /** In the spare keeper: (re)connect the spare when it is missing or no longer a serving backup. */
+    private void keepSpare() {
+        try {
+            PrimaryBackupView view = manager.view();
+            Target s = spare;
+            boolean spareServes = s != null && view.members().stream().anyMatch(m -> m.name().equals(s.name()))
+                    && !s.name().equals(current.name());
+            if (!spareServes) {
+                refreshSpare(view, null);
+            }
+        } catch (IOException | NamingException | RuntimeException e) {
+            // Try again at the next check; a fail-over without a spare takes the reactive path.
         }
     }
 
@@ -167,23 +193,14 @@ public final class FailoverClient implements AutoCloseable {
         }
         replaceCurrent(next);
         String failedName = failed.name();
-        Thread refresher = new Thread(() -> {
+        spareKeeper.execute(() -> {
             try {
                 manager.report(failedName);
-                long until = System.nanoTime() + giveUpNanos;
-                while (!closed && System.nanoTime() < until) {
-                    PrimaryBackupView view = manager.view();
-                    if (refreshSpare(view, failedName)) {
-                        return;
-                    }
-                    LockSupport.parkNanos(20_000_000L);
-                }
-            } catch (IOException | NamingException | RuntimeException e) {
-                // The next fail-over falls back to the reactive path if no spare is ready.
+            } catch (IOException | RuntimeException e) {
+                // The Fault Detector reports it too; the keeper refreshes the spare at its next check.
             }
-        }, "spare-refresh");
-        refresher.setDaemon(true);
-        refresher.start();
+            keepSpare();
+        });
         return next;
     }
 
@@ -192,6 +209,10 @@ public final class FailoverClient implements AutoCloseable {
         String currentName = current.name();
         for (PrimaryBackupView.Member m : view.members()) {
             if (!m.name().equals(currentName) && !m.name().equals(failedName)) {
+                Target s = spare;
+                if (s != null && s.name().equals(m.name())) {
+                    return true; // already the spare
+                }
                 Target t = connect(m);
                 synchronized (spareLock) {
                     if (spare != null) {
@@ -230,6 +251,9 @@ public final class FailoverClient implements AutoCloseable {
     @Override
     public void close() {
         closed = true;
+        if (spareKeeper != null) {
+            spareKeeper.shutdownNow();
+        }
         current.connection().close();
         synchronized (spareLock) {
             if (spare != null) {

@@ -8,6 +8,7 @@ import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import org.ftlab.auction.api.Reply;
 import org.ftlab.auction.api.ServerProbes;
+import org.ftlab.harness.failover.FailoverPhases;
 
 /**
  * Per-request probe rows of one client in preallocated columns, so that recording a request on the timed path is a
@@ -33,6 +34,11 @@ public final class ProbeTable {
     private final long[] serverSend;
     private final String[] replica;
     private final String[] outcome;
+    /** Fail-over phases of faulty invocations, µs; -1 for fault-free rows. */
+    private final long[] detect;
+    private final long[] failover;
+    private final long[] retry;
+    private final String[] faultId;
     private int size;
 
     public ProbeTable(String clientId, int capacity) {
@@ -48,6 +54,10 @@ public final class ProbeTable {
         serverSend = new long[capacity];
         replica = new String[capacity];
         outcome = new String[capacity];
+        detect = new long[capacity];
+        failover = new long[capacity];
+        retry = new long[capacity];
+        faultId = new String[capacity];
     }
 
     /** Records a successful invocation. {@code replyBytes} is the payload size, or -1 for the natural reply. */
@@ -66,6 +76,27 @@ public final class ProbeTable {
         serverSend[i] = p.replySentMicros();
         replica[i] = reply.replica();
         outcome[i] = "ok";
+        detect[i] = -1;
+    }
+
+    /**
+     * Records a faulty invocation that succeeded after fail-over: outcome {@code retried}, with its three phases.
+     * {@code fault} names the injected fault it met, or null if unknown yet.
+     */
+    public void recordRetried(long seqNo, String methodName, int replyPayloadBytes, long sendMicros, long recvMicros,
+            Reply<?> reply, FailoverPhases phases, String fault) {
+        recordOk(seqNo, methodName, replyPayloadBytes, sendMicros, recvMicros, reply);
+        int i = size - 1;
+        outcome[i] = "retried";
+        detect[i] = phases.detectMicros();
+        failover[i] = phases.failoverMicros();
+        retry[i] = phases.retryMicros();
+        faultId[i] = fault;
+    }
+
+    /** Phases of row {@code i} if it was a faulty invocation: {detect, failover, retry} µs, else null. */
+    public long[] phasesAt(int i) {
+        return detect[i] < 0 ? null : new long[] {detect[i], failover[i], retry[i]};
     }
 
     /** Records a failed invocation; the outcome names the exception class. */
@@ -78,6 +109,7 @@ public final class ProbeTable {
         clientRecv[i] = recvMicros;
         replica[i] = "";
         outcome[i] = "failed:" + failure.getClass().getSimpleName();
+        detect[i] = -1;
     }
 
     public int size() {
@@ -93,12 +125,17 @@ public final class ProbeTable {
         return clientRecv[i] - clientSend[i];
     }
 
+    public long seqAt(int i) {
+        return seq[i];
+    }
+
     public String methodAt(int i) {
         return method[i];
     }
 
+    /** True if the request completed (first time, or after fail-over). */
     public boolean isOk(int i) {
-        return "ok".equals(outcome[i]);
+        return "ok".equals(outcome[i]) || "retried".equals(outcome[i]);
     }
 
     public long serverRecvMicros(int i) {
@@ -145,7 +182,14 @@ public final class ProbeTable {
                     }
                     // epoch_us: when the request was sent, on the client's wall clock (for timelines).
                     row.append(',').append(t.clientSend[i]).append(',').append(t.replica[i]).append(',')
-                            .append(t.outcome[i]).append(",,,,\n");
+                            .append(t.outcome[i]).append(',');
+                    if (t.detect[i] >= 0) {
+                        row.append(t.faultId[i] == null ? "" : t.faultId[i]).append(',').append(t.detect[i])
+                                .append(',').append(t.failover[i]).append(',').append(t.retry[i]);
+                    } else {
+                        row.append(",,,");
+                    }
+                    row.append('\n');
                     out.write(row.toString());
                 }
             }

@@ -1,0 +1,86 @@
+package org.ftlab.harness.cli;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Comparator;
+import java.util.Locale;
+import java.util.concurrent.Callable;
+import java.util.stream.Stream;
+import org.ftlab.harness.lab.ManagerClient;
+import org.ftlab.rm.ReplicationManagerMain;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/** {@code ftlab status}: the replicas of a running lab as its Replication Manager sees them. */
+@Command(name = "status", mixinStandardHelpOptions = true,
+        description = "Shows the replicas of a running lab (roles, pids, uptime) and the failures seen so far.")
+public final class StatusCommand implements Callable<Integer> {
+    @picocli.CommandLine.Spec
+    picocli.CommandLine.Model.CommandSpec spec;
+
+    @Option(names = "--run", paramLabel = "DIR",
+            description = "Run directory of the lab (default: the newest running one under runs/).")
+    Path run;
+
+    @Option(names = "--json", description = "Print the Replication Manager's status as JSON.")
+    boolean json;
+
+    @Override
+    public Integer call() throws Exception {
+        Path runDir = run != null ? run : newestRun();
+        Path ready = runDir.resolve(ReplicationManagerMain.READY_FILE);
+        if (!Files.exists(ready)) {
+            throw new IllegalArgumentException("no running lab in " + runDir + " (no " + ready.getFileName()
+                    + "); start one with 'ftlab demo'");
+        }
+        ObjectMapper mapper = new ObjectMapper();
+        String url = mapper.readTree(ready.toFile()).path("url").asText();
+        JsonNode status;
+        try {
+            status = new ManagerClient(url).status();
+        } catch (IOException e) {
+            throw new IllegalStateException("the lab in " + runDir + " is not running (its Replication Manager at "
+                    + url + " does not answer)");
+        }
+        PrintWriter out = spec.commandLine().getOut();
+        if (json) {
+            out.println(mapper.writerWithDefaultPrettyPrinter().writeValueAsString(status));
+            return 0;
+        }
+        out.printf(Locale.ROOT, "view epoch %d, primary %s, replication degree %d of %d%n",
+                status.path("epoch").asLong(), status.path("primary").asText("none"), status.path("degree").asInt(),
+                status.path("targetDegree").asInt());
+        out.printf(Locale.ROOT, "%-6s %-9s %8s %-30s %10s%n", "name", "state", "pid", "endpoint", "uptime s");
+        for (JsonNode r : status.path("replicas")) {
+            out.printf(Locale.ROOT, "%-6s %-9s %8s %-30s %10s%n", r.path("name").asText(), r.path("state").asText(),
+                    r.path("pid").asText(""), r.path("uri").asText(""),
+                    r.path("uptimeMs").isNull() ? "-" : String.format(Locale.ROOT, "%.1f",
+                            r.path("uptimeMs").asLong() / 1000.0));
+        }
+        int failures = status.path("failures").size();
+        out.println("failures seen: " + failures);
+        for (JsonNode f : status.path("failures")) {
+            out.printf(Locale.ROOT, "  %s %s %s (reported by %s)%s%n", f.path("faultId").asText(),
+                    f.path("replica").asText(), f.path("kind").asText(), f.path("source").asText(),
+                    f.path("replacement").isNull() ? "" : ", replaced by " + f.path("replacement").asText());
+        }
+        return 0;
+    }
+
+    private static Path newestRun() throws IOException {
+        Path runs = FtlabCommand.home().resolve("runs");
+        if (!Files.isDirectory(runs)) {
+            throw new IllegalArgumentException("no runs/ directory; pass --run DIR");
+        }
+        try (Stream<Path> dirs = Files.list(runs)) {
+            return dirs.filter(d -> Files.exists(d.resolve(ReplicationManagerMain.READY_FILE)))
+                    .max(Comparator.comparing(Path::getFileName))
+                    .orElseThrow(() -> new IllegalArgumentException("no running lab under " + runs
+                            + "; pass --run DIR"));
+        }
+    }
+}
