@@ -38,7 +38,7 @@ import org.ftlab.rm.db.DatabaseEndpoint;
 public final class DemoRun {
     /** What the demo does; {@code externalDatabase} null: the embedded database. */
     public record Settings(Path runDir, Path serverHome, DatabaseEndpoint externalDatabase, int replicas,
-            int invocations, ReplySize replySize, FailoverStrategy strategy, int crashes) {
+            int invocations, ReplySize replySize, FailoverStrategy strategy, int crashes, boolean hang) {
     }
 
     private final Settings settings;
@@ -130,10 +130,11 @@ public final class DemoRun {
                 if (nextCrash < crashAt.length && i == crashAt[nextCrash]) {
                     nextCrash++;
                     awaitFullDegree(lab);
-                    ReplicationManager.InjectedFault f = lab.manager().inject("crash-primary", null);
+                    ReplicationManager.InjectedFault f = lab.manager().inject(
+                            settings.hang() ? "hang-primary" : "crash-primary", null);
                     faults.add(f);
-                    out.printf(Locale.ROOT, "fault %s: SIGKILL to primary %s (pid %d) before invocation %d%n",
-                            f.faultId(), f.replica(), f.pid(), i);
+                    out.printf(Locale.ROOT, "fault %s: %s to primary %s (pid %d) before invocation %d%n",
+                            f.faultId(), settings.hang() ? "SIGSTOP" : "SIGKILL", f.replica(), f.pid(), i);
                     out.flush();
                 }
                 RequestHeader h = new RequestHeader(clientId, seq++, replySize);

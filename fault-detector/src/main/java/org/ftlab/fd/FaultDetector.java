@@ -33,8 +33,12 @@ public final class FaultDetector implements AutoCloseable {
     private final JChannel channel;
     private final URI failureEndpoint;
     private final BufferedWriter log;
-    private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
+    private final HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
+            .connectTimeout(Duration.ofSeconds(2)).build();
+    /** Environment variable holding the Replication Manager's token. */
+    public static final String TOKEN_ENV = "FTLAB_RM_TOKEN";
     private final Set<String> reported = ConcurrentHashMap.newKeySet();
+    private final String authorization = "Bearer " + System.getenv().getOrDefault(TOKEN_ENV, "");
     /** How long a raw suspect whose process still exists is watched for its exit. */
     private static final long EXIT_WATCH_NANOS = 100_000_000L;
     private final java.util.concurrent.ExecutorService watcher = java.util.concurrent.Executors
@@ -139,6 +143,7 @@ public final class FaultDetector implements AutoCloseable {
         HttpRequest request = HttpRequest.newBuilder(failureEndpoint)
                 .timeout(Duration.ofSeconds(5))
                 .header("Content-Type", "application/x-www-form-urlencoded")
+                .header("Authorization", authorization)
                 .POST(HttpRequest.BodyPublishers.ofString(form)).build();
         http.sendAsync(request, HttpResponse.BodyHandlers.ofString()).whenComplete((response, error) -> {
             if (error != null) {

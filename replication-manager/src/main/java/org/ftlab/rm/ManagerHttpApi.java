@@ -16,7 +16,9 @@ import java.util.concurrent.Executors;
 
 /**
  * The Replication Manager's network interface (HTTP/JSON on 127.0.0.1), for clients, the Fault Detector and the
- * harness:
+ * harness. Every request must carry {@code Authorization: Bearer <token>}, the run's random token, which only the
+ * run's owner can read ({@code rm.json}, mode 600): other users of the machine can neither inject faults nor
+ * report failures.
  * <ul>
  * <li>{@code GET /view}: the primary/backup view;</li>
  * <li>{@code POST /report} ({@code replica=}): a client's hint that a replica failed; answers with the view;</li>
@@ -30,17 +32,22 @@ import java.util.concurrent.Executors;
 public final class ManagerHttpApi implements AutoCloseable {
     private static final ObjectMapper JSON = new ObjectMapper();
     private final HttpServer server;
+    private final String expectedAuthorization;
     private volatile ReplicationManager manager;
     private volatile Runnable onShutdown = () -> { };
 
-    private ManagerHttpApi(HttpServer server) {
+    private ManagerHttpApi(HttpServer server, String token) {
         this.server = server;
+        this.expectedAuthorization = "Bearer " + token;
     }
 
-    /** Binds 127.0.0.1:{@code port} (0: any free port) and serves; requests wait until {@link #attach}. */
-    public static ManagerHttpApi bind(int port) throws IOException {
+    /**
+     * Binds 127.0.0.1:{@code port} (0: any free port) and serves requests that carry {@code token}; until
+     * {@link #attach} they are answered 409 (still starting).
+     */
+    public static ManagerHttpApi bind(int port, String token) throws IOException {
         HttpServer server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), port), 64);
-        ManagerHttpApi api = new ManagerHttpApi(server);
+        ManagerHttpApi api = new ManagerHttpApi(server, token);
         server.createContext("/view", ex -> api.handle(ex, "GET", p -> api.manager().view()));
         server.createContext("/status", ex -> api.handle(ex, "GET", p -> api.manager().status()));
         server.createContext("/report", ex -> api.handle(ex, "POST", p -> {
@@ -92,14 +99,24 @@ public final class ManagerHttpApi implements AutoCloseable {
     }
 
     private void handle(HttpExchange ex, String method, Handler handler) throws IOException {
-        try (ex) {
+        // Not try-with-resources: the catch blocks still answer on the exchange, so it closes after them.
+        try {
+            // Read the whole request before answering, whatever the answer: a response to an unread body makes
+            // some clients see a closed connection instead of the status.
+            String body = new String(ex.getRequestBody().readAllBytes(), StandardCharsets.UTF_8);
+            String auth = ex.getRequestHeaders().getFirst("Authorization");
+            if (auth == null || !java.security.MessageDigest.isEqual(auth.getBytes(StandardCharsets.UTF_8),
+                    expectedAuthorization.getBytes(StandardCharsets.UTF_8))) {
+                send(ex, 403, Map.of("error", "missing or wrong token (see rm.json in the run directory)"));
+                return;
+            }
             if (!ex.getRequestMethod().equals(method)) {
                 send(ex, 405, Map.of("error", "use " + method));
                 return;
             }
             Map<String, String> params = parse(ex.getRequestURI().getRawQuery());
             if (method.equals("POST")) {
-                params.putAll(parse(new String(ex.getRequestBody().readAllBytes(), StandardCharsets.UTF_8)));
+                params.putAll(parse(body));
             }
             send(ex, 200, handler.handle(params));
         } catch (IllegalArgumentException e) {
@@ -108,6 +125,8 @@ public final class ManagerHttpApi implements AutoCloseable {
             send(ex, 409, Map.of("error", String.valueOf(e.getMessage())));
         } catch (Exception e) {
             send(ex, 500, Map.of("error", e.getClass().getSimpleName() + ": " + e.getMessage()));
+        } finally {
+            ex.close();
         }
     }
 

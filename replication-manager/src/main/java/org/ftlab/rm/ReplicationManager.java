@@ -14,6 +14,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import org.ftlab.fd.FaultDetector;
 import org.ftlab.rm.replica.FreePorts;
 import org.ftlab.rm.replica.HeartbeatSettings;
 import org.ftlab.rm.replica.OrphanGuard;
@@ -95,13 +96,14 @@ public final class ReplicationManager implements AutoCloseable {
      * Starts the Fault Detector process, the database and the replicas (one after another; the first becomes the
      * primary). {@code managerUrl} is where the detector reports failures.
      */
-    public static ReplicationManager start(Settings settings, String managerUrl) throws Exception {
+    public static ReplicationManager start(Settings settings, String managerUrl, String managerToken)
+            throws Exception {
         Path runDir = settings.lab().runDir().toAbsolutePath();
         Files.createDirectories(runDir.resolve("fd"));
         int detectorPort = FreePorts.findFreePortPair();
         HeartbeatSettings heartbeat = new HeartbeatSettings(detectorPort, settings.heartbeatMillis(),
                 settings.timeoutMillis());
-        Process detector = startDetector(runDir.resolve("fd"), detectorPort, managerUrl, heartbeat);
+        Process detector = startDetector(runDir.resolve("fd"), detectorPort, managerUrl, managerToken, heartbeat);
         OrphanGuard guard = OrphanGuard.watch(detector.pid());
         LocalLab lab;
         try {
@@ -127,16 +129,18 @@ public final class ReplicationManager implements AutoCloseable {
         return rm;
     }
 
-    private static Process startDetector(Path dir, int port, String managerUrl, HeartbeatSettings hb)
-            throws IOException, InterruptedException {
+    private static Process startDetector(Path dir, int port, String managerUrl, String managerToken,
+            HeartbeatSettings hb) throws IOException, InterruptedException {
         Path console = dir.resolve("console.log");
         Files.deleteIfExists(console);
-        Process p = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+        ProcessBuilder pb = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
                 "-Xmx128m", "-Djava.net.preferIPv4Stack=true", "-cp", System.getProperty("java.class.path"),
                 "org.ftlab.fd.FaultDetector", "--port", Integer.toString(port), "--rm-url", managerUrl,
                 "--heartbeat-ms", Long.toString(hb.heartbeatMillis()), "--timeout-ms", Long.toString(hb.timeoutMillis()),
                 "--log", dir.resolve("detector.log").toString())
-                .redirectErrorStream(true).redirectOutput(console.toFile()).start();
+                .redirectErrorStream(true).redirectOutput(console.toFile());
+        pb.environment().put(FaultDetector.TOKEN_ENV, managerToken); // not on the command line, where ps shows it
+        Process p = pb.start();
         long deadline = System.nanoTime() + DETECTOR_START_TIMEOUT.toNanos();
         while (true) {
             String out = Files.exists(console) ? Files.readString(console, StandardCharsets.UTF_8) : "";

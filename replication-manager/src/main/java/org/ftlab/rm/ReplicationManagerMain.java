@@ -16,7 +16,7 @@ import picocli.CommandLine.Option;
 /**
  * The Replication Manager process. Started by {@code ftlab} (not by hand): it starts the Fault Detector, the database
  * and the replicas, then serves its HTTP interface until SIGTERM or {@code POST /shutdown}. Once ready it writes
- * {@code <run>/rm.json} ({@code url}, {@code pid}) and prints {@code replication-manager ready <url>}.
+ * {@code <run>/rm.json} ({@code url}, {@code pid}, {@code token}; mode 600) and prints {@code replication-manager ready <url>}.
  */
 @Command(name = "replication-manager", mixinStandardHelpOptions = true)
 public final class ReplicationManagerMain implements Callable<Integer> {
@@ -51,7 +51,8 @@ public final class ReplicationManagerMain implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-        ManagerHttpApi api = ManagerHttpApi.bind(0);
+        String token = newToken();
+        ManagerHttpApi api = ManagerHttpApi.bind(0, token);
         DatabaseEndpoint external = dbUrl == null ? null
                 : new DatabaseEndpoint(dbUrl, dbUser, System.getenv(DB_PASSWORD_ENV));
         ReplicationManager.Settings settings = new ReplicationManager.Settings(
@@ -59,7 +60,7 @@ public final class ReplicationManagerMain implements Callable<Integer> {
                 !noRelaunch);
         ReplicationManager rm;
         try {
-            rm = ReplicationManager.start(settings, api.url());
+            rm = ReplicationManager.start(settings, api.url(), token);
         } catch (Exception e) {
             api.close();
             throw e;
@@ -80,21 +81,32 @@ public final class ReplicationManagerMain implements Callable<Integer> {
             System.exit(0);
         });
         Runtime.getRuntime().addShutdownHook(new Thread(stop, "rm-stop"));
-        writeReadyFile(api.url());
+        writeReadyFile(api.url(), token);
         System.out.println("replication-manager ready " + api.url());
         System.out.flush();
         stopped.await();
         return 0;
     }
 
-    private void writeReadyFile(String url) throws java.io.IOException {
+    /** {@code rm.json}: where the manager listens and its token; mode 600, written atomically. */
+    private void writeReadyFile(String url, String token) throws java.io.IOException {
         Map<String, Object> ready = new LinkedHashMap<>();
         ready.put("url", url);
         ready.put("pid", ProcessHandle.current().pid());
+        ready.put("token", token);
         Path file = runDir.resolve(READY_FILE);
         Path tmp = runDir.resolve(READY_FILE + ".tmp");
+        Files.deleteIfExists(tmp);
+        Files.createFile(tmp, java.nio.file.attribute.PosixFilePermissions.asFileAttribute(
+                java.nio.file.attribute.PosixFilePermissions.fromString("rw-------")));
         new ObjectMapper().writeValue(tmp.toFile(), ready);
         Files.move(tmp, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+    }
+
+    private static String newToken() {
+        byte[] bytes = new byte[24];
+        new java.security.SecureRandom().nextBytes(bytes);
+        return java.util.Base64.getUrlEncoder().withoutPadding().encodeToString(bytes);
     }
 
     public static void main(String[] args) {

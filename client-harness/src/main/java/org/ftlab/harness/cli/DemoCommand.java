@@ -46,8 +46,13 @@ public final class DemoCommand implements Callable<Integer> {
     String strategy;
 
     @Option(names = "--crashes", defaultValue = "1", paramLabel = "N",
-            description = "Crashes of the primary (SIGKILL) spread over the run, 0 for none (default: ${DEFAULT-VALUE}).")
+            description = "Faults injected into the primary, spread over the run, 0 for none (default: ${DEFAULT-VALUE}).")
     int crashes;
+
+    @Option(names = "--fault", defaultValue = "crash", paramLabel = "KIND",
+            description = "What each injected fault does to the primary: crash (SIGKILL) or hang (SIGSTOP; the "
+                    + "manager fences it with SIGKILL) (default: ${DEFAULT-VALUE}).")
+    String fault;
 
     @Option(names = "--db-url", paramLabel = "JDBC_URL",
             description = "Use an existing MySQL 8 / MariaDB (jdbc:mysql://host:3306/ftlab) instead of the embedded one.")
@@ -73,6 +78,9 @@ public final class DemoCommand implements Callable<Integer> {
         }
         ReplySize size = ReplySize.parse(replySize);
         FailoverStrategy failover = FailoverStrategy.parse(strategy);
+        if (!fault.equals("crash") && !fault.equals("hang")) {
+            throw new IllegalArgumentException("--fault must be crash or hang, was '" + fault + "'");
+        }
         if (crashes < 0 || crashes > 20) {
             throw new IllegalArgumentException("--crashes must be 0 to 20, was " + crashes);
         }
@@ -98,6 +106,6 @@ public final class DemoCommand implements Callable<Integer> {
         Path server = serverDir != null ? serverDir : FtlabCommand.home().resolve("app-ejb/target/server");
         org.ftlab.rm.replica.ReplicaLauncher.checkProvisioned(server);
         return new DemoRun(new DemoRun.Settings(runDir, server, external, replicas, invocations, size, failover,
-                crashes)).run(spec.commandLine().getOut());
+                crashes, fault.equals("hang"))).run(spec.commandLine().getOut());
     }
 }

@@ -38,13 +38,13 @@ public final class StatusCommand implements Callable<Integer> {
                     + "); start one with 'ftlab demo'");
         }
         ObjectMapper mapper = new ObjectMapper();
-        String url = mapper.readTree(ready.toFile()).path("url").asText();
+        ManagerClient manager = ManagerClient.forRun(runDir);
         JsonNode status;
         try {
-            status = new ManagerClient(url).status();
+            status = manager.status();
         } catch (IOException e) {
             throw new IllegalStateException("the lab in " + runDir + " is not running (its Replication Manager at "
-                    + url + " does not answer)");
+                    + manager.url() + " does not answer)");
         }
         PrintWriter out = spec.commandLine().getOut();
         if (json) {

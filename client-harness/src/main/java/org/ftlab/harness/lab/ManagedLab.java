@@ -1,7 +1,5 @@
 package org.ftlab.harness.lab;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -78,9 +76,7 @@ public final class ManagedLab implements AutoCloseable {
             }
             Thread.sleep(50);
         }
-        JsonNode info = new ObjectMapper().readTree(ready.toFile());
-        return new ManagedLab(p, guard, new ManagerClient(info.path("url").asText()), ApplicationUser.load(runDir),
-                runDir);
+        return new ManagedLab(p, guard, ManagerClient.forRun(runDir), ApplicationUser.load(runDir), runDir);
     }
 
     private static String lastLine(Path console, boolean timedOut) throws IOException {

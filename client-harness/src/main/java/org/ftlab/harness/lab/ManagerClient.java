@@ -19,10 +19,19 @@ public final class ManagerClient {
     private static final ObjectMapper JSON = new ObjectMapper()
             .configure(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES, false);
     private final String url;
-    private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
+    private final String authorization;
+    private final HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
+            .connectTimeout(Duration.ofSeconds(2)).build();
 
-    public ManagerClient(String url) {
+    public ManagerClient(String url, String token) {
         this.url = url;
+        this.authorization = "Bearer " + token;
+    }
+
+    /** A client for the manager described by a run directory's {@code rm.json}. */
+    public static ManagerClient forRun(java.nio.file.Path runDir) throws IOException {
+        JsonNode ready = JSON.readTree(runDir.resolve(org.ftlab.rm.ReplicationManagerMain.READY_FILE).toFile());
+        return new ManagerClient(ready.path("url").asText(), ready.path("token").asText());
     }
 
     public String url() {
@@ -53,12 +62,14 @@ public final class ManagerClient {
     }
 
     private JsonNode get(String path) throws IOException {
-        return send(HttpRequest.newBuilder(URI.create(url + path)).timeout(Duration.ofSeconds(10)).GET().build());
+        return send(HttpRequest.newBuilder(URI.create(url + path)).timeout(Duration.ofSeconds(10))
+                .header("Authorization", authorization).GET().build());
     }
 
     private JsonNode post(String path, String form) throws IOException {
         return send(HttpRequest.newBuilder(URI.create(url + path)).timeout(Duration.ofSeconds(10))
                 .header("Content-Type", "application/x-www-form-urlencoded")
+                .header("Authorization", authorization)
                 .POST(HttpRequest.BodyPublishers.ofString(form)).build());
     }
 
