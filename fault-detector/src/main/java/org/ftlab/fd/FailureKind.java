@@ -1,9 +1,5 @@
 package org.ftlab.fd;
 
-import java.io.IOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
-
 /** What a suspected replica's process is doing: gone (crash) or alive without heartbeats (hang). */
 public enum FailureKind {
     /** The process is gone or a zombie: its sockets closed. */
@@ -13,15 +9,7 @@ public enum FailureKind {
 
     /** Classifies by the process's state in /proc (this host's processes only). */
     public static FailureKind ofProcess(long pid) {
-        Path stat = Path.of("/proc", Long.toString(pid), "stat");
-        try {
-            String text = Files.readString(stat);
-            // Format: "pid (comm) S ..."; comm may contain spaces and parentheses, the state follows the last ')'.
-            char state = text.charAt(text.lastIndexOf(')') + 2);
-            return state == 'Z' || state == 'X' ? CRASH : HANG;
-        } catch (IOException | RuntimeException e) {
-            return CRASH;
-        }
+        return ProcessState.of(pid) == ProcessState.GONE ? CRASH : HANG;
     }
 
     public String wireName() {

@@ -1,14 +1,14 @@
-package org.ftlab.rm;
+package org.ftlab.fd;
 
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 
 /** A local process's state from /proc: gone (or a zombie), stopped (SIGSTOP), or running. */
-enum ProcessState {
+public enum ProcessState {
     GONE, STOPPED, RUNNING;
 
-    static ProcessState of(long pid) {
+    public static ProcessState of(long pid) {
         try {
             String stat = Files.readString(Path.of("/proc", Long.toString(pid), "stat"));
             char state = stat.charAt(stat.lastIndexOf(')') + 2);
