@@ -7,9 +7,6 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
-import java.sql.Connection;
-import java.sql.PreparedStatement;
-import java.sql.ResultSet;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -24,6 +21,7 @@ import org.ftlab.auction.api.RequestHeader;
 import org.ftlab.harness.failover.FailoverClient;
 import org.ftlab.harness.failover.FailoverStrategy;
 import org.ftlab.harness.lab.ManagedLab;
+import org.ftlab.harness.probe.ExactlyOnceAudit;
 import org.ftlab.harness.probe.LatencySummary;
 import org.ftlab.harness.probe.ProbeTable;
 import org.ftlab.rm.ReplicationManager;
@@ -178,42 +176,14 @@ public final class DemoRun {
         }
     }
 
-    /** Every post the client sent is stored exactly once: one auction row, one request-log row. */
-    private String audit(ManagedLab lab, ProbeTable probes) throws Exception {
-        DatabaseEndpoint db = DatabaseEndpoint.loadForAudits(lab.runDir());
-        String client = probes.clientId();
-        int posts = 0;
-        List<String> problems = new ArrayList<>();
-        try (Connection c = db.connect();
-                PreparedStatement byTitle = c.prepareStatement(
-                        "SELECT title, COUNT(*) FROM auction WHERE title LIKE ? GROUP BY title")) {
-            byTitle.setString(1, client + "#%");
-            java.util.Map<String, Long> stored = new java.util.HashMap<>();
-            try (ResultSet rs = byTitle.executeQuery()) {
-                while (rs.next()) {
-                    stored.put(rs.getString(1), rs.getLong(2));
-                }
-            }
-            for (int i = 0; i < probes.size(); i++) {
-                if (probes.methodAt(i).equals("postAuction")) {
-                    posts++;
-                    String title = client + "#" + probes.seqAt(i);
-                    long n = stored.getOrDefault(title, 0L);
-                    if (n != 1) {
-                        problems.add(title + " stored " + n + " times");
-                    }
-                    stored.remove(title);
-                }
-            }
-            if (!stored.isEmpty()) {
-                problems.add(stored.size() + " auctions stored that the client never sent");
-            }
+    /** Every post the client sent is stored exactly once: one auction row each, nothing else. */
+    private static String audit(ManagedLab lab, ProbeTable probes) throws Exception {
+        ExactlyOnceAudit.Result result = ExactlyOnceAudit.check(DatabaseEndpoint.loadForAudits(lab.runDir()),
+                List.of(probes));
+        if (!result.passed()) {
+            throw new IllegalStateException(result.summary());
         }
-        if (!problems.isEmpty()) {
-            throw new IllegalStateException("audit FAILED: " + problems.size() + " problems, first: "
-                    + problems.get(0));
-        }
-        return "audit: " + posts + " posts, each stored exactly once (no loss, no duplicate)";
+        return result.summary();
     }
 
     private static String faultSummary(ManagedLab lab, List<ReplicationManager.InjectedFault> faults,

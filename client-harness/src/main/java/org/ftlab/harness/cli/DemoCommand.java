@@ -68,6 +68,20 @@ public final class DemoCommand implements Callable<Integer> {
             description = "Provisioned replica server (default: app-ejb/target/server in the project).")
     Path serverDir;
 
+    /** The external database the options name, or null for the embedded one. */
+    static DatabaseEndpoint externalDatabase(String dbUrl, String dbUser, String dbPassword) {
+        if (dbUrl != null) {
+            if (dbUser == null) {
+                throw new IllegalArgumentException("--db-url needs --db-user (and --db-password if the user has one)");
+            }
+            return new DatabaseEndpoint(dbUrl, dbUser, dbPassword);
+        }
+        if (dbUser != null || dbPassword != null) {
+            throw new IllegalArgumentException("--db-user and --db-password go with --db-url");
+        }
+        return null;
+    }
+
     @Override
     public Integer call() throws Exception {
         if (invocations < 2) {
@@ -90,15 +104,7 @@ public final class DemoCommand implements Callable<Integer> {
         if (crashes >= invocations) {
             throw new IllegalArgumentException("--crashes must be fewer than --invocations");
         }
-        DatabaseEndpoint external = null;
-        if (dbUrl != null) {
-            if (dbUser == null) {
-                throw new IllegalArgumentException("--db-url needs --db-user (and --db-password if the user has one)");
-            }
-            external = new DatabaseEndpoint(dbUrl, dbUser, dbPassword);
-        } else if (dbUser != null || dbPassword != null) {
-            throw new IllegalArgumentException("--db-user and --db-password go with --db-url");
-        }
+        DatabaseEndpoint external = externalDatabase(dbUrl, dbUser, dbPassword);
         Path runDir = out != null ? out : FtlabCommand.home().resolve("runs").resolve(RUN_NAME.format(Instant.now()));
         if (Files.exists(runDir) && !Files.isDirectory(runDir)) {
             throw new IllegalArgumentException("--out " + runDir + " exists and is not a directory");

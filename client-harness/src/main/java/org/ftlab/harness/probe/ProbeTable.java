@@ -77,6 +77,7 @@ public final class ProbeTable {
         replica[i] = reply.replica();
         outcome[i] = "ok";
         detect[i] = -1;
+        faultId[i] = null;
     }
 
     /**
@@ -94,6 +95,18 @@ public final class ProbeTable {
         faultId[i] = fault;
     }
 
+    /**
+     * Marks every row whose request overlapped {@code [fromMicros, toMicros]} (client clock) as affected by
+     * {@code fault}; a row already marked keeps its fault.
+     */
+    public void markOverlapping(String fault, long fromMicros, long toMicros) {
+        for (int i = 0; i < size; i++) {
+            if (faultId[i] == null && clientSend[i] <= toMicros && clientRecv[i] >= fromMicros) {
+                faultId[i] = fault;
+            }
+        }
+    }
+
     /** Phases of row {@code i} if it was a faulty invocation: {detect, failover, retry} µs, else null. */
     public long[] phasesAt(int i) {
         return detect[i] < 0 ? null : new long[] {detect[i], failover[i], retry[i]};
@@ -102,6 +115,7 @@ public final class ProbeTable {
     /** Records a failed invocation; the outcome names the exception class. */
     public void recordFailure(long seqNo, String methodName, long sendMicros, long recvMicros, Throwable failure) {
         int i = size++;
+        faultId[i] = null;
         seq[i] = seqNo;
         method[i] = methodName;
         replyBytes[i] = -1;
@@ -183,9 +197,10 @@ public final class ProbeTable {
                     // epoch_us: when the request was sent, on the client's wall clock (for timelines).
                     row.append(',').append(t.clientSend[i]).append(',').append(t.replica[i]).append(',')
                             .append(t.outcome[i]).append(',');
+                    row.append(t.faultId[i] == null ? "" : t.faultId[i]);
                     if (t.detect[i] >= 0) {
-                        row.append(t.faultId[i] == null ? "" : t.faultId[i]).append(',').append(t.detect[i])
-                                .append(',').append(t.failover[i]).append(',').append(t.retry[i]);
+                        row.append(',').append(t.detect[i]).append(',').append(t.failover[i]).append(',')
+                                .append(t.retry[i]);
                     } else {
                         row.append(",,,");
                     }

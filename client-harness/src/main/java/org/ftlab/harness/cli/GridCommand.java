@@ -1,0 +1,209 @@
+package org.ftlab.harness.cli;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.PrintWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
+import java.util.Locale;
+import java.util.Properties;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import org.ftlab.harness.failover.FailoverStrategy;
+import org.ftlab.harness.grid.FaultPlan;
+import org.ftlab.harness.grid.GridPlan;
+import org.ftlab.harness.grid.GridRunner;
+import org.ftlab.harness.grid.RunDirectory;
+import org.ftlab.harness.lab.ManagedLab;
+import org.ftlab.rm.db.DatabaseEndpoint;
+import org.ftlab.rm.replica.ReplicaLauncher;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/** {@code ftlab grid}: the configuration grid, with probes per request and optional fault injection. */
+@Command(name = "grid", mixinStandardHelpOptions = true,
+        description = {"Runs the grid of configurations (clients x think time x reply size) against a replicated lab, "
+                + "writing one probe file per configuration, a manifest and a fault log under the output directory.",
+                "Ctrl-C keeps every finished configuration; running the same command with the same --out resumes."})
+public final class GridCommand implements Callable<Integer> {
+    private static final DateTimeFormatter RUN_NAME =
+            DateTimeFormatter.ofPattern("yyyyMMdd'T'HHmmss'Z'").withZone(ZoneOffset.UTC);
+
+    @picocli.CommandLine.Spec
+    picocli.CommandLine.Model.CommandSpec spec;
+
+    @Option(names = "--profile", paramLabel = "NAME", description = "quick (48 configurations, minutes) or full "
+            + "(48 configurations, 5,000 posts + 5,000 views per client: hours). Default: quick.")
+    String profile;
+
+    @Option(names = "--grid", paramLabel = "FILE", description = "A grid file (properties: clients, think_ms, reply, "
+            + "posts_per_client, views_per_client); flags below override it.")
+    Path gridFile;
+
+    @Option(names = "--clients", paramLabel = "LIST", description = "Client counts, e.g. 1,4,7,10.")
+    String clients;
+
+    @Option(names = "--think", paramLabel = "LIST", description = "Think times in ms, e.g. 0,20,40.")
+    String think;
+
+    @Option(names = "--reply", paramLabel = "LIST", description = "Reply sizes, e.g. orig,256,512,1024.")
+    String reply;
+
+    @Option(names = "--posts", paramLabel = "N", description = "Post-auction invocations per client and configuration.")
+    Integer posts;
+
+    @Option(names = "--views", paramLabel = "N", description = "View-auction invocations per client and configuration.")
+    Integer views;
+
+    @Option(names = "--out", paramLabel = "DIR", description = "Run directory (default: runs/<UTC timestamp>). "
+            + "An unfinished run there is resumed.")
+    Path out;
+
+    @Option(names = "--strategy", defaultValue = "preconnected", paramLabel = "STRATEGY",
+            description = "Client fail-over: reactive or preconnected (default: ${DEFAULT-VALUE}).")
+    String strategy;
+
+    @Option(names = "--faults", defaultValue = "none", paramLabel = "KIND",
+            description = "none, crash (SIGKILL of the primary) or hang (SIGSTOP) (default: ${DEFAULT-VALUE}).")
+    String faults;
+
+    @Option(names = "--fault-every", paramLabel = "SECONDS", description = "Inject a fault every SECONDS of run time.")
+    double faultEvery;
+
+    @Option(names = "--faults-per-config", paramLabel = "N", description = "Inject N faults in each configuration.")
+    int faultsPerConfig;
+
+    @Option(names = "--replicas", defaultValue = "2", paramLabel = "N", description = "Replicas, 1 to 5 (default: 2).")
+    int replicas;
+
+    @Option(names = "--db-url", paramLabel = "JDBC_URL", description = "An existing MySQL 8 / MariaDB instead of the "
+            + "embedded database.")
+    String dbUrl;
+
+    @Option(names = "--db-user", paramLabel = "USER")
+    String dbUser;
+
+    @Option(names = "--db-password", paramLabel = "PASSWORD")
+    String dbPassword;
+
+    @Option(names = "--server-dir", paramLabel = "DIR", description = "Provisioned replica server.")
+    Path serverDir;
+
+    @Override
+    public Integer call() throws Exception {
+        PrintWriter outw = spec.commandLine().getOut();
+        Path runDir = (out != null ? out : FtlabCommand.home().resolve("runs").resolve(RUN_NAME.format(Instant.now())))
+                .toAbsolutePath();
+        Path server = serverDir != null ? serverDir : FtlabCommand.home().resolve("app-ejb/target/server");
+        ReplicaLauncher.checkProvisioned(server);
+        DatabaseEndpoint external = DemoCommand.externalDatabase(dbUrl, dbUser, dbPassword);
+
+        RunDirectory dir;
+        if (RunDirectory.hasManifest(runDir)) {
+            if (profile != null || gridFile != null || clients != null || think != null || reply != null
+                    || posts != null || views != null) {
+                throw new IllegalArgumentException(runDir + " holds an unfinished run: resume it with the same --out "
+                        + "and no grid options, or choose a new --out");
+            }
+            dir = RunDirectory.resume(runDir);
+            outw.println("ftlab grid: resuming " + runDir + " (plan from its manifest)");
+        } else {
+            GridPlan plan = plan();
+            FaultPlan faultPlan = new FaultPlan(faults, faultEvery, faultsPerConfig);
+            FailoverStrategy failover = FailoverStrategy.parse(strategy);
+            if (replicas < 1 || replicas > 5) {
+                throw new IllegalArgumentException("--replicas must be 1 to 5, was " + replicas);
+            }
+            if (faultPlan.enabled() && replicas < 2) {
+                throw new IllegalArgumentException("--faults needs at least 2 replicas (a backup to fail over to)");
+            }
+            dir = RunDirectory.create(runDir, plan, failover, faultPlan, replicas,
+                    external == null ? "embedded MariaDB" : external.redactedUrl(), FtlabCommand.home());
+            outw.printf(Locale.ROOT, "ftlab grid: %s profile, %d configurations, %d+%d invocations per client, "
+                    + "faults %s, strategy %s -> %s%n", plan.profile(), plan.configurations().size(),
+                    plan.postsPerClient(), plan.viewsPerClient(), faultPlan.kind(), failover.wireName(), runDir);
+        }
+        outw.flush();
+        return run(dir, server, external, outw);
+    }
+
+    private int run(RunDirectory dir, Path server, DatabaseEndpoint external, PrintWriter outw) throws Exception {
+        long t0 = System.nanoTime();
+        ManagedLab lab;
+        try {
+            lab = ManagedLab.start(new ManagedLab.Options(dir.path(), server, dir.replicas(), external, 100, 500, true));
+        } catch (IOException | RuntimeException e) {
+            dir.finish("aborted");
+            throw e;
+        }
+        outw.printf(Locale.ROOT, "lab ready in %.1f s%n", (System.nanoTime() - t0) / 1e9);
+        outw.flush();
+        GridRunner runner = new GridRunner(lab, dir, dir.plan(), dir.strategy(), dir.faults(), outw);
+        CountDownLatch finished = new CountDownLatch(1);
+        Thread onInterrupt = new Thread(() -> {
+            runner.abort();
+            try {
+                finished.await(60, TimeUnit.SECONDS); // let the run record what it finished
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            lab.close();
+        }, "ftlab-grid-shutdown");
+        Runtime.getRuntime().addShutdownHook(onInterrupt);
+        boolean complete = false;
+        try {
+            long r0 = System.nanoTime();
+            complete = runner.run();
+            dir.finish(complete ? "complete" : "aborted");
+            outw.printf(Locale.ROOT, "grid %s in %.1f s; results in %s%n", complete ? "complete" : "aborted",
+                    (System.nanoTime() - r0) / 1e9, dir.path());
+            outw.flush();
+        } catch (Exception e) {
+            dir.finish("aborted");
+            throw e;
+        } finally {
+            finished.countDown();
+            if (complete) {
+                lab.close();
+                Runtime.getRuntime().removeShutdownHook(onInterrupt);
+            }
+        }
+        if (!complete) {
+            return 130;
+        }
+        return 0;
+    }
+
+    private GridPlan plan() throws IOException {
+        GridPlan plan = GridPlan.named(profile == null ? "quick" : profile);
+        if (gridFile != null) {
+            Properties p = new Properties();
+            if (!Files.isRegularFile(gridFile)) {
+                throw new IllegalArgumentException("--grid " + gridFile + " is not a file");
+            }
+            try (InputStream in = Files.newInputStream(gridFile)) {
+                p.load(in);
+            }
+            plan = plan.withFactors(
+                    p.containsKey("clients") ? GridPlan.parseInts("clients", p.getProperty("clients")) : null,
+                    p.containsKey("think_ms") ? GridPlan.parseInts("think_ms", p.getProperty("think_ms")) : null,
+                    p.containsKey("reply") ? GridPlan.parseReplies(p.getProperty("reply")) : null);
+            plan = plan.withCounts(Integer.parseInt(p.getProperty("posts_per_client", "" + plan.postsPerClient())),
+                    Integer.parseInt(p.getProperty("views_per_client", "" + plan.viewsPerClient())));
+        }
+        if (clients != null || think != null || reply != null) {
+            plan = plan.withFactors(clients == null ? null : GridPlan.parseInts("--clients", clients),
+                    think == null ? null : GridPlan.parseInts("--think", think),
+                    reply == null ? null : GridPlan.parseReplies(reply));
+        }
+        if (posts != null || views != null) {
+            plan = plan.withCounts(posts != null ? posts : plan.postsPerClient(),
+                    views != null ? views : plan.viewsPerClient());
+        }
+        return plan;
+    }
+}

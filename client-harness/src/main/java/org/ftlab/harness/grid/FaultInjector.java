@@ -1,0 +1,105 @@
+package org.ftlab.harness.grid;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.util.Locale;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.ftlab.harness.lab.ManagedLab;
+import org.ftlab.rm.ReplicationManager;
+
+/**
+ * Injects the {@link FaultPlan}'s faults into the primary through the Replication Manager, from its own thread so
+ * that no client waits for it. It injects only while a configuration runs and only at full replication degree
+ * (the previous fault repaired), so every fault meets the same system.
+ */
+final class FaultInjector {
+    private final ManagedLab lab;
+    private final FaultPlan plan;
+    private final PrintWriter progress;
+    private volatile boolean running;
+    private volatile AtomicInteger completed;
+    private volatile int configTotal;
+    private volatile int injectedThisConfig;
+    private Thread thread;
+
+    FaultInjector(ManagedLab lab, FaultPlan plan, PrintWriter progress) {
+        this.lab = lab;
+        this.plan = plan;
+        this.progress = progress;
+    }
+
+    void start() {
+        if (!plan.enabled()) {
+            return;
+        }
+        running = true;
+        thread = new Thread(this::loop, "fault-injector");
+        thread.setDaemon(true);
+        thread.start();
+    }
+
+    void beginConfig(int totalInvocations, AtomicInteger completedCounter) {
+        injectedThisConfig = 0;
+        configTotal = totalInvocations;
+        completed = completedCounter;
+    }
+
+    void endConfig() {
+        completed = null;
+    }
+
+    void stop() {
+        running = false;
+        if (thread != null) {
+            thread.interrupt();
+            try {
+                thread.join(10_000);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+    }
+
+    private void loop() {
+        long nextAt = System.nanoTime() + (long) (plan.everySeconds() * 1e9);
+        try {
+            while (running) {
+                AtomicInteger c = completed;
+                boolean due;
+                if (plan.perConfig() > 0) {
+                    due = c != null && injectedThisConfig < plan.perConfig()
+                            && c.get() >= (long) configTotal * (injectedThisConfig + 1) / (plan.perConfig() + 1);
+                } else {
+                    due = c != null && System.nanoTime() >= nextAt;
+                }
+                if (due) {
+                    awaitFullDegree();
+                    if (completed == c && running) {
+                        ReplicationManager.InjectedFault f = lab.manager().inject(plan.injection(), null);
+                        injectedThisConfig++;
+                        nextAt = System.nanoTime() + (long) (plan.everySeconds() * 1e9);
+                        progress.printf(Locale.ROOT, "  fault %s: %s of primary %s (pid %d)%n", f.faultId(),
+                                plan.kind(), f.replica(), f.pid());
+                        progress.flush();
+                    }
+                }
+                Thread.sleep(5);
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } catch (IOException | RuntimeException e) {
+            progress.println("fault injection stopped: " + e.getMessage());
+        }
+    }
+
+    private void awaitFullDegree() throws IOException, InterruptedException {
+        while (running) {
+            JsonNode s = lab.manager().status();
+            if (s.path("degree").asInt() >= s.path("targetDegree").asInt()) {
+                return;
+            }
+            Thread.sleep(50);
+        }
+    }
+}

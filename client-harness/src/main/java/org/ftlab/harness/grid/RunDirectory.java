@@ -1,0 +1,249 @@
+package org.ftlab.harness.grid;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.io.BufferedWriter;
+import java.io.IOException;
+import java.io.InputStream;
+import java.lang.management.ManagementFactory;
+import java.net.InetAddress;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Properties;
+import org.ftlab.auction.api.ReplySize;
+import org.ftlab.harness.failover.FailoverStrategy;
+import org.ftlab.harness.probe.ExactlyOnceAudit;
+import org.ftlab.harness.probe.ProbeTable;
+
+/**
+ * A grid run's directory, the public interface users' scripts read (docs/probe-format.md): {@code manifest.json},
+ * {@code probes/<config>.csv}, {@code faults.csv}. Every file is written to a temporary name and renamed, so a file
+ * under its final name is always whole; a configuration is done exactly when its probe file exists.
+ */
+public final class RunDirectory {
+    public static final String MANIFEST = "manifest.json";
+    public static final String FAULTS_HEADER =
+            "fault_id,kind,replica,injected_epoch_us,detected_epoch_us,promoted_epoch_us,restored_epoch_us";
+    private static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
+
+    private final Path dir;
+    private final ObjectNode manifest;
+
+    private RunDirectory(Path dir, ObjectNode manifest) {
+        this.dir = dir;
+        this.manifest = manifest;
+    }
+
+    /** A new run: writes a manifest with status {@code running}. */
+    public static RunDirectory create(Path dir, GridPlan plan, FailoverStrategy strategy, FaultPlan faults,
+            int replicas, String database, Path home) throws IOException {
+        Files.createDirectories(dir.resolve("probes"));
+        ObjectNode m = JSON.createObjectNode();
+        m.put("status", "running");
+        m.put("profile", plan.profile());
+        ObjectNode grid = m.putObject("grid");
+        grid.set("clients", JSON.valueToTree(plan.clients()));
+        grid.set("think_ms", JSON.valueToTree(plan.thinkMillis()));
+        ArrayNode replies = grid.putArray("reply");
+        plan.replies().forEach(r -> replies.add(r.toString()));
+        grid.put("posts_per_client", plan.postsPerClient());
+        grid.put("views_per_client", plan.viewsPerClient());
+        grid.put("configurations", plan.configurations().size());
+        m.put("failover_strategy", strategy.wireName());
+        ObjectNode f = m.putObject("faults");
+        f.put("kind", faults.kind());
+        f.put("every_s", faults.everySeconds());
+        f.put("per_config", faults.perConfig());
+        m.put("replicas", replicas);
+        m.put("database", database);
+        m.set("versions", versions());
+        m.put("jvm", System.getProperty("java.vm.name") + " " + System.getProperty("java.runtime.version"));
+        ObjectNode host = m.putObject("host");
+        host.put("name", hostName());
+        host.put("os", System.getProperty("os.name") + " " + System.getProperty("os.version") + " "
+                + System.getProperty("os.arch"));
+        host.put("cpus", Runtime.getRuntime().availableProcessors());
+        host.put("memory_bytes", totalMemory());
+        m.put("git_revision", gitRevision(home));
+        m.put("start", Instant.now().toString());
+        m.putNull("end");
+        m.putArray("configs_done");
+        m.putArray("segments").addObject().put("start", Instant.now().toString());
+        RunDirectory run = new RunDirectory(dir, m);
+        run.saveManifest();
+        return run;
+    }
+
+    /** An earlier, unfinished run to resume; refuses a complete one. */
+    public static RunDirectory resume(Path dir) throws IOException {
+        ObjectNode m = (ObjectNode) JSON.readTree(dir.resolve(MANIFEST).toFile());
+        if ("complete".equals(m.path("status").asText())) {
+            throw new IllegalArgumentException(dir + " holds a complete run; choose a new --out");
+        }
+        m.put("status", "running");
+        m.putNull("end");
+        ((ArrayNode) m.withArray("segments")).addObject().put("start", Instant.now().toString());
+        RunDirectory run = new RunDirectory(dir, m);
+        run.saveManifest();
+        return run;
+    }
+
+    public static boolean hasManifest(Path dir) {
+        return Files.exists(dir.resolve(MANIFEST));
+    }
+
+    /** The plan recorded in the manifest (for a resumed run). */
+    public GridPlan plan() {
+        JsonNode g = manifest.path("grid");
+        List<Integer> clients = new ArrayList<>();
+        g.path("clients").forEach(n -> clients.add(n.asInt()));
+        List<Integer> think = new ArrayList<>();
+        g.path("think_ms").forEach(n -> think.add(n.asInt()));
+        List<ReplySize> replies = new ArrayList<>();
+        g.path("reply").forEach(n -> replies.add(ReplySize.parse(n.asText())));
+        return new GridPlan(manifest.path("profile").asText(), clients, think, replies,
+                g.path("posts_per_client").asInt(), g.path("views_per_client").asInt());
+    }
+
+    public FailoverStrategy strategy() {
+        return FailoverStrategy.parse(manifest.path("failover_strategy").asText());
+    }
+
+    public FaultPlan faults() {
+        JsonNode f = manifest.path("faults");
+        return new FaultPlan(f.path("kind").asText("none"), f.path("every_s").asDouble(), f.path("per_config").asInt());
+    }
+
+    public int replicas() {
+        return manifest.path("replicas").asInt(2);
+    }
+
+    public Path path() {
+        return dir;
+    }
+
+    public boolean isDone(GridConfig config) {
+        return Files.exists(probeFile(config));
+    }
+
+    public Path probeFile(GridConfig config) {
+        return dir.resolve("probes").resolve(config.id() + ".csv");
+    }
+
+    public synchronized void writeProbes(GridConfig config, List<ProbeTable> tables) throws IOException {
+        ProbeTable.writeCsv(probeFile(config), tables);
+        ((ArrayNode) manifest.withArray("configs_done")).add(config.id());
+        saveManifest();
+    }
+
+    /** {@code faults.csv} from the Replication Manager's failure records. */
+    public synchronized void writeFaults(JsonNode failures) throws IOException {
+        Path tmp = dir.resolve("faults.csv.tmp");
+        try (BufferedWriter out = Files.newBufferedWriter(tmp, StandardCharsets.UTF_8)) {
+            out.write(FAULTS_HEADER);
+            out.write('\n');
+            for (JsonNode f : failures) {
+                out.write(String.join(",", f.path("faultId").asText(), f.path("kind").asText(),
+                        f.path("replica").asText(), micros(f, "injectedEpochUs"), micros(f, "detectedEpochUs"),
+                        micros(f, "promotedEpochUs"), micros(f, "restoredEpochUs")));
+                out.write('\n');
+            }
+        }
+        // A resumed run starts a new Replication Manager with new fault ids; keep each segment's faults.
+        Path file = dir.resolve(segmentCount() > 1 ? "faults-" + segmentCount() + ".csv" : "faults.csv");
+        Files.move(tmp, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+    }
+
+    private static String micros(JsonNode f, String field) {
+        long v = f.path(field).asLong();
+        return v == 0 ? "" : Long.toString(v);
+    }
+
+    private int segmentCount() {
+        return manifest.withArray("segments").size();
+    }
+
+    public synchronized void recordAudit(ExactlyOnceAudit.Result audit) throws IOException {
+        ObjectNode a = manifest.putObject("audit");
+        a.put("posts_checked", audit.postsChecked());
+        a.put("passed", audit.passed());
+        a.set("problems", JSON.valueToTree(audit.problems().stream().limit(20).toList()));
+        saveManifest();
+    }
+
+    /** Ends the run: {@code complete} or {@code aborted}. */
+    public synchronized void finish(String status) throws IOException {
+        manifest.put("status", status);
+        manifest.put("end", Instant.now().toString());
+        ArrayNode segments = (ArrayNode) manifest.withArray("segments");
+        ((ObjectNode) segments.get(segments.size() - 1)).put("end", Instant.now().toString()).put("status", status);
+        saveManifest();
+    }
+
+    private void saveManifest() throws IOException {
+        Path tmp = dir.resolve(MANIFEST + ".tmp");
+        JSON.writeValue(tmp.toFile(), manifest);
+        Files.move(tmp, dir.resolve(MANIFEST), StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+    }
+
+    private static ObjectNode versions() {
+        ObjectNode v = JSON.createObjectNode();
+        Properties p = new Properties();
+        try (InputStream in = RunDirectory.class.getResourceAsStream("/ftlab-versions.properties")) {
+            if (in != null) {
+                p.load(in);
+            }
+        } catch (IOException e) {
+            // versions stay unknown
+        }
+        p.stringPropertyNames().stream().sorted().forEach(k -> v.put(k, p.getProperty(k)));
+        v.put("java", System.getProperty("java.version"));
+        return v;
+    }
+
+    private static String hostName() {
+        try {
+            return InetAddress.getLocalHost().getHostName();
+        } catch (IOException e) {
+            return "unknown";
+        }
+    }
+
+    private static long totalMemory() {
+        java.lang.management.OperatingSystemMXBean os = ManagementFactory.getOperatingSystemMXBean();
+        return os instanceof com.sun.management.OperatingSystemMXBean sun ? sun.getTotalMemorySize() : -1;
+    }
+
+    /** The checked-out revision, with {@code -dirty} when there are local changes; "unknown" outside git. */
+    static String gitRevision(Path home) {
+        try {
+            String rev = run(home, "git", "rev-parse", "HEAD").strip();
+            if (rev.isEmpty()) {
+                return "unknown";
+            }
+            String changes = run(home, "git", "status", "--porcelain", "--untracked-files=no");
+            return changes.isBlank() ? rev : rev + "-dirty";
+        } catch (IOException e) {
+            return "unknown";
+        }
+    }
+
+    private static String run(Path dir, String... cmd) throws IOException {
+        Process p = new ProcessBuilder(cmd).directory(dir.toFile()).redirectErrorStream(false).start();
+        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        try {
+            return p.waitFor() == 0 ? out : "";
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return "";
+        }
+    }
+}
