@@ -7,39 +7,37 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
-import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
-import java.util.stream.IntStream;
-import org.ftlab.auction.api.AuctionDraft;
-import org.ftlab.auction.api.AuctionPosted;
-import org.ftlab.auction.api.MicroClock;
-import org.ftlab.auction.api.Reply;
-import org.ftlab.auction.api.ReplySize;
-import org.ftlab.auction.api.RequestHeader;
-import org.ftlab.harness.failover.FailoverClient;
 import org.ftlab.harness.failover.FailoverStrategy;
+import org.ftlab.harness.grid.FaultPlan;
+import org.ftlab.harness.grid.GridPlan;
+import org.ftlab.harness.grid.GridRunner;
+import org.ftlab.harness.grid.RunDirectory;
+import org.ftlab.harness.grid.RunSummary;
 import org.ftlab.harness.lab.ManagedLab;
-import org.ftlab.harness.probe.ExactlyOnceAudit;
-import org.ftlab.harness.probe.LatencySummary;
-import org.ftlab.harness.probe.ProbeTable;
-import org.ftlab.rm.ReplicationManager;
 import org.ftlab.rm.db.DatabaseEndpoint;
 
 /**
- * The demo: the Replication Manager (with the Fault Detector, the database and the replicas), one client looping
- * post-auction then view-auction against the primary through the fail-over library, crashes of the primary injected
- * mid-run (SIGKILL), an audit that every post was stored exactly once, a summary, and a clean stop of everything,
- * on Ctrl-C too.
+ * The demo: one lab (Replication Manager, Fault Detector, database, replicas), then the quick 48-configuration grid,
+ * then the same crash-injection run with each client fail-over strategy, each audited for exactly-once execution;
+ * a summary of everything; and a clean stop, on Ctrl-C too. Each part is an ordinary grid run directory under the
+ * demo's directory ({@code grid/}, {@code crash-preconnected/}, {@code crash-reactive/}).
  */
 public final class DemoRun {
-    /** What the demo does; {@code externalDatabase} null: the embedded database. */
+    /**
+     * What the demo runs; {@code externalDatabase} null: the embedded database.
+     *
+     * @param grid the fault-free grid (the quick profile by default)
+     * @param crashRun the grid of each crash-injection run
+     * @param crashesPerRun crashes of the primary in each crash-injection run
+     */
     public record Settings(Path runDir, Path serverHome, DatabaseEndpoint externalDatabase, int replicas,
-            int invocations, ReplySize replySize, FailoverStrategy strategy, int crashes, boolean hang) {
+            GridPlan grid, GridPlan crashRun, int crashesPerRun) {
     }
 
     private final Settings settings;
+    private volatile GridRunner current;
     private volatile boolean aborted;
 
     public DemoRun(Settings settings) {
@@ -56,23 +54,36 @@ public final class DemoRun {
                 settings.externalDatabase(), 100, 500, true));
         Thread onInterrupt = new Thread(() -> {
             aborted = true;
+            GridRunner r = current;
+            if (r != null) {
+                r.abort();
+            }
             lab.close();
         }, "ftlab-demo-shutdown");
         Runtime.getRuntime().addShutdownHook(onInterrupt);
         try {
             printLab(out, lab, (System.nanoTime() - t0) / 1e9);
-            List<ReplicationManager.InjectedFault> faults = new ArrayList<>();
-            ProbeTable probes = clientLoop(lab, faults, out);
+            StringBuilder summary = new StringBuilder();
+            String database = settings.externalDatabase() == null ? "embedded MariaDB"
+                    : settings.externalDatabase().redactedUrl();
+            part(out, summary, lab, "grid", "fault-free grid (" + settings.grid().profile() + ")", settings.grid(),
+                    FailoverStrategy.PRECONNECTED, FaultPlan.NONE, database);
+            FaultPlan crashes = new FaultPlan("crash", 0, settings.crashesPerRun());
+            for (FailoverStrategy strategy : List.of(FailoverStrategy.PRECONNECTED, FailoverStrategy.REACTIVE)) {
+                if (aborted) {
+                    break;
+                }
+                part(out, summary, lab, "crash-" + strategy.wireName(), "crash injection, " + strategy.wireName()
+                        + " clients", settings.crashRun(), strategy, crashes, database);
+            }
             if (aborted) {
                 return 130;
             }
-            String audit = audit(lab, probes);
-            Path probeFile = runDir.resolve("probes/demo.csv");
-            ProbeTable.writeCsv(probeFile, List.of(probes));
-            String summary = summary(probes) + faultSummary(lab, faults, probes) + audit + "\n";
-            writeAtomically(runDir.resolve("summary.txt"), summary);
+            writeAtomically(runDir.resolve("summary.txt"), summary.toString());
+            out.println();
             out.print(summary);
-            out.println("probes: " + probeFile);
+            out.printf(Locale.ROOT, "demo complete in %.1f s; results in %s%n", (System.nanoTime() - t0) / 1e9,
+                    runDir);
             out.flush();
             return 0;
         } finally {
@@ -80,6 +91,32 @@ public final class DemoRun {
                 lab.close();
                 Runtime.getRuntime().removeShutdownHook(onInterrupt);
             }
+        }
+    }
+
+    private void part(PrintWriter out, StringBuilder summary, ManagedLab lab, String name, String title,
+            GridPlan plan, FailoverStrategy strategy, FaultPlan faults, String database) throws Exception {
+        if (aborted) {
+            return;
+        }
+        out.printf(Locale.ROOT, "%n== %s: %d configurations -> %s/%n", title, plan.configurations().size(), name);
+        out.flush();
+        long t0 = System.nanoTime();
+        RunDirectory dir = RunDirectory.create(settings.runDir().toAbsolutePath().resolve(name), plan, strategy,
+                faults, settings.replicas(), database, org.ftlab.harness.cli.Home.path());
+        GridRunner runner = new GridRunner(lab, dir, plan, strategy, faults, out);
+        current = runner;
+        boolean complete = false;
+        try {
+            complete = runner.run();
+        } finally {
+            current = null;
+            dir.finish(complete ? "complete" : "aborted");
+        }
+        if (complete) {
+            summary.append(String.format(Locale.ROOT, "== %s (%s/): wall time %.1f s, ", title, name,
+                    (System.nanoTime() - t0) / 1e9));
+            summary.append(RunSummary.of(dir.path()));
         }
     }
 
@@ -96,154 +133,6 @@ public final class DemoRun {
                     r.path("state").asText());
         }
         out.flush();
-    }
-
-    private ProbeTable clientLoop(ManagedLab lab, List<ReplicationManager.InjectedFault> faults, PrintWriter out)
-            throws Exception {
-        String clientId = "demo-" + ProcessHandle.current().pid();
-        int invocations = settings.invocations();
-        ProbeTable probes = new ProbeTable(clientId, invocations);
-        ReplySize replySize = settings.replySize();
-        int sizedBytes = replySize.isOriginal() ? -1 : replySize.bytes();
-        int[] crashAt = IntStream.rangeClosed(1, settings.crashes())
-                .map(k -> (int) ((long) invocations * k / (settings.crashes() + 1))).toArray();
-        try (FailoverClient client = new FailoverClient(lab.manager(), lab.user(), settings.strategy(),
-                Duration.ofMillis(1000), Duration.ofSeconds(60))) {
-            long seq = 0;
-            String username = "seller" + Long.toString(System.nanoTime() & 0xffffffL, 36);
-            RequestHeader create = new RequestHeader(clientId, seq++, ReplySize.ORIGINAL);
-            client.invoke(s -> s.createAccount(create, username, "demo-password"));
-            RequestHeader login = new RequestHeader(clientId, seq++, ReplySize.ORIGINAL);
-            String token = client.invoke(s -> s.login(login, username, "demo-password")).result().value().token();
-            // An auction posted with the natural reply, so its id is known even when the loop asks for sized replies
-            // (a sized reply is payload bytes, not an id); sized runs view this one.
-            RequestHeader anchor = new RequestHeader(clientId, seq++, ReplySize.ORIGINAL);
-            long anchorId = client.invoke(s -> s.postAuction(anchor, token,
-                    new AuctionDraft("Demo anchor item", "Viewed by sized-reply demo runs", 100, 3600)))
-                    .result().value().auctionId();
-            int posts = invocations / 2;
-            long[] auctionIds = new long[posts];
-            int nextCrash = 0;
-            for (int i = 0; i < invocations && !aborted; i++) {
-                if (nextCrash < crashAt.length && i == crashAt[nextCrash]) {
-                    nextCrash++;
-                    awaitFullDegree(lab);
-                    ReplicationManager.InjectedFault f = lab.manager().inject(
-                            settings.hang() ? "hang-primary" : "crash-primary", null);
-                    faults.add(f);
-                    out.printf(Locale.ROOT, "fault %s: %s to primary %s (pid %d) before invocation %d%n",
-                            f.faultId(), settings.hang() ? "SIGSTOP" : "SIGKILL", f.replica(), f.pid(), i);
-                    out.flush();
-                }
-                RequestHeader h = new RequestHeader(clientId, seq++, replySize);
-                long sent = MicroClock.nowEpochMicros();
-                FailoverClient.Outcome<? extends Reply<?>> o;
-                String method;
-                if (i < posts) {
-                    method = "postAuction";
-                    AuctionDraft draft = new AuctionDraft(clientId + "#" + h.seq(), "Posted by the ftlab demo",
-                            100 + i, 3600);
-                    FailoverClient.Outcome<Reply<AuctionPosted>> post = client.invoke(s -> s.postAuction(h, token,
-                            draft));
-                    auctionIds[i] = post.result().value() != null ? post.result().value().auctionId() : anchorId;
-                    o = post;
-                } else {
-                    method = "viewAuction";
-                    long auctionId = auctionIds[(i - posts) % posts];
-                    o = client.invoke(s -> s.viewAuction(h, auctionId));
-                }
-                long received = MicroClock.nowEpochMicros();
-                if (o.faulty()) {
-                    String fault = faults.isEmpty() ? null : faults.get(faults.size() - 1).faultId();
-                    probes.recordRetried(h.seq(), method, sizedBytes, sent, received, o.result(), o.phases(), fault);
-                } else {
-                    probes.recordOk(h.seq(), method, sizedBytes, sent, received, o.result());
-                }
-            }
-        }
-        return probes;
-    }
-
-    /** Injects the next crash only once the previous one was repaired (two replicas serving again). */
-    private static void awaitFullDegree(ManagedLab lab) throws IOException, InterruptedException {
-        long deadline = System.nanoTime() + Duration.ofMinutes(3).toNanos();
-        while (true) {
-            JsonNode s = lab.manager().status();
-            if (s.path("degree").asInt() >= s.path("targetDegree").asInt() || System.nanoTime() > deadline) {
-                return;
-            }
-            Thread.sleep(100);
-        }
-    }
-
-    /** Every post the client sent is stored exactly once: one auction row each, nothing else. */
-    private static String audit(ManagedLab lab, ProbeTable probes) throws Exception {
-        ExactlyOnceAudit.Result result = ExactlyOnceAudit.check(DatabaseEndpoint.loadForAudits(lab.runDir()),
-                List.of(probes));
-        if (!result.passed()) {
-            throw new IllegalStateException(result.summary());
-        }
-        return result.summary();
-    }
-
-    private static String faultSummary(ManagedLab lab, List<ReplicationManager.InjectedFault> faults,
-            ProbeTable probes) throws IOException {
-        if (faults.isEmpty()) {
-            return "";
-        }
-        StringBuilder sb = new StringBuilder();
-        sb.append(String.format(Locale.ROOT, "%-6s %-8s %-6s %12s %12s %12s%n", "fault", "replica", "kind",
-                "detect ms", "promote ms", "restore s"));
-        JsonNode failures = lab.manager().status().path("failures");
-        for (ReplicationManager.InjectedFault f : faults) {
-            for (JsonNode r : failures) {
-                if (r.path("faultId").asText().equals(f.faultId())) {
-                    long injected = r.path("injectedEpochUs").asLong();
-                    long restored = r.path("restoredEpochUs").asLong();
-                    sb.append(String.format(Locale.ROOT, "%-6s %-8s %-6s %12.1f %12.1f %12s%n", f.faultId(),
-                            f.replica(), r.path("kind").asText(),
-                            (r.path("detectedEpochUs").asLong() - injected) / 1000.0,
-                            (r.path("promotedEpochUs").asLong() - injected) / 1000.0,
-                            restored == 0 ? "pending" : String.format(Locale.ROOT, "%.1f",
-                                    (restored - injected) / 1e6)));
-                }
-            }
-        }
-        List<long[]> phases = new ArrayList<>();
-        for (int i = 0; i < probes.size(); i++) {
-            if (probes.phasesAt(i) != null) {
-                phases.add(probes.phasesAt(i));
-            }
-        }
-        sb.append(String.format(Locale.ROOT, "faulty invocations: %d; median phases (ms): detection %.1f, "
-                + "fail-over %.1f, retry %.1f%n", phases.size(), median(phases, 0), median(phases, 1),
-                median(phases, 2)));
-        return sb.toString();
-    }
-
-    private static double median(List<long[]> phases, int k) {
-        if (phases.isEmpty()) {
-            return Double.NaN;
-        }
-        long[] v = phases.stream().mapToLong(p -> p[k]).sorted().toArray();
-        return LatencySummary.nearestRank(v, 50) / 1000.0;
-    }
-
-    private static String summary(ProbeTable probes) {
-        StringBuilder sb = new StringBuilder();
-        sb.append(String.format(Locale.ROOT, "%-12s %7s %10s %10s %10s %10s%n", "method", "count", "mean ms",
-                "p50 ms", "p99 ms", "max ms"));
-        for (String method : new String[] {"postAuction", "viewAuction", "all"}) {
-            long[] lat = IntStream.range(0, probes.size())
-                    .filter(i -> method.equals("all") || method.equals(probes.methodAt(i)))
-                    .mapToLong(probes::latencyMicros).toArray();
-            LatencySummary s = LatencySummary.of(lat);
-            sb.append(String.format(Locale.ROOT, "%-12s %7d %10.3f %10.3f %10.3f %10.3f%n", method, s.count(),
-                    s.meanMicros() / 1000.0, s.medianMicros() / 1000.0, s.p99Micros() / 1000.0,
-                    s.maxMicros() / 1000.0));
-        }
-        sb.append("latency = client receive - client send, faulty invocations included; percentiles by nearest rank\n");
-        return sb.toString();
     }
 
     private static void writeAtomically(Path file, String text) throws IOException {

@@ -5,54 +5,70 @@ import java.nio.file.Path;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
+import java.util.List;
 import java.util.concurrent.Callable;
 import org.ftlab.auction.api.ReplySize;
 import org.ftlab.harness.DemoRun;
-import org.ftlab.harness.failover.FailoverStrategy;
+import org.ftlab.harness.grid.GridPlan;
 import org.ftlab.rm.db.DatabaseEndpoint;
+import org.ftlab.rm.replica.ReplicaLauncher;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
-/** {@code ftlab demo}: the whole stack once, end to end, with a latency summary. */
+/** {@code ftlab demo}: the whole lab once — the quick grid and a crash-injection run with each client strategy. */
 @Command(name = "demo", mixinStandardHelpOptions = true,
-        description = {"Starts the Replication Manager, the Fault Detector, the database and the replicas, runs a client "
-                + "loop (post auctions, then view them) against the primary, crashes the primary mid-run, audits the "
-                + "database, prints a summary and stops everything.",
+        description = {"Starts the Replication Manager, the Fault Detector, the database and the replicas; runs the "
+                + "quick 48-configuration grid, then a crash-injection run (SIGKILL of the primary) with preconnected "
+                + "and with reactive clients; audits the database after each; prints a summary and stops everything.",
                 "Everything the run produces goes under the output directory."})
 public final class DemoCommand implements Callable<Integer> {
-    @picocli.CommandLine.Spec
-    picocli.CommandLine.Model.CommandSpec spec;
-
     private static final DateTimeFormatter RUN_NAME =
             DateTimeFormatter.ofPattern("yyyyMMdd'T'HHmmss'Z'").withZone(ZoneOffset.UTC);
+
+    @picocli.CommandLine.Spec
+    picocli.CommandLine.Model.CommandSpec spec;
 
     @Option(names = "--out", paramLabel = "DIR", description = "Run directory (default: runs/<UTC timestamp>).")
     Path out;
 
-    @Option(names = "--invocations", defaultValue = "4000", paramLabel = "N",
-            description = "Client invocations: N/2 post-auction then N/2 view-auction (default: ${DEFAULT-VALUE}).")
-    int invocations;
+    @Option(names = "--profile", defaultValue = "quick", paramLabel = "NAME",
+            description = "Grid profile of the fault-free part: quick or full (default: ${DEFAULT-VALUE}).")
+    String profile;
 
-    @Option(names = "--replicas", defaultValue = "2", paramLabel = "N",
-            description = "Replicas to start, 1 to 5 (default: ${DEFAULT-VALUE}); the first is the primary.")
-    int replicas;
+    @Option(names = "--clients", paramLabel = "LIST", description = "Grid client counts (default: the profile's).")
+    String clients;
 
-    @Option(names = "--reply-size", defaultValue = "original", paramLabel = "SIZE",
-            description = "Reply size: original or a byte count such as 256 (default: ${DEFAULT-VALUE}).")
-    String replySize;
+    @Option(names = "--think", paramLabel = "LIST", description = "Grid think times in ms (default: the profile's).")
+    String think;
 
-    @Option(names = "--strategy", defaultValue = "preconnected", paramLabel = "STRATEGY",
-            description = "Client fail-over: reactive or preconnected (default: ${DEFAULT-VALUE}).")
-    String strategy;
+    @Option(names = "--reply", paramLabel = "LIST", description = "Grid reply sizes (default: the profile's).")
+    String reply;
 
-    @Option(names = "--crashes", defaultValue = "1", paramLabel = "N",
-            description = "Faults injected into the primary, spread over the run, 0 for none (default: ${DEFAULT-VALUE}).")
+    @Option(names = "--posts", paramLabel = "N", description = "Grid posts per client (default: the profile's).")
+    Integer posts;
+
+    @Option(names = "--views", paramLabel = "N", description = "Grid views per client (default: the profile's).")
+    Integer views;
+
+    @Option(names = "--crash-clients", defaultValue = "4", paramLabel = "N",
+            description = "Clients of each crash-injection run (default: ${DEFAULT-VALUE}).")
+    int crashClients;
+
+    @Option(names = "--crash-posts", defaultValue = "300", paramLabel = "N",
+            description = "Posts per client in each crash-injection run (default: ${DEFAULT-VALUE}).")
+    int crashPosts;
+
+    @Option(names = "--crash-views", defaultValue = "100", paramLabel = "N",
+            description = "Views per client in each crash-injection run (default: ${DEFAULT-VALUE}).")
+    int crashViews;
+
+    @Option(names = "--crashes", defaultValue = "2", paramLabel = "N",
+            description = "Crashes of the primary in each crash-injection run (default: ${DEFAULT-VALUE}).")
     int crashes;
 
-    @Option(names = "--fault", defaultValue = "crash", paramLabel = "KIND",
-            description = "What each injected fault does to the primary: crash (SIGKILL) or hang (SIGSTOP; the "
-                    + "manager fences it with SIGKILL) (default: ${DEFAULT-VALUE}).")
-    String fault;
+    @Option(names = "--replicas", defaultValue = "2", paramLabel = "N",
+            description = "Replicas, 2 to 5 (default: ${DEFAULT-VALUE}); the first is the primary.")
+    int replicas;
 
     @Option(names = "--db-url", paramLabel = "JDBC_URL",
             description = "Use an existing MySQL 8 / MariaDB (jdbc:mysql://host:3306/ftlab) instead of the embedded one.")
@@ -84,34 +100,32 @@ public final class DemoCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-        if (invocations < 2) {
-            throw new IllegalArgumentException("--invocations must be at least 2, was " + invocations);
+        if (replicas < 2 || replicas > 5) {
+            throw new IllegalArgumentException("--replicas must be 2 to 5 (a backup to fail over to), was " + replicas);
         }
-        if (replicas < 1 || replicas > 5) {
-            throw new IllegalArgumentException("--replicas must be 1 to 5, was " + replicas);
+        if (crashes < 1 || crashes > 20) {
+            throw new IllegalArgumentException("--crashes must be 1 to 20, was " + crashes);
         }
-        ReplySize size = ReplySize.parse(replySize);
-        FailoverStrategy failover = FailoverStrategy.parse(strategy);
-        if (!fault.equals("crash") && !fault.equals("hang")) {
-            throw new IllegalArgumentException("--fault must be crash or hang, was '" + fault + "'");
+        GridPlan grid = GridPlan.named(profile);
+        if (clients != null || think != null || reply != null) {
+            grid = grid.withFactors(clients == null ? null : GridPlan.parseInts("--clients", clients),
+                    think == null ? null : GridPlan.parseInts("--think", think),
+                    reply == null ? null : GridPlan.parseReplies(reply));
         }
-        if (crashes < 0 || crashes > 20) {
-            throw new IllegalArgumentException("--crashes must be 0 to 20, was " + crashes);
+        if (posts != null || views != null) {
+            grid = grid.withCounts(posts != null ? posts : grid.postsPerClient(),
+                    views != null ? views : grid.viewsPerClient());
         }
-        if (crashes > 0 && replicas < 2) {
-            throw new IllegalArgumentException("--crashes needs at least 2 replicas (a backup to fail over to)");
-        }
-        if (crashes >= invocations) {
-            throw new IllegalArgumentException("--crashes must be fewer than --invocations");
-        }
+        GridPlan crashRun = new GridPlan("custom", List.of(crashClients), List.of(0), List.of(ReplySize.ORIGINAL),
+                crashPosts, crashViews);
         DatabaseEndpoint external = externalDatabase(dbUrl, dbUser, dbPassword);
         Path runDir = out != null ? out : FtlabCommand.home().resolve("runs").resolve(RUN_NAME.format(Instant.now()));
         if (Files.exists(runDir) && !Files.isDirectory(runDir)) {
             throw new IllegalArgumentException("--out " + runDir + " exists and is not a directory");
         }
         Path server = serverDir != null ? serverDir : FtlabCommand.home().resolve("app-ejb/target/server");
-        org.ftlab.rm.replica.ReplicaLauncher.checkProvisioned(server);
-        return new DemoRun(new DemoRun.Settings(runDir, server, external, replicas, invocations, size, failover,
-                crashes, fault.equals("hang"))).run(spec.commandLine().getOut());
+        ReplicaLauncher.checkProvisioned(server);
+        return new DemoRun(new DemoRun.Settings(runDir, server, external, replicas, grid, crashRun, crashes))
+                .run(spec.commandLine().getOut());
     }
 }

@@ -54,9 +54,7 @@ public final class FtlabCommand implements Runnable {
         }
     }
 
-    /** The project root: set by scripts/ftlab; the working directory otherwise. */
     static Path home() {
-        String home = System.getProperty("ftlab.home");
-        return Path.of(home == null ? "." : home).toAbsolutePath().normalize();
+        return Home.path();
     }
 }

@@ -47,6 +47,11 @@ final class FaultInjector {
 
     void endConfig() {
         completed = null;
+        if (plan.perConfig() > 0 && injectedThisConfig < plan.perConfig()) {
+            progress.printf(Locale.ROOT, "  note: %d of %d faults injected; the configuration ended while the lab was"
+                    + " still repairing the last one (give it more invocations)%n", injectedThisConfig,
+                    plan.perConfig());
+        }
     }
 
     void stop() {

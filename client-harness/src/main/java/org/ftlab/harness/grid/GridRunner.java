@@ -38,6 +38,7 @@ public final class GridRunner {
     private final FaultPlan faults;
     private final PrintWriter progress;
     private volatile boolean aborted;
+    private long sinceEpochUs;
     /** Mean latency seen so far, for the ETA; 5 ms until measured. */
     private double meanLatencyMillis = 5;
 
@@ -58,6 +59,10 @@ public final class GridRunner {
 
     /** Runs the configurations not done yet; returns true if all are done (false if aborted). */
     public boolean run() throws Exception {
+        // Every run starts on a fully replicated lab (an earlier run's crash may still be under repair), and owns
+        // only the failures from here on: the lab may outlive several runs.
+        awaitFullDegree();
+        sinceEpochUs = MicroClock.nowEpochMicros();
         List<GridConfig> todo = new ArrayList<>();
         for (GridConfig c : plan.configurations()) {
             if (!dir.isDone(c)) {
@@ -94,7 +99,7 @@ public final class GridRunner {
                 }
                 joinFaults(tables);
                 dir.writeProbes(config, tables);
-                dir.writeFaults(lab.manager().status().path("failures"));
+                dir.writeFaults(ownFailures());
                 all.addAll(tables);
                 done++;
                 double seconds = (System.nanoTime() - t0) / 1e9;
@@ -115,7 +120,7 @@ public final class GridRunner {
                 throw new IllegalStateException(audit.summary());
             }
         }
-        dir.writeFaults(lab.manager().status().path("failures"));
+        dir.writeFaults(ownFailures());
         return !aborted;
     }
 
@@ -185,7 +190,7 @@ public final class GridRunner {
 
     /** Marks requests that overlapped a fault, from its injection (or detection) until the new primary served. */
     private void joinFaults(List<ProbeTable> tables) throws IOException {
-        for (JsonNode f : lab.manager().status().path("failures")) {
+        for (JsonNode f : ownFailures()) {
             long from = f.path("injectedEpochUs").asLong() > 0 ? f.path("injectedEpochUs").asLong()
                     : f.path("detectedEpochUs").asLong();
             long to = Math.max(f.path("promotedEpochUs").asLong(), f.path("detectedEpochUs").asLong());
@@ -203,6 +208,30 @@ public final class GridRunner {
         }
         if (n > 0) {
             meanLatencyMillis = sum / 1000.0 / n;
+        }
+    }
+
+    /** The lab's failures that happened during this run. */
+    private List<JsonNode> ownFailures() throws IOException {
+        List<JsonNode> own = new ArrayList<>();
+        for (JsonNode f : lab.manager().status().path("failures")) {
+            long at = f.path("injectedEpochUs").asLong() > 0 ? f.path("injectedEpochUs").asLong()
+                    : f.path("detectedEpochUs").asLong();
+            if (at >= sinceEpochUs) {
+                own.add(f);
+            }
+        }
+        return own;
+    }
+
+    private void awaitFullDegree() throws IOException, InterruptedException {
+        long deadline = System.nanoTime() + 180_000_000_000L;
+        while (!aborted && System.nanoTime() < deadline) {
+            JsonNode s = lab.manager().status();
+            if (s.path("degree").asInt() >= s.path("targetDegree").asInt()) {
+                return;
+            }
+            Thread.sleep(100);
         }
     }
 

@@ -145,7 +145,7 @@ public final class RunDirectory {
     }
 
     /** {@code faults.csv} from the Replication Manager's failure records. */
-    public synchronized void writeFaults(JsonNode failures) throws IOException {
+    public synchronized void writeFaults(Iterable<JsonNode> failures) throws IOException {
         Path tmp = dir.resolve("faults.csv.tmp");
         try (BufferedWriter out = Files.newBufferedWriter(tmp, StandardCharsets.UTF_8)) {
             out.write(FAULTS_HEADER);

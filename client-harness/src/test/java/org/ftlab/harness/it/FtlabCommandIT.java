@@ -16,6 +16,8 @@ import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.ftlab.harness.cli.FtlabCommand;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import org.ftlab.harness.probe.ProbeTable;
 import org.junit.jupiter.api.Test;
 
@@ -24,27 +26,44 @@ class FtlabCommandIT {
     private static final Path HOME = Path.of(System.getProperty("ftlab.home", "..")).toAbsolutePath().normalize();
 
     @Test
-    void demoRunsEndToEndPrintsTheSummaryAndLeavesNoProcessBehind() throws Exception {
+    void demoRunsTheGridAndBothCrashRunsPrintsTheSummaryAndLeavesNoProcessBehind() throws Exception {
         Path runDir = Files.createTempDirectory(Path.of("target").toAbsolutePath(), "demo-");
-        Process demo = ftlab("demo", "--out", runDir.toString(), "--invocations", "200");
-        String output = readAll(demo, Duration.ofMinutes(5));
+        Process demo = ftlab("demo", "--out", runDir.toString(), "--clients", "1,2", "--think", "0",
+                "--reply", "orig", "--posts", "5", "--views", "5", "--crash-clients", "2", "--crash-posts", "60",
+                "--crash-views", "20", "--crashes", "1");
+        String output = readAll(demo, Duration.ofMinutes(6));
 
         assertEquals(0, demo.exitValue(), output);
         assertTrue(output.contains("replica r1: pid"), output);
         assertTrue(output.contains("replica r2: pid"), output);
-        assertTrue(output.matches("(?s).*postAuction\\s+100\\s.*"), output);
-        assertTrue(output.matches("(?s).*viewAuction\\s+100\\s.*"), output);
-        assertTrue(output.matches("(?s).*all\\s+200\\s.*"), output);
-        List<String> probes = Files.readAllLines(runDir.resolve("probes/demo.csv"));
-        assertEquals(ProbeTable.HEADER, probes.get(0));
-        assertEquals(201, probes.size());
+        assertTrue(output.contains("== fault-free grid"), output);
+        assertTrue(output.contains("== crash injection, preconnected clients"), output);
+        assertTrue(output.contains("== crash injection, reactive clients"), output);
+        assertTrue(output.contains("faulty invocations:"), output);
+        assertTrue(Files.exists(runDir.resolve("summary.txt")));
+        for (String config : List.of("c01-t00-rorig", "c02-t00-rorig")) {
+            List<String> probes = Files.readAllLines(runDir.resolve("grid/probes/" + config + ".csv"));
+            assertEquals(ProbeTable.HEADER, probes.get(0));
+            assertEquals(1 + (config.startsWith("c01") ? 10 : 20), probes.size(), config);
+        }
+        ObjectMapper json = new ObjectMapper();
+        for (String part : List.of("grid", "crash-preconnected", "crash-reactive")) {
+            JsonNode manifest = json.readTree(runDir.resolve(part + "/manifest.json").toFile());
+            assertEquals("complete", manifest.path("status").asText(), part);
+            assertTrue(manifest.path("audit").path("passed").asBoolean(), part);
+        }
+        for (String part : List.of("crash-preconnected", "crash-reactive")) {
+            List<String> faults = Files.readAllLines(runDir.resolve(part + "/faults.csv"));
+            assertEquals(2, faults.size(), part + " logs its own crash only: " + faults);
+            assertTrue(faults.get(1).contains(",crash,"), faults.get(1));
+        }
         assertNoProcessUses(runDir);
     }
 
     @Test
     void interruptStopsReplicasAndDatabaseAndLeavesNoProcessBehind() throws Exception {
         Path runDir = Files.createTempDirectory(Path.of("target").toAbsolutePath(), "demo-int-");
-        Process demo = ftlab("demo", "--out", runDir.toString(), "--invocations", "1000000");
+        Process demo = ftlab("demo", "--out", runDir.toString(), "--posts", "100000");
         StringBuilder seen = new StringBuilder();
         try (BufferedReader out = new BufferedReader(
                 new InputStreamReader(demo.getInputStream(), StandardCharsets.UTF_8))) {
@@ -62,14 +81,22 @@ class FtlabCommandIT {
         } finally {
             demo.destroyForcibly();
         }
-        assertFalse(Files.exists(runDir.resolve("probes/demo.csv")), "an interrupted run must not look complete");
+        assertFalse(Files.exists(runDir.resolve("summary.txt")), "an interrupted run must not look complete");
+        Path gridManifest = runDir.resolve("grid/manifest.json");
+        if (Files.exists(gridManifest)) {
+            assertFalse(Files.readString(gridManifest).contains("\"status\" : \"complete\""),
+                    "an interrupted grid must not look complete");
+        }
         assertNoProcessUses(runDir);
     }
 
     @Test
     void badOptionValuesGiveOneLineAndANonZeroExit() {
-        assertOneLineError(List.of("demo", "--replicas", "9"), "--replicas must be 1 to 5");
-        assertOneLineError(List.of("demo", "--reply-size", "huge"), "reply size must be 'original' or a byte count");
+        assertOneLineError(List.of("demo", "--replicas", "9"), "--replicas must be 2 to 5");
+        assertOneLineError(List.of("demo", "--reply", "orig,huge"), "reply size must be 'original' or a byte count");
+        assertOneLineError(List.of("grid", "--faults", "crash"), "needs exactly one of --fault-every");
+        assertOneLineError(List.of("grid", "--profile", "medium"), "profile must be quick or full");
+        assertOneLineError(List.of("grid", "--clients", "1,x"), "--clients must be comma-separated whole numbers");
         assertOneLineError(List.of("demo", "--db-url", "jdbc:postgresql://h/db", "--db-user", "u"),
                 "must start with jdbc:mysql://");
         assertOneLineError(List.of("demo", "--db-user", "u"), "--db-user and --db-password go with --db-url");

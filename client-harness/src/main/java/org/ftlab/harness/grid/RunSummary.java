@@ -1,0 +1,98 @@
+package org.ftlab.harness.grid;
+
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.stream.Stream;
+import org.ftlab.harness.probe.LatencySummary;
+
+/**
+ * A short text summary of a finished run directory, read back from its files (so it shows what users' scripts
+ * will see): rows and latency per method, faulty invocations and their phase medians, and the fault timeline.
+ * The full statistics are the analysis command's job.
+ */
+public final class RunSummary {
+    private RunSummary() {
+    }
+
+    public static String of(Path runDir) throws IOException {
+        List<Long> post = new ArrayList<>();
+        List<Long> view = new ArrayList<>();
+        List<long[]> phases = new ArrayList<>();
+        int files = 0;
+        try (Stream<Path> csvs = Files.list(runDir.resolve("probes"))) {
+            for (Path csv : csvs.filter(p -> p.toString().endsWith(".csv")).sorted().toList()) {
+                files++;
+                try (BufferedReader in = Files.newBufferedReader(csv, StandardCharsets.UTF_8)) {
+                    in.readLine();
+                    String line;
+                    while ((line = in.readLine()) != null) {
+                        String[] c = line.split(",", -1);
+                        long latency = Long.parseLong(c[5]) - Long.parseLong(c[4]);
+                        (c[2].equals("postAuction") ? post : view).add(latency);
+                        if (!c[14].isEmpty()) {
+                            phases.add(new long[] {Long.parseLong(c[14]), Long.parseLong(c[15]),
+                                    Long.parseLong(c[16])});
+                        }
+                    }
+                }
+            }
+        }
+        StringBuilder sb = new StringBuilder();
+        sb.append(String.format(Locale.ROOT, "%d probe files, %d rows%n", files, post.size() + view.size()));
+        sb.append(String.format(Locale.ROOT, "  %-12s %8s %9s %9s %9s %9s%n", "method", "count", "mean ms", "p50 ms",
+                "p99 ms", "max ms"));
+        line(sb, "postAuction", post);
+        line(sb, "viewAuction", view);
+        List<Long> all = new ArrayList<>(post);
+        all.addAll(view);
+        line(sb, "all", all);
+        if (!phases.isEmpty()) {
+            sb.append(String.format(Locale.ROOT, "  faulty invocations: %d; median phases ms: detection %.1f, "
+                    + "fail-over %.1f, retry %.1f%n", phases.size(), median(phases, 0), median(phases, 1),
+                    median(phases, 2)));
+        }
+        Path faults = runDir.resolve("faults.csv");
+        if (Files.exists(faults)) {
+            List<String> lines = Files.readAllLines(faults);
+            if (lines.size() > 1) {
+                sb.append(String.format(Locale.ROOT, "  %-6s %-8s %-6s %10s %11s %10s%n", "fault", "replica", "kind",
+                        "detect ms", "promote ms", "restore s"));
+                for (String l : lines.subList(1, lines.size())) {
+                    String[] f = l.split(",", -1);
+                    long injected = f[3].isEmpty() ? 0 : Long.parseLong(f[3]);
+                    sb.append(String.format(Locale.ROOT, "  %-6s %-8s %-6s %10s %11s %10s%n", f[0], f[2], f[1],
+                            since(injected, f[4], 1e3, "%.1f"), since(injected, f[5], 1e3, "%.1f"),
+                            since(injected, f[6], 1e6, "%.1f")));
+                }
+            }
+        }
+        return sb.toString();
+    }
+
+    private static String since(long injected, String at, double unit, String format) {
+        if (injected == 0 || at.isEmpty()) {
+            return "-";
+        }
+        return String.format(Locale.ROOT, format, (Long.parseLong(at) - injected) / unit);
+    }
+
+    private static void line(StringBuilder sb, String method, List<Long> latencies) {
+        if (latencies.isEmpty()) {
+            return;
+        }
+        LatencySummary s = LatencySummary.of(latencies.stream().mapToLong(Long::longValue).toArray());
+        sb.append(String.format(Locale.ROOT, "  %-12s %8d %9.3f %9.3f %9.3f %9.3f%n", method, s.count(),
+                s.meanMicros() / 1000.0, s.medianMicros() / 1000.0, s.p99Micros() / 1000.0, s.maxMicros() / 1000.0));
+    }
+
+    private static double median(List<long[]> phases, int k) {
+        long[] v = phases.stream().mapToLong(p -> p[k]).sorted().toArray();
+        return LatencySummary.nearestRank(v, 50) / 1000.0;
+    }
+}
