@@ -62,8 +62,9 @@ public final class DemoCommand implements Callable<Integer> {
             description = "Views per client in each crash-injection run (default: ${DEFAULT-VALUE}).")
     int crashViews;
 
-    @Option(names = "--crashes", defaultValue = "2", paramLabel = "N",
-            description = "Crashes of the primary in each crash-injection run (default: ${DEFAULT-VALUE}).")
+    @Option(names = "--crashes", defaultValue = "1", paramLabel = "N",
+            description = "Crashes of the primary in each crash-injection run (default: ${DEFAULT-VALUE}); each waits "
+                    + "until the previous one was repaired (about 15 s), so more crashes need more --crash-posts.")
     int crashes;
 
     @Option(names = "--replicas", defaultValue = "2", paramLabel = "N",

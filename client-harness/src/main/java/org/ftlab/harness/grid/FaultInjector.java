@@ -94,7 +94,9 @@ final class FaultInjector {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         } catch (IOException | RuntimeException e) {
-            progress.println("fault injection stopped: " + e.getMessage());
+            if (running) { // an interrupted call while stopping is the normal end, not news
+                progress.println("fault injection stopped: " + e.getMessage());
+            }
         }
     }
 
