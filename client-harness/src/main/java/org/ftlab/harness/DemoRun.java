@@ -9,6 +9,7 @@ import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.util.List;
 import java.util.Locale;
+import org.ftlab.harness.analysis.RunAnalysis;
 import org.ftlab.harness.failover.FailoverStrategy;
 import org.ftlab.harness.grid.FaultPlan;
 import org.ftlab.harness.grid.GridPlan;
@@ -114,9 +115,11 @@ public final class DemoRun {
             dir.finish(complete ? "complete" : "aborted");
         }
         if (complete) {
+            RunAnalysis.write(dir.path(), RunAnalysis.analyze(dir.path()));
             summary.append(String.format(Locale.ROOT, "== %s (%s/): wall time %.1f s, ", title, name,
                     (System.nanoTime() - t0) / 1e9));
             summary.append(RunSummary.of(dir.path()));
+            summary.append("  statistics: ").append(name).append("/report/summary.json\n");
         }
     }
 

@@ -365,8 +365,13 @@ public final class ReplicationManager implements AutoCloseable {
                 throw new IllegalArgumentException("unknown replica '" + target + "'");
             }
             if (signal.equals("CONT")) {
-                if (rec.replica.isAlive()) {
+                try {
                     rec.replica.signal(signal);
+                } catch (IOException e) {
+                    if (rec.replica.isAlive()) {
+                        throw e;
+                    }
+                    // Already fenced (killed) and gone: there is nothing to resume, which is the point of fencing.
                 }
                 return new InjectedFault(null, kind, target, rec.replica.pid(), epochMicros());
             }

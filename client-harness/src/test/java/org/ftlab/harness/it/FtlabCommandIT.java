@@ -51,6 +51,7 @@ class FtlabCommandIT {
             JsonNode manifest = json.readTree(runDir.resolve(part + "/manifest.json").toFile());
             assertEquals("complete", manifest.path("status").asText(), part);
             assertTrue(manifest.path("audit").path("passed").asBoolean(), part);
+            assertTrue(Files.exists(runDir.resolve(part + "/report/summary.json")), part + " has its statistics");
         }
         for (String part : List.of("crash-preconnected", "crash-reactive")) {
             List<String> faults = Files.readAllLines(runDir.resolve(part + "/faults.csv"));

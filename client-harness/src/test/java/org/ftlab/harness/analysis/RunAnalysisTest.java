@@ -1,0 +1,117 @@
+package org.ftlab.harness.analysis;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import org.ftlab.harness.probe.ProbeTable;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class RunAnalysisTest {
+
+    /** A probe row with the given client send/receive times and outcome. */
+    private static String row(String client, int seq, String method, long send, long recv, String outcome) {
+        boolean ok = !outcome.startsWith("failed");
+        return client + "," + seq + "," + method + ",," + send + "," + recv + ","
+                + (ok ? (send + 1) + "," + (send + 2) + "," + (recv - 2) + "," + (recv - 1) : ",,,") + "," + send
+                + "," + (ok ? "r1" : "") + "," + outcome + ",,,,";
+    }
+
+    private static void write(Path dir, String config, List<String> rows) throws Exception {
+        Files.createDirectories(dir.resolve("probes"));
+        Files.writeString(dir.resolve("probes/" + config + ".csv"),
+                ProbeTable.HEADER + "\n" + String.join("\n", rows) + "\n");
+    }
+
+    @Test
+    void statisticsPerMethodAndOverallWithFailuresCountedApart(@TempDir Path run) throws Exception {
+        write(run, "c01-t00-rorig", List.of(
+                row("a", 1, "postAuction", 0, 1000, "ok"),
+                row("a", 2, "postAuction", 2000, 5000, "ok"),
+                row("a", 3, "viewAuction", 6000, 6500, "ok"),
+                row("a", 4, "viewAuction", 7000, 7700, "retried"),
+                row("a", 5, "viewAuction", 8000, 9000, "failed:AllReplicasDownException")));
+        RunAnalysis.Result r = RunAnalysis.analyze(run);
+        assertEquals(3, r.entries().size());
+        RunAnalysis.Entry post = r.entries().get(0);
+        assertEquals("postAuction", post.method());
+        assertEquals(2000.0, post.stats().mean(), 1e-12); // (1000 + 3000) / 2
+        RunAnalysis.Entry view = r.entries().get(1);
+        assertEquals(1, view.failures());
+        assertEquals(2, view.stats().count());
+        assertEquals(600.0, view.stats().mean(), 1e-12); // (500 + 700) / 2
+        RunAnalysis.Entry all = r.entries().get(2);
+        assertEquals("all", all.method());
+        assertEquals(4, all.stats().count());
+        assertEquals(1, all.failures());
+        assertEquals(3000, all.stats().max());
+        assertTrue(r.warnings().stream().anyMatch(w -> w.contains("1 requests failed")), r.warnings().toString());
+        assertTrue(r.warnings().stream().anyMatch(w -> w.contains("no manifest.json")), r.warnings().toString());
+
+        RunAnalysis.write(run, r);
+        JsonNode json = new ObjectMapper().readTree(run.resolve("report/summary.json").toFile());
+        assertTrue(json.path("percentile_estimator").asText().startsWith("nearest-rank"));
+        assertEquals(3, json.path("configs").size());
+        JsonNode first = json.path("configs").get(0);
+        assertEquals("c01-t00-rorig", first.path("config").asText());
+        assertEquals("original", first.path("reply").asText());
+        assertEquals(2000.0, first.path("mean_us").asDouble(), 1e-12);
+        assertTrue(first.path("p99_ci_low_us").isNull());
+        assertEquals(4, Files.readAllLines(run.resolve("report/summary.csv")).size());
+    }
+
+    @Test
+    void anovaOfTwoGroupsHasTheHandComputedF() {
+        // Means 1, 2, 3 at 1 client and 4, 5, 6 at 4 clients: SSB = 13.5 (df 1), SSW = 4 (df 4), F = 13.5.
+        List<RunAnalysis.Entry> entries = List.of(
+                entry(1, "m1", 1), entry(1, "m2", 2), entry(1, "m3", 3),
+                entry(4, "m1", 4), entry(4, "m2", 5), entry(4, "m3", 6));
+        RunAnalysis.Anova clientsMean = RunAnalysis.anova(entries).stream()
+                .filter(a -> a.factor().equals("clients") && a.metric().equals("mean")).findFirst().orElseThrow();
+        assertEquals(13.5, clientsMean.f(), 1e-9);
+        // P(F(1,4) > 13.5) = two-sided P(|t_4| > sqrt(13.5)) = 0.02131 (t tables)
+        assertEquals(0.02131, clientsMean.p(), 5e-5);
+    }
+
+    private static RunAnalysis.Entry entry(int clients, String method, long latency) {
+        return new RunAnalysis.Entry("c0" + clients + "-t00-rorig", clients, 0, "original", method, 0,
+                LatencyStats.of(new long[] {latency}));
+    }
+
+    @Test
+    void truncatedFileIsAClearErrorNotANumber(@TempDir Path run) throws Exception {
+        write(run, "c01-t00-rorig", List.of(row("a", 1, "postAuction", 0, 1000, "ok"), "a,2,postAuction,,2000"));
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> RunAnalysis.analyze(run));
+        assertTrue(e.getMessage().contains("line 3 has 5 fields, expected 17: the file is truncated"),
+                e.getMessage());
+    }
+
+    @Test
+    void runWithoutProbesIsAClearError(@TempDir Path run) throws Exception {
+        assertTrue(assertThrows(IllegalArgumentException.class, () -> RunAnalysis.analyze(run)).getMessage()
+                .contains("no probes/ directory"));
+        Files.createDirectories(run.resolve("probes"));
+        assertTrue(assertThrows(IllegalArgumentException.class, () -> RunAnalysis.analyze(run)).getMessage()
+                .contains("finished no configuration"));
+    }
+
+    @Test
+    void configurationWhoseRequestsAllFailedHasFailuresAndNoStatistics(@TempDir Path run) throws Exception {
+        write(run, "c01-t00-r256", List.of(row("a", 1, "viewAuction", 0, 1000, "failed:X"),
+                row("a", 2, "viewAuction", 2000, 3000, "failed:X")));
+        RunAnalysis.Result r = RunAnalysis.analyze(run);
+        RunAnalysis.Entry all = r.entries().get(r.entries().size() - 1);
+        assertEquals(2, all.failures());
+        assertNull(all.stats());
+        RunAnalysis.write(run, r);
+        assertEquals(0, new ObjectMapper().readTree(run.resolve("report/summary.json").toFile())
+                .path("configs").get(0).path("count").asInt());
+    }
+}
