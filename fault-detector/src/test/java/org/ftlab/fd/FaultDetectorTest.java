@@ -104,18 +104,18 @@ class FaultDetectorTest {
         return p;
     }
 
+    /** Two adjacent free ports below the ephemeral range, where no outgoing connection can take them first. */
     private static int freePortPair() throws Exception {
-        for (int i = 0; i < 100; i++) {
-            int p;
-            try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-                p = s.getLocalPort();
-            }
-            try (ServerSocket s = new ServerSocket(p + 1, 1, InetAddress.getLoopbackAddress())) {
+        int start = new java.util.Random().nextInt(1000);
+        for (int i = 0; i < 1000; i++) {
+            int p = 30_000 + 2 * ((start + i) % 1000);
+            try (ServerSocket a = new ServerSocket(p, 1, InetAddress.getLoopbackAddress());
+                    ServerSocket b = new ServerSocket(p + 1, 1, InetAddress.getLoopbackAddress())) {
                 return p;
             } catch (java.io.IOException taken) {
-                // try another
+                // try the next pair
             }
         }
-        throw new IllegalStateException("no free port pair");
+        throw new IllegalStateException("no free port pair between 30000 and 32000");
     }
 }

@@ -13,6 +13,7 @@ import org.ftlab.harness.grid.GridPlan;
 import org.ftlab.rm.db.DatabaseEndpoint;
 import org.ftlab.rm.replica.ReplicaLauncher;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /** {@code ftlab demo}: the whole lab once — the quick grid and a crash-injection run with each client strategy. */
@@ -35,20 +36,8 @@ public final class DemoCommand implements Callable<Integer> {
             description = "Grid profile of the fault-free part: quick or full (default: ${DEFAULT-VALUE}).")
     String profile;
 
-    @Option(names = "--clients", paramLabel = "LIST", description = "Grid client counts (default: the profile's).")
-    String clients;
-
-    @Option(names = "--think", paramLabel = "LIST", description = "Grid think times in ms (default: the profile's).")
-    String think;
-
-    @Option(names = "--reply", paramLabel = "LIST", description = "Grid reply sizes (default: the profile's).")
-    String reply;
-
-    @Option(names = "--posts", paramLabel = "N", description = "Grid posts per client (default: the profile's).")
-    Integer posts;
-
-    @Option(names = "--views", paramLabel = "N", description = "Grid views per client (default: the profile's).")
-    Integer views;
+    @Mixin
+    GridOptions gridOptions;
 
     @Option(names = "--crash-clients", defaultValue = "4", paramLabel = "N",
             description = "Clients of each crash-injection run (default: ${DEFAULT-VALUE}).")
@@ -71,33 +60,12 @@ public final class DemoCommand implements Callable<Integer> {
             description = "Replicas, 2 to 5 (default: ${DEFAULT-VALUE}); the first is the primary.")
     int replicas;
 
-    @Option(names = "--db-url", paramLabel = "JDBC_URL",
-            description = "Use an existing MySQL 8 / MariaDB (jdbc:mysql://host:3306/ftlab) instead of the embedded one.")
-    String dbUrl;
-
-    @Option(names = "--db-user", paramLabel = "USER", description = "User for --db-url.")
-    String dbUser;
-
-    @Option(names = "--db-password", paramLabel = "PASSWORD", description = "Password for --db-url.")
-    String dbPassword;
+    @Mixin
+    DatabaseOptions database;
 
     @Option(names = "--server-dir", paramLabel = "DIR",
             description = "Provisioned replica server (default: app-ejb/target/server in the project).")
     Path serverDir;
-
-    /** The external database the options name, or null for the embedded one. */
-    static DatabaseEndpoint externalDatabase(String dbUrl, String dbUser, String dbPassword) {
-        if (dbUrl != null) {
-            if (dbUser == null) {
-                throw new IllegalArgumentException("--db-url needs --db-user (and --db-password if the user has one)");
-            }
-            return new DatabaseEndpoint(dbUrl, dbUser, dbPassword);
-        }
-        if (dbUser != null || dbPassword != null) {
-            throw new IllegalArgumentException("--db-user and --db-password go with --db-url");
-        }
-        return null;
-    }
 
     @Override
     public Integer call() throws Exception {
@@ -107,19 +75,10 @@ public final class DemoCommand implements Callable<Integer> {
         if (crashes < 1 || crashes > 20) {
             throw new IllegalArgumentException("--crashes must be 1 to 20, was " + crashes);
         }
-        GridPlan grid = GridPlan.named(profile);
-        if (clients != null || think != null || reply != null) {
-            grid = grid.withFactors(clients == null ? null : GridPlan.parseInts("--clients", clients),
-                    think == null ? null : GridPlan.parseInts("--think", think),
-                    reply == null ? null : GridPlan.parseReplies(reply));
-        }
-        if (posts != null || views != null) {
-            grid = grid.withCounts(posts != null ? posts : grid.postsPerClient(),
-                    views != null ? views : grid.viewsPerClient());
-        }
+        GridPlan grid = gridOptions.applyTo(GridPlan.named(profile));
         GridPlan crashRun = new GridPlan("custom", List.of(crashClients), List.of(0), List.of(ReplySize.ORIGINAL),
                 crashPosts, crashViews);
-        DatabaseEndpoint external = externalDatabase(dbUrl, dbUser, dbPassword);
+        DatabaseEndpoint external = database.external();
         Path runDir = out != null ? out : FtlabCommand.home().resolve("runs").resolve(RUN_NAME.format(Instant.now()));
         if (Files.exists(runDir) && !Files.isDirectory(runDir)) {
             throw new IllegalArgumentException("--out " + runDir + " exists and is not a directory");

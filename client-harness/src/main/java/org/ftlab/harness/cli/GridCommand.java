@@ -22,6 +22,7 @@ import org.ftlab.harness.lab.ManagedLab;
 import org.ftlab.rm.db.DatabaseEndpoint;
 import org.ftlab.rm.replica.ReplicaLauncher;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /** {@code ftlab grid}: the configuration grid, with probes per request and optional fault injection. */
@@ -44,20 +45,8 @@ public final class GridCommand implements Callable<Integer> {
             + "posts_per_client, views_per_client); flags below override it.")
     Path gridFile;
 
-    @Option(names = "--clients", paramLabel = "LIST", description = "Client counts, e.g. 1,4,7,10.")
-    String clients;
-
-    @Option(names = "--think", paramLabel = "LIST", description = "Think times in ms, e.g. 0,20,40.")
-    String think;
-
-    @Option(names = "--reply", paramLabel = "LIST", description = "Reply sizes, e.g. orig,256,512,1024.")
-    String reply;
-
-    @Option(names = "--posts", paramLabel = "N", description = "Post-auction invocations per client and configuration.")
-    Integer posts;
-
-    @Option(names = "--views", paramLabel = "N", description = "View-auction invocations per client and configuration.")
-    Integer views;
+    @Mixin
+    GridOptions gridOptions;
 
     @Option(names = "--out", paramLabel = "DIR", description = "Run directory (default: runs/<UTC timestamp>). "
             + "An unfinished run there is resumed.")
@@ -80,15 +69,8 @@ public final class GridCommand implements Callable<Integer> {
     @Option(names = "--replicas", defaultValue = "2", paramLabel = "N", description = "Replicas, 1 to 5 (default: 2).")
     int replicas;
 
-    @Option(names = "--db-url", paramLabel = "JDBC_URL", description = "An existing MySQL 8 / MariaDB instead of the "
-            + "embedded database.")
-    String dbUrl;
-
-    @Option(names = "--db-user", paramLabel = "USER")
-    String dbUser;
-
-    @Option(names = "--db-password", paramLabel = "PASSWORD")
-    String dbPassword;
+    @Mixin
+    DatabaseOptions database;
 
     @Option(names = "--server-dir", paramLabel = "DIR", description = "Provisioned replica server.")
     Path serverDir;
@@ -100,12 +82,11 @@ public final class GridCommand implements Callable<Integer> {
                 .toAbsolutePath();
         Path server = serverDir != null ? serverDir : FtlabCommand.home().resolve("app-ejb/target/server");
         ReplicaLauncher.checkProvisioned(server);
-        DatabaseEndpoint external = DemoCommand.externalDatabase(dbUrl, dbUser, dbPassword);
+        DatabaseEndpoint external = database.external();
 
         RunDirectory dir;
         if (RunDirectory.hasManifest(runDir)) {
-            if (profile != null || gridFile != null || clients != null || think != null || reply != null
-                    || posts != null || views != null) {
+            if (profile != null || gridFile != null || gridOptions.any()) {
                 throw new IllegalArgumentException(runDir + " holds an unfinished run: resume it with the same --out "
                         + "and no grid options, or choose a new --out");
             }
@@ -195,15 +176,6 @@ public final class GridCommand implements Callable<Integer> {
             plan = plan.withCounts(Integer.parseInt(p.getProperty("posts_per_client", "" + plan.postsPerClient())),
                     Integer.parseInt(p.getProperty("views_per_client", "" + plan.viewsPerClient())));
         }
-        if (clients != null || think != null || reply != null) {
-            plan = plan.withFactors(clients == null ? null : GridPlan.parseInts("--clients", clients),
-                    think == null ? null : GridPlan.parseInts("--think", think),
-                    reply == null ? null : GridPlan.parseReplies(reply));
-        }
-        if (posts != null || views != null) {
-            plan = plan.withCounts(posts != null ? posts : plan.postsPerClient(),
-                    views != null ? views : plan.viewsPerClient());
-        }
-        return plan;
+        return gridOptions.applyTo(plan);
     }
 }

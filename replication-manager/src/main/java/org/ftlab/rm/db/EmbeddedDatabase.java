@@ -52,7 +52,8 @@ public final class EmbeddedDatabase implements DatabaseServer {
         stopStaleServer(data);
         Path tmp = data.resolveSibling(data.getFileName() + "-tmp");
         Files.createDirectories(tmp);
-        int port = FreePorts.findFreePort();
+        // Not an ephemeral port: an outgoing connection could take it before mariadbd binds it.
+        int port = FreePorts.findFreePortPair();
 
         DBConfigurationBuilder config = DBConfigurationBuilder.newBuilder();
         config.setPort(port);

@@ -6,13 +6,17 @@ import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.util.HashSet;
 import java.util.Set;
+import java.util.concurrent.ThreadLocalRandom;
 
 /** Finds free loopback ports and WildFly port offsets whose whole socket-binding group is free. */
 public final class FreePorts {
     /** The ports of the provisioned server's socket-binding group before the offset is added. */
     private static final int[] WILDFLY_BASE_PORTS = {8080, 8443, 8009, 9990, 9993, 4712, 4713};
     private static final int OFFSET_STEP = 100;
-    private static final int MAX_OFFSET = 20_000;
+    private static final int HEARTBEAT_PORTS_START = 20_000;
+    private static final int HEARTBEAT_PORTS_END = 30_000;
+    /** Keeps WildFly's ports (at most 9993 + offset) below the heartbeat range. */
+    private static final int MAX_OFFSET = 10_000;
     /** Offsets handed out by this JVM whose servers may not have bound their ports yet. */
     private static final Set<Integer> RESERVED_OFFSETS = new HashSet<>();
     /** Heartbeat port pairs handed out by this JVM (ephemeral ports are not reserved by the kernel once closed). */
@@ -27,15 +31,23 @@ public final class FreePorts {
         }
     }
 
-    /** A free port p with p+1 also free (JGroups TCP on p, its FD_SOCK2 on p+1), from a range no offset uses. */
+    /**
+     * A free port p with p+1 also free (JGroups TCP on p, its FD_SOCK2 on p+1). Taken from 20000–29999, below the
+     * kernel's ephemeral range (32768 and up): a port picked from the ephemeral range can be taken by any outgoing
+     * connection between the check and the bind, which made a replica fail to join the heartbeat group.
+     */
     public static synchronized int findFreePortPair() throws IOException {
-        for (int attempt = 0; attempt < 200; attempt++) {
-            int p = findFreePort();
-            if (p < 65535 && isFree(p + 1) && RESERVED_PORTS.add(p)) {
+        int span = (HEARTBEAT_PORTS_END - HEARTBEAT_PORTS_START) / 2;
+        int start = ThreadLocalRandom.current().nextInt(span); // spread concurrent labs over the range
+        for (int i = 0; i < span; i++) {
+            int p = HEARTBEAT_PORTS_START + 2 * ((start + i) % span);
+            if (!RESERVED_PORTS.contains(p) && isFree(p) && isFree(p + 1)) {
+                RESERVED_PORTS.add(p);
                 return p;
             }
         }
-        throw new IOException("no two adjacent free ports on 127.0.0.1");
+        throw new IOException("no two adjacent free ports between " + HEARTBEAT_PORTS_START + " and "
+                + HEARTBEAT_PORTS_END + " on 127.0.0.1");
     }
 
     /** The first offset (a multiple of 100, from {@code from}) at which every replica port is free on 127.0.0.1. */

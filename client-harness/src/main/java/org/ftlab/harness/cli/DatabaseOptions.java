@@ -1,0 +1,31 @@
+package org.ftlab.harness.cli;
+
+import org.ftlab.rm.db.DatabaseEndpoint;
+import picocli.CommandLine.Option;
+
+/** The database options shared by the commands that start a lab. */
+public final class DatabaseOptions {
+    @Option(names = "--db-url", paramLabel = "JDBC_URL",
+            description = "Use an existing MySQL 8 / MariaDB (jdbc:mysql://host:3306/ftlab) instead of the embedded one.")
+    String dbUrl;
+
+    @Option(names = "--db-user", paramLabel = "USER", description = "User for --db-url.")
+    String dbUser;
+
+    @Option(names = "--db-password", paramLabel = "PASSWORD", description = "Password for --db-url.")
+    String dbPassword;
+
+    /** The external database the options name, or null for the embedded one. */
+    DatabaseEndpoint external() {
+        if (dbUrl != null) {
+            if (dbUser == null) {
+                throw new IllegalArgumentException("--db-url needs --db-user (and --db-password if the user has one)");
+            }
+            return new DatabaseEndpoint(dbUrl, dbUser, dbPassword);
+        }
+        if (dbUser != null || dbPassword != null) {
+            throw new IllegalArgumentException("--db-user and --db-password go with --db-url");
+        }
+        return null;
+    }
+}
