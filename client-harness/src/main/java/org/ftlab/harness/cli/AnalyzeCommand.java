@@ -13,7 +13,7 @@ import picocli.CommandLine.Parameters;
 /** {@code ftlab analyze RUN_DIR}: the statistics of a grid run, written to RUN_DIR/report/ and printed. */
 @Command(name = "analyze", mixinStandardHelpOptions = true,
         description = {"Computes per-configuration latency statistics (mean, percentiles, 3-sigma outliers, "
-                + "C1, a 99% confidence interval for p99) and ANOVA across configurations for a grid run.",
+                + "C1, a 99%% confidence interval for p99) and ANOVA across configurations for a grid run.",
                 "Writes RUN_DIR/report/summary.csv and summary.json and prints the headline table."})
 public final class AnalyzeCommand implements Callable<Integer> {
     @picocli.CommandLine.Spec
