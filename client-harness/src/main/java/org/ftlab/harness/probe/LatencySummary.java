@@ -1,6 +1,7 @@
 package org.ftlab.harness.probe;
 
 import java.util.Arrays;
+import org.ftlab.harness.analysis.LatencyStats;
 
 /**
  * Count, mean, median, 99th percentile and maximum of a set of latencies, in microseconds. Percentiles use the
@@ -23,9 +24,12 @@ public record LatencySummary(int count, double meanMicros, long medianMicros, lo
         return new LatencySummary(n, sum / n, nearestRank(sorted, 50), nearestRank(sorted, 99), sorted[n - 1]);
     }
 
-    /** The nearest-rank percentile of sorted values. */
+    /**
+     * The nearest-rank percentile of sorted values ({@code percent} to 0.1). One definition for all of ftlab:
+     * {@link LatencyStats#perMille}, whose rank is computed in integers (a floating-point ⌈p·n/100⌉ can land one
+     * rank too high).
+     */
     public static long nearestRank(long[] sorted, double percent) {
-        int rank = (int) Math.ceil(percent / 100.0 * sorted.length);
-        return sorted[Math.max(rank, 1) - 1];
+        return LatencyStats.perMille(sorted, (int) Math.round(percent * 10));
     }
 }
