@@ -10,6 +10,7 @@ import java.nio.file.StandardCopyOption;
 import java.util.List;
 import java.util.Locale;
 import org.ftlab.harness.analysis.RunAnalysis;
+import org.ftlab.harness.analysis.RunComparison;
 import org.ftlab.harness.failover.FailoverStrategy;
 import org.ftlab.harness.grid.FaultPlan;
 import org.ftlab.harness.grid.GridPlan;
@@ -80,6 +81,10 @@ public final class DemoRun {
             if (aborted) {
                 return 130;
             }
+            compareStrategies(runDir, summary);
+            writeAtomically(runDir.resolve("index.html"), index(runDir));
+            summary.append("reports (self-contained HTML with plots): ").append(runDir.resolve("index.html"))
+                    .append('\n');
             writeAtomically(runDir.resolve("summary.txt"), summary.toString());
             out.println();
             out.print(summary);
@@ -115,12 +120,54 @@ public final class DemoRun {
             dir.finish(complete ? "complete" : "aborted");
         }
         if (complete) {
-            RunAnalysis.write(dir.path(), RunAnalysis.analyze(dir.path()));
+            RunAnalysis.Result analysis = RunAnalysis.analyze(dir.path());
+            RunAnalysis.write(dir.path(), analysis);
+            out.println("analysis of " + name + "/ (report: " + name + "/report/index.html):");
+            org.ftlab.harness.cli.AnalyzeCommand.print(out, analysis);
             summary.append(String.format(Locale.ROOT, "== %s (%s/): wall time %.1f s, ", title, name,
                     (System.nanoTime() - t0) / 1e9));
             summary.append(RunSummary.of(dir.path()));
-            summary.append("  statistics: ").append(name).append("/report/summary.json\n");
+            summary.append("  statistics and plots: ").append(name).append("/report/index.html, summary.json\n");
         }
+    }
+
+    /** Re-analyses the pre-connected crash run side by side with the reactive one (its report gets a comparison). */
+    private static void compareStrategies(Path runDir, StringBuilder summary) throws IOException {
+        Path pre = runDir.resolve("crash-preconnected");
+        Path re = runDir.resolve("crash-reactive");
+        if (!Files.isDirectory(pre.resolve("report")) || !Files.isDirectory(re.resolve("report"))) {
+            return;
+        }
+        RunAnalysis.Result a = RunAnalysis.analyze(pre);
+        RunComparison c = RunComparison.of(a, Path.of("..", "crash-reactive"), RunAnalysis.analyze(re));
+        RunAnalysis.write(pre, a.withComparison(c));
+        summary.append("== pre-connected vs reactive (crash-preconnected/report/index.html#compare): median phases ms");
+        for (RunComparison.PhasePair p : c.phases()) {
+            summary.append(String.format(Locale.ROOT, " %s %s vs %s;", p.phase(), ms(p.medianUs()),
+                    ms(p.otherMedianUs())));
+        }
+        summary.append('\n');
+    }
+
+    private static String ms(Long us) {
+        return us == null ? "-" : String.format(Locale.ROOT, "%.1f", us / 1e3);
+    }
+
+    /** A page linking the parts' reports (each is self-contained). */
+    private static String index(Path runDir) {
+        StringBuilder h = new StringBuilder("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
+                + "<title>ftlab demo</title></head><body><h1>ftlab demo</h1><ul>\n");
+        String[][] parts = {{"grid", "fault-free quick grid: latency statistics, the magical 1%, ANOVA, plots"},
+            {"crash-preconnected", "crash injection, pre-connected clients: fail-over breakdown, performability, "
+                    + "and the comparison with reactive clients"},
+            {"crash-reactive", "crash injection, reactive clients"}};
+        for (String[] p : parts) {
+            if (Files.exists(runDir.resolve(p[0]).resolve("report/index.html"))) {
+                h.append("<li><a href=\"").append(p[0]).append("/report/index.html\">").append(p[0])
+                        .append("</a>: ").append(p[1]).append("</li>\n");
+            }
+        }
+        return h.append("</ul><p>summary.txt has the same numbers as text.</p></body></html>\n").toString();
     }
 
     private static void printLab(PrintWriter out, ManagedLab lab, double seconds) throws IOException {

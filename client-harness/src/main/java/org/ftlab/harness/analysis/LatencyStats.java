@@ -16,8 +16,9 @@ import org.apache.commons.math3.distribution.BinomialDistribution;
  * with P(l ≤ B ≤ u−1) ≥ 0.99 for B ~ Binomial(n, 0.99); undefined (null) where n is too small for such ranks.</li>
  * </ul>
  */
-public record LatencyStats(int count, double mean, double std, long min, long median, long p90, long p99, long p999,
-        long max, double trimmedMean, int outliers3Sigma, boolean c1, Long p99CiLow, Long p99CiHigh) {
+public record LatencyStats(int count, double mean, double std, long min, long p25, long median, long p75, long p90,
+        long p99, long p999, long max, double trimmedMean, int outliers3Sigma, boolean c1, Long p99CiLow,
+        Long p99CiHigh) {
 
     public static final String PERCENTILE_ESTIMATOR = "nearest-rank (inverse empirical CDF; numpy inverted_cdf, "
             + "R type 1): value at 1-based rank ceil(p*n/100) of the sorted sample";
@@ -30,6 +31,15 @@ public record LatencyStats(int count, double mean, double std, long min, long me
         }
         long[] s = values.clone();
         Arrays.sort(s);
+        return ofSorted(s);
+    }
+
+    /** Statistics of values already sorted ascending (not modified); null for an empty set. */
+    public static LatencyStats ofSorted(long[] s) {
+        int n = s.length;
+        if (n == 0) {
+            return null;
+        }
         double sum = 0;
         for (long v : s) {
             sum += v;
@@ -53,7 +63,8 @@ public record LatencyStats(int count, double mean, double std, long min, long me
             }
         }
         int[] ci = p99ConfidenceRanks(n);
-        return new LatencyStats(n, mean, std, s[0], perMille(s, 500), perMille(s, 900), perMille(s, 990),
+        return new LatencyStats(n, mean, std, s[0], perMille(s, 250), perMille(s, 500), perMille(s, 750),
+                perMille(s, 900), perMille(s, 990),
                 perMille(s, 999), s[n - 1], trimmedMean, outliers, s[n - 1] > 10 * mean,
                 ci == null ? null : s[ci[0] - 1], ci == null ? null : s[ci[1] - 1]);
     }
@@ -82,7 +93,11 @@ public record LatencyStats(int count, double mean, double std, long min, long me
         return new int[] {l, u};
     }
 
-    /** The "magical 1%" verdict: the whole 99% interval of p99 lies within {@code factor} × the mean. */
+    /**
+     * The "magical 1%" verdict: the whole 99% interval of p99 lies within {@code factor} × the mean, so "p99 ≤
+     * factor × mean" holds at p < 0.01 (one-sided, the interval's upper end is a 99.5% bound); null when n is too
+     * small for the interval.
+     */
     public Boolean p99Within(double factor) {
         return p99CiHigh == null ? null : p99CiHigh <= factor * mean;
     }

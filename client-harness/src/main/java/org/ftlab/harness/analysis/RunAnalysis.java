@@ -2,10 +2,6 @@ package org.ftlab.harness.analysis;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.SerializationFeature;
-import com.fasterxml.jackson.databind.node.ArrayNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
-import java.io.BufferedReader;
 import java.io.BufferedWriter;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -13,44 +9,98 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.function.Function;
 import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import java.util.stream.Stream;
 import org.apache.commons.math3.stat.inference.OneWayAnova;
-import org.ftlab.harness.probe.ProbeTable;
+import org.apache.commons.math3.stat.regression.SimpleRegression;
 
 /**
  * The statistics of a grid run directory, one configuration file at a time (so memory stays bounded by the largest
- * configuration): per configuration and method, and per configuration over all methods, the latency statistics of
- * {@link LatencyStats}; and a one-way ANOVA of the mean, p99 and max across configurations on each factor
- * (criterion C3). Writes {@code report/summary.csv} and {@code report/summary.json}.
+ * configuration plus one latency per request of the run for the fault-free baseline): per configuration and method,
+ * and per configuration over all methods, the latency statistics of {@link LatencyStats}, the middleware / server /
+ * database breakdown and the request rate; across configurations a one-way ANOVA of mean, p99 and max on each factor
+ * (criterion C3), the regression of p99 on the mean and the "magical 1%" verdicts; and the fail-over breakdown and
+ * performability of {@link FailoverAnalysis}. {@link #write} puts it in {@code report/}.
  */
 public final class RunAnalysis {
-    private static final Pattern CONFIG = Pattern.compile("c(\\d+)-t(\\d+)-r(orig|\\d+)");
-    private static final int COLUMNS = ProbeTable.HEADER.split(",").length;
+    /**
+     * Mean components of latency, µs (seed 002): server = reply sent − request received at the bean (P5 − P4),
+     * database = transaction end − start (inside server), middleware = latency − server. The top fields are the
+     * same means over the slowest 1% (latency ≥ p99): where the outliers' time went. Over completed requests that
+     * carry server probes.
+     */
+    public record Breakdown(double middlewareMeanUs, double serverMeanUs, double databaseMeanUs, int topCount,
+            double topMiddlewareMeanUs, double topServerMeanUs, double topDatabaseMeanUs) {
+    }
 
-    /** One row of the summary: a configuration and a method ({@code all} for every method together). */
+    /**
+     * One row of the summary: a configuration and a method ({@code all} for every method together). Request rate
+     * (seed 002): requests arriving at the server per second, (n − 1) / (last − first server receive); throughput:
+     * request rate × reply size, bytes/s, null for the original reply (its size is not fixed).
+     */
     public record Entry(String config, int clients, int thinkMillis, String reply, String method, int failures,
-            LatencyStats stats) {
+            LatencyStats stats, Breakdown breakdown, Double requestRatePerS, Double throughputBytesPerS) {
+
+        public Entry(String config, int clients, int thinkMillis, String reply, String method, int failures,
+                LatencyStats stats) {
+            this(config, clients, thinkMillis, reply, method, failures, stats, null, null, null);
+        }
     }
 
     /** An ANOVA of one metric on one factor; f and p are null when the groups are too small to test. */
     public record Anova(String factor, String metric, Double f, Double p) {
     }
 
-    /** The analysis: entries, ANOVA, and what a reader must know about the input. */
-    public record Result(List<Entry> entries, List<Anova> anova, List<String> warnings) {
+    /** Least-squares p99 = slope × mean + intercept across configurations × methods; p tests slope = 0. */
+    public record Regression(int n, double slope, double interceptUs, double r, double p) {
     }
+
+    /** How many configurations × methods have p99 bounded within 10× and 25× the mean at p < 0.01. */
+    public record MagicalOnePercent(int tested, int within10x, int within25x, int untestable) {
+    }
+
+    /** Plot data of one configuration (all methods): per-client latency series and the latency CDF. */
+    public record ConfigPlot(String config, List<ClientSeries> clients, double[] cdfMs, double[] cdfFraction) {
+    }
+
+    /**
+     * One client's latencies in request order, ms; long series are cut into equal buckets of consecutive requests
+     * and each bucket is shown by its slowest request, so no outlier is hidden by the thinning.
+     */
+    public record ClientSeries(String client, int[] requestIndex, double[] latencyMs) {
+    }
+
+    /** The analysis: entries, ANOVA, regression, fail-over, plot data, and what a reader must know. */
+    public record Result(String strategy, String faultKind, List<Entry> entries, List<Anova> anova,
+            Regression regression, MagicalOnePercent magical, FailoverAnalysis.Result failover,
+            List<ConfigPlot> plots, List<String> warnings, RunComparison comparison) {
+
+        public Result(List<Entry> entries, List<Anova> anova, List<String> warnings) {
+            this("unknown", "none", entries, anova, RunAnalysis.regression(entries), RunAnalysis.magical(entries), null, List.of(), warnings,
+                    null);
+        }
+
+        public Result withComparison(RunComparison c) {
+            return new Result(strategy, faultKind, entries, anova, regression, magical, failover, plots, warnings, c);
+        }
+    }
+
+    /** Points per client in the latency-vs-request plots. */
+    static final int SERIES_POINTS = 400;
 
     private RunAnalysis() {
     }
 
     public static Result analyze(Path runDir) throws IOException {
+        return analyze(runDir, FailoverAnalysis.Demerits.DEFAULT);
+    }
+
+    public static Result analyze(Path runDir, FailoverAnalysis.Demerits demerits) throws IOException {
         Path probes = runDir.resolve("probes");
         if (!Files.isDirectory(probes)) {
             throw new IllegalArgumentException(runDir + " has no probes/ directory: not a grid run directory");
@@ -68,6 +118,8 @@ public final class RunAnalysis {
         }
         List<String> warnings = new ArrayList<>();
         Path manifest = runDir.resolve("manifest.json");
+        String strategy = "unknown";
+        String faultKind = "unknown";
         if (Files.exists(manifest)) {
             JsonNode m = new ObjectMapper().readTree(manifest.toFile());
             String status = m.path("status").asText();
@@ -76,85 +128,212 @@ public final class RunAnalysis {
                 warnings.add("the run is " + status + ": " + files.size() + " of " + planned
                         + " configurations have probes; statistics cover only those");
             }
+            strategy = m.path("failover_strategy").asText("unknown");
+            faultKind = m.path("faults").path("kind").asText("unknown");
+            JsonNode audit = m.path("audit");
+            if (audit.has("passed") && !audit.path("passed").asBoolean()) {
+                warnings.add("the exactly-once audit failed: " + audit.path("problems"));
+            }
         } else {
             warnings.add("no manifest.json: the run's status is unknown");
         }
+        List<FaultRecord> faults = FaultRecord.readAll(runDir);
+        if (faults.stream().map(FaultRecord::id).distinct().count() < faults.size()) {
+            warnings.add("fault ids repeat across resumed segments: a request's fault_id is matched to the first "
+                    + "fault with that id");
+        }
+        FailoverAnalysis.Accumulator failover = new FailoverAnalysis.Accumulator(faults, demerits);
         List<Entry> entries = new ArrayList<>();
+        List<ConfigPlot> plots = new ArrayList<>();
         int failures = 0;
         for (Path file : files) {
-            List<Entry> e = analyzeConfig(file);
+            ProbeFile pf = ProbeFile.read(file);
+            List<Entry> e = entries(pf);
             entries.addAll(e);
-            failures += e.stream().filter(x -> x.method().equals("all")).mapToInt(Entry::failures).sum();
+            failures += e.get(e.size() - 1).failures();
+            plots.add(plot(pf));
+            failover.accept(pf);
         }
         if (failures > 0) {
             warnings.add(failures + " requests failed; they are counted in 'failures' and left out of the latency "
                     + "statistics");
         }
-        return new Result(entries, anova(entries), warnings);
+        FailoverAnalysis.Result fo = failover.finish(strategy);
+        return new Result(strategy, faultKind, entries, anova(entries), regression(entries), magical(entries), fo,
+                plots, warnings, null);
     }
 
     private static long gridOrder(Path file) {
-        Matcher m = CONFIG.matcher(file.getFileName().toString().replace(".csv", ""));
-        if (!m.matches()) {
+        Matcher m = ProbeFile.configName(file.getFileName().toString().replace(".csv", ""));
+        if (m == null) {
             return Long.MAX_VALUE;
         }
         long reply = m.group(3).equals("orig") ? 0 : Long.parseLong(m.group(3)) + 1;
         return Long.parseLong(m.group(1)) * 1_000_000_000_000L + Long.parseLong(m.group(2)) * 10_000_000L + reply;
     }
 
-    private static List<Entry> analyzeConfig(Path file) throws IOException {
-        String name = file.getFileName().toString().replace(".csv", "");
-        Matcher m = CONFIG.matcher(name);
-        if (!m.matches()) {
-            throw new IllegalArgumentException(file + ": not a configuration probe file (expected a name like "
-                    + "c04-t20-r512.csv)");
-        }
-        Map<String, LongList> byMethod = new LinkedHashMap<>();
-        Map<String, Integer> failuresByMethod = new LinkedHashMap<>();
-        LongList all = new LongList();
-        int failures = 0;
-        try (BufferedReader in = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
-            String header = in.readLine();
-            if (header == null || !header.startsWith(ProbeTable.HEADER)) {
-                throw new IllegalArgumentException(file + ": missing or unknown header; expected " + ProbeTable.HEADER);
-            }
-            String line;
-            int lineNo = 1;
-            while ((line = in.readLine()) != null) {
-                lineNo++;
-                String[] c = line.split(",", -1);
-                if (c.length < COLUMNS) {
-                    throw new IllegalArgumentException(file + " line " + lineNo + " has " + c.length + " fields, "
-                            + "expected " + COLUMNS + ": the file is truncated or damaged");
-                }
-                String method = c[2];
-                if (c[12].startsWith("failed")) {
-                    failures++;
-                    failuresByMethod.merge(method, 1, Integer::sum);
-                    byMethod.computeIfAbsent(method, k -> new LongList());
-                    continue;
-                }
-                long latency;
-                try {
-                    latency = Long.parseLong(c[5]) - Long.parseLong(c[4]);
-                } catch (NumberFormatException e) {
-                    throw new IllegalArgumentException(file + " line " + lineNo + ": client timestamps are not "
-                            + "numbers: the file is damaged");
-                }
-                byMethod.computeIfAbsent(method, k -> new LongList()).add(latency);
-                all.add(latency);
-            }
-        }
-        int clients = Integer.parseInt(m.group(1));
-        int think = Integer.parseInt(m.group(2));
-        String reply = m.group(3).equals("orig") ? "original" : m.group(3);
+    /** One entry per method (in order of first appearance) and one for all methods. */
+    static List<Entry> entries(ProbeFile pf) {
         List<Entry> out = new ArrayList<>();
-        for (Map.Entry<String, LongList> e : byMethod.entrySet()) {
-            out.add(new Entry(name, clients, think, reply, e.getKey(), failuresByMethod.getOrDefault(e.getKey(), 0),
-                    LatencyStats.of(e.getValue().toArray())));
+        for (int m = 0; m < pf.methods.size(); m++) {
+            out.add(entry(pf, pf.methods.get(m), m));
         }
-        out.add(new Entry(name, clients, think, reply, "all", failures, LatencyStats.of(all.toArray())));
+        out.add(entry(pf, "all", -1));
         return out;
+    }
+
+    private static Entry entry(ProbeFile pf, String name, int method) {
+        LongList latencies = new LongList();
+        LongList serverRecv = new LongList();
+        int failures = 0;
+        for (int i = 0; i < pf.size; i++) {
+            if (method >= 0 && pf.method[i] != method) {
+                continue;
+            }
+            if (!pf.completed(i)) {
+                failures++;
+                continue;
+            }
+            latencies.add(pf.latencyUs(i));
+            if (pf.serverRecvUs[i] != ProbeFile.NONE) {
+                serverRecv.add(pf.serverRecvUs[i]);
+            }
+        }
+        long[] sorted = latencies.toArray();
+        Arrays.sort(sorted);
+        LatencyStats stats = LatencyStats.ofSorted(sorted);
+        Breakdown breakdown = stats == null ? null : breakdown(pf, method, stats.p99());
+        Double rate = null;
+        Double throughput = null;
+        if (serverRecv.size() >= 2) {
+            long[] r = serverRecv.toArray();
+            long first = Long.MAX_VALUE;
+            long last = Long.MIN_VALUE;
+            for (long t : r) {
+                first = Math.min(first, t);
+                last = Math.max(last, t);
+            }
+            if (last > first) {
+                rate = (r.length - 1) * 1e6 / (last - first);
+                throughput = pf.reply.equals("original") ? null : rate * Long.parseLong(pf.reply);
+            }
+        }
+        return new Entry(pf.config, pf.clients, pf.thinkMillis, pf.reply, name, failures, stats, breakdown, rate,
+                throughput);
+    }
+
+    private static Breakdown breakdown(ProbeFile pf, int method, long p99) {
+        double[] sum = new double[3];
+        double[] top = new double[3];
+        int n = 0;
+        int topN = 0;
+        for (int i = 0; i < pf.size; i++) {
+            if ((method >= 0 && pf.method[i] != method) || !pf.completed(i) || !pf.hasServerProbes(i)) {
+                continue;
+            }
+            long latency = pf.latencyUs(i);
+            long server = pf.serverSendUs[i] - pf.serverRecvUs[i];
+            long db = pf.dbEndUs[i] - pf.dbStartUs[i];
+            double[] c = {latency - server, server, db};
+            for (int k = 0; k < 3; k++) {
+                sum[k] += c[k];
+            }
+            n++;
+            if (latency >= p99) {
+                for (int k = 0; k < 3; k++) {
+                    top[k] += c[k];
+                }
+                topN++;
+            }
+        }
+        if (n == 0) {
+            return null;
+        }
+        return new Breakdown(sum[0] / n, sum[1] / n, sum[2] / n, topN, topN == 0 ? 0 : top[0] / topN,
+                topN == 0 ? 0 : top[1] / topN, topN == 0 ? 0 : top[2] / topN);
+    }
+
+    private static ConfigPlot plot(ProbeFile pf) {
+        List<ClientSeries> series = new ArrayList<>();
+        LongList all = new LongList();
+        for (int c = 0; c < pf.clientIds.size(); c++) {
+            LongList lat = new LongList();
+            for (int i = 0; i < pf.size; i++) {
+                if (pf.client[i] == c && pf.completed(i)) {
+                    lat.add(pf.latencyUs(i));
+                    all.add(pf.latencyUs(i));
+                }
+            }
+            long[] v = lat.toArray();
+            int bucket = Math.max(1, (v.length + SERIES_POINTS - 1) / SERIES_POINTS);
+            int points = (v.length + bucket - 1) / bucket;
+            int[] index = new int[points];
+            double[] ms = new double[points];
+            for (int p = 0; p < points; p++) {
+                int best = p * bucket;
+                for (int i = p * bucket; i < Math.min(v.length, (p + 1) * bucket); i++) {
+                    if (v[i] > v[best]) {
+                        best = i;
+                    }
+                }
+                index[p] = best + 1;
+                ms[p] = v[best] / 1e3;
+            }
+            series.add(new ClientSeries(pf.clientIds.get(c), index, ms));
+        }
+        long[] sorted = all.toArray();
+        Arrays.sort(sorted);
+        List<Double> q = new ArrayList<>();
+        for (int k = 0; k <= 100; k++) {
+            q.add(k / 100.0);
+        }
+        for (int k = 1; k < 10; k++) {
+            q.add(0.99 + k / 1000.0);
+            q.add(0.999 + k / 10000.0);
+        }
+        q.sort(null);
+        double[] cdfMs = new double[sorted.length == 0 ? 0 : q.size()];
+        double[] cdfFraction = new double[cdfMs.length];
+        for (int k = 0; k < cdfMs.length; k++) {
+            int rank = (int) Math.max(1, Math.ceil(q.get(k) * sorted.length));
+            cdfMs[k] = sorted[Math.min(rank, sorted.length) - 1] / 1e3;
+            cdfFraction[k] = q.get(k);
+        }
+        return new ConfigPlot(pf.config, series, cdfMs, cdfFraction);
+    }
+
+    /** p99 on mean across configurations × methods (the seed's model: p99 ≈ 1.04·mean + 263 µs, r = 0.82). */
+    static Regression regression(List<Entry> entries) {
+        SimpleRegression r = new SimpleRegression();
+        for (Entry e : entries) {
+            if (!e.method().equals("all") && e.stats() != null) {
+                r.addData(e.stats().mean(), e.stats().p99());
+            }
+        }
+        if (r.getN() < 3 || Double.isNaN(r.getSlope())) {
+            return null;
+        }
+        return new Regression((int) r.getN(), r.getSlope(), r.getIntercept(), r.getR(), r.getSignificance());
+    }
+
+    static MagicalOnePercent magical(List<Entry> entries) {
+        int tested = 0;
+        int w10 = 0;
+        int w25 = 0;
+        int untestable = 0;
+        for (Entry e : entries) {
+            if (e.method().equals("all") || e.stats() == null) {
+                continue;
+            }
+            if (e.stats().p99Within(10) == null) {
+                untestable++;
+                continue;
+            }
+            tested++;
+            w10 += e.stats().p99Within(10) ? 1 : 0;
+            w25 += e.stats().p99Within(25) ? 1 : 0;
+        }
+        return new MagicalOnePercent(tested, w10, w25, untestable);
     }
 
     /** ANOVA of each metric across configurations on each factor; method entries only ("all" would double count). */
@@ -197,101 +376,20 @@ public final class RunAnalysis {
         return out;
     }
 
-    /** Writes {@code report/summary.csv} and {@code report/summary.json} (atomically). */
+    /** Writes {@code report/summary.csv}, {@code summary.json} and {@code index.html} (each atomically). */
     public static void write(Path runDir, Result result) throws IOException {
         Path report = runDir.resolve("report");
         Files.createDirectories(report);
-        ObjectMapper json = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
-        ObjectNode root = json.createObjectNode();
-        root.put("percentile_estimator", LatencyStats.PERCENTILE_ESTIMATOR);
-        ArrayNode configs = root.putArray("configs");
-        StringBuilder csv = new StringBuilder("config,clients,think_ms,reply,method,count,failures,mean_us,std_us,"
-                + "min_us,median_us,p90_us,p99_us,p999_us,max_us,trimmed_mean_us,outliers_3sigma,c1,p99_ci_low_us,"
-                + "p99_ci_high_us\n");
-        for (Entry e : result.entries()) {
-            ObjectNode n = configs.addObject();
-            n.put("config", e.config());
-            n.put("clients", e.clients());
-            n.put("think_ms", e.thinkMillis());
-            n.put("reply", e.reply());
-            n.put("method", e.method());
-            LatencyStats s = e.stats();
-            n.put("count", s == null ? 0 : s.count());
-            n.put("failures", e.failures());
-            if (s != null) {
-                n.put("mean_us", s.mean());
-                n.put("std_us", s.std());
-                n.put("min_us", s.min());
-                n.put("median_us", s.median());
-                n.put("p90_us", s.p90());
-                n.put("p99_us", s.p99());
-                n.put("p999_us", s.p999());
-                n.put("max_us", s.max());
-                n.put("trimmed_mean_us", s.trimmedMean());
-                n.put("outliers_3sigma", s.outliers3Sigma());
-                n.put("c1", s.c1());
-                if (s.p99CiLow() == null) {
-                    n.putNull("p99_ci_low_us");
-                    n.putNull("p99_ci_high_us");
-                } else {
-                    n.put("p99_ci_low_us", s.p99CiLow());
-                    n.put("p99_ci_high_us", s.p99CiHigh());
-                }
-            }
-            csv.append(String.join(",", e.config(), "" + e.clients(), "" + e.thinkMillis(), e.reply(), e.method(),
-                    "" + (s == null ? 0 : s.count()), "" + e.failures(),
-                    s == null ? "" : fmt(s.mean()), s == null ? "" : fmt(s.std()), s == null ? "" : "" + s.min(),
-                    s == null ? "" : "" + s.median(), s == null ? "" : "" + s.p90(), s == null ? "" : "" + s.p99(),
-                    s == null ? "" : "" + s.p999(), s == null ? "" : "" + s.max(),
-                    s == null ? "" : fmt(s.trimmedMean()), s == null ? "" : "" + s.outliers3Sigma(),
-                    s == null ? "" : "" + s.c1(), s == null || s.p99CiLow() == null ? "" : "" + s.p99CiLow(),
-                    s == null || s.p99CiHigh() == null ? "" : "" + s.p99CiHigh())).append('\n');
-        }
-        ArrayNode anova = root.putArray("anova");
-        for (Anova a : result.anova()) {
-            ObjectNode n = anova.addObject();
-            n.put("factor", a.factor());
-            n.put("metric", a.metric());
-            if (a.f() == null) {
-                n.putNull("f");
-                n.putNull("p");
-            } else {
-                n.put("f", a.f());
-                n.put("p", a.p());
-            }
-        }
-        root.putObject("failover");
-        root.set("warnings", json.valueToTree(result.warnings()));
-        writeAtomically(report.resolve("summary.csv"), csv.toString());
-        writeAtomically(report.resolve("summary.json"), json.writeValueAsString(root));
+        writeAtomically(report.resolve("summary.csv"), SummaryJson.csv(result));
+        writeAtomically(report.resolve("summary.json"), SummaryJson.json(result));
+        writeAtomically(report.resolve("index.html"), HtmlReport.render(runDir, result));
     }
 
-    private static String fmt(double v) {
-        return String.format(Locale.ROOT, "%.3f", v);
-    }
-
-    private static void writeAtomically(Path file, String text) throws IOException {
+    static void writeAtomically(Path file, String text) throws IOException {
         Path tmp = file.resolveSibling(file.getFileName() + ".tmp");
         try (BufferedWriter w = Files.newBufferedWriter(tmp, StandardCharsets.UTF_8)) {
             w.write(text);
         }
         Files.move(tmp, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
-    }
-
-    /** A growable long array: a configuration's latencies without boxing. */
-    private static final class LongList {
-        private long[] values = new long[1024];
-        private int size;
-
-        void add(long v) {
-            if (size == values.length) {
-                values = java.util.Arrays.copyOf(values, size * 2);
-            }
-            values[size++] = v;
-        }
-
-        long[] toArray() {
-            return java.util.Arrays.copyOf(values, size);
-        }
     }
 }

@@ -5,16 +5,21 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Locale;
 import java.util.concurrent.Callable;
+import org.ftlab.harness.analysis.FailoverAnalysis;
 import org.ftlab.harness.analysis.LatencyStats;
 import org.ftlab.harness.analysis.RunAnalysis;
+import org.ftlab.harness.analysis.RunComparison;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
-/** {@code ftlab analyze RUN_DIR}: the statistics of a grid run, written to RUN_DIR/report/ and printed. */
+/** {@code ftlab analyze RUN_DIR [--compare OTHER]}: the statistics, plots and report of a grid run. */
 @Command(name = "analyze", mixinStandardHelpOptions = true,
-        description = {"Computes per-configuration latency statistics (mean, percentiles, 3-sigma outliers, "
-                + "C1, a 99%% confidence interval for p99) and ANOVA across configurations for a grid run.",
-                "Writes RUN_DIR/report/summary.csv and summary.json and prints the headline table."})
+        description = {"Analyses a grid run: per-configuration latency statistics (mean, percentiles, 3-sigma "
+                + "outliers, C1, a 99%% confidence interval for p99 and the magical-1%% verdicts), ANOVA and the "
+                + "p99-on-mean regression across configurations, the fail-over breakdown and performability.",
+                "Writes RUN_DIR/report/summary.csv, summary.json and index.html (self-contained, with plots) and "
+                        + "prints the headline table."})
 public final class AnalyzeCommand implements Callable<Integer> {
     @picocli.CommandLine.Spec
     picocli.CommandLine.Model.CommandSpec spec;
@@ -22,38 +27,121 @@ public final class AnalyzeCommand implements Callable<Integer> {
     @Parameters(paramLabel = "RUN_DIR", description = "A grid run directory (with probes/ and manifest.json).")
     Path runDir;
 
+    @Option(names = "--compare", paramLabel = "OTHER_RUN_DIR",
+            description = "Another grid run to put side by side, with ratios (this ÷ other).")
+    Path compare;
+
+    @Option(names = "--demerits", paramLabel = "WEIGHTS", description = "Demerit weights, e.g. "
+            + "failed=8,over2s=2,over1s=1,excess_s=1 (the defaults; see docs/analysis.md).")
+    String demerits;
+
     @Override
     public Integer call() throws Exception {
-        if (!Files.isDirectory(runDir)) {
-            throw new IllegalArgumentException(runDir + " is not a directory");
+        requireRun(runDir);
+        FailoverAnalysis.Demerits weights = demerits == null ? FailoverAnalysis.Demerits.DEFAULT
+                : FailoverAnalysis.Demerits.parse(demerits);
+        if (compare != null) {
+            requireRun(compare);
+            if (compare.toAbsolutePath().normalize().equals(runDir.toAbsolutePath().normalize())) {
+                throw new IllegalArgumentException("--compare names the run being analysed; give another run "
+                        + "directory");
+            }
         }
         long t0 = System.nanoTime();
-        RunAnalysis.Result result = RunAnalysis.analyze(runDir);
+        RunAnalysis.Result result = RunAnalysis.analyze(runDir, weights);
+        if (compare != null) {
+            result = result.withComparison(RunComparison.of(result, compare, RunAnalysis.analyze(compare, weights)));
+        }
         RunAnalysis.write(runDir, result);
-        PrintWriter out = spec.commandLine().getOut();
+        print(spec.commandLine().getOut(), result);
+        spec.commandLine().getOut().printf(Locale.ROOT, "report: %s (%.1f s)%n",
+                runDir.resolve("report").resolve("index.html"), (System.nanoTime() - t0) / 1e9);
+        return 0;
+    }
+
+    private static void requireRun(Path dir) {
+        if (!Files.isDirectory(dir)) {
+            throw new IllegalArgumentException(dir + " is not a directory: give a grid run directory "
+                    + "(scripts/ftlab grid --out DIR)");
+        }
+    }
+
+    /** The headline table, the ANOVA, the magical 1%, and the fail-over and comparison summaries. */
+    public static void print(PrintWriter out, RunAnalysis.Result result) {
         for (String w : result.warnings()) {
             out.println("warning: " + w);
         }
-        out.printf(Locale.ROOT, "%-14s %7s %9s %9s %9s %19s %9s %4s %8s%n", "config", "count", "mean ms", "p99 ms",
-                "max ms", "p99 99% CI ms", "3σ out", "C1", "p99≤10×");
+        out.printf(Locale.ROOT, "%-14s %7s %5s %9s %9s %9s %17s %9s %7s %3s %7s %7s%n", "config", "count", "fail",
+                "mean ms", "p99 ms", "max ms", "p99 99% CI ms", "req/s", "3σ out", "C1", "p99≤10×", "p99≤25×");
         for (RunAnalysis.Entry e : result.entries()) {
-            if (!e.method().equals("all") || e.stats() == null) {
+            if (!e.method().equals("all")) {
                 continue;
             }
             LatencyStats s = e.stats();
+            if (s == null) {
+                out.printf(Locale.ROOT, "%-14s %7d %5d every request failed%n", e.config(), 0, e.failures());
+                continue;
+            }
             String ci = s.p99CiLow() == null ? "n too small" : String.format(Locale.ROOT, "%.2f–%.2f",
                     s.p99CiLow() / 1000.0, s.p99CiHigh() / 1000.0);
-            Boolean within = s.p99Within(10);
-            out.printf(Locale.ROOT, "%-14s %7d %9.3f %9.3f %9.3f %19s %9d %4s %8s%n", e.config(), s.count(),
-                    s.mean() / 1000.0, s.p99() / 1000.0, s.max() / 1000.0, ci, s.outliers3Sigma(),
-                    s.c1() ? "yes" : "no", within == null ? "-" : within ? "yes" : "no");
+            out.printf(Locale.ROOT, "%-14s %7d %5d %9.3f %9.3f %9.3f %17s %9s %7d %3s %7s %7s%n", e.config(),
+                    s.count(), e.failures(), s.mean() / 1000.0, s.p99() / 1000.0, s.max() / 1000.0, ci,
+                    e.requestRatePerS() == null ? "-" : String.format(Locale.ROOT, "%.0f", e.requestRatePerS()),
+                    s.outliers3Sigma(), s.c1() ? "yes" : "no", yesNo(s.p99Within(10)), yesNo(s.p99Within(25)));
+        }
+        RunAnalysis.MagicalOnePercent m = result.magical();
+        out.printf(Locale.ROOT, "magical 1%%: p99 ≤ 10×mean in %d of %d testable configuration×method entries, "
+                + "≤ 25× in %d (%d with too few requests)%n", m.within10x(), m.tested(), m.within25x(),
+                m.untestable());
+        RunAnalysis.Regression g = result.regression();
+        if (g != null) {
+            out.printf(Locale.ROOT, "p99 ≈ %.3f·mean %s %.0f µs (r = %.3f, p = %.3g, n = %d)%n", g.slope(),
+                    g.interceptUs() < 0 ? "−" : "+", Math.abs(g.interceptUs()), g.r(), g.p(), g.n());
         }
         out.println("ANOVA (F, p) across configurations:");
         for (RunAnalysis.Anova a : result.anova()) {
             out.printf(Locale.ROOT, "  %-9s %-5s %s%n", a.factor(), a.metric(), a.f() == null ? "not testable"
                     : String.format(Locale.ROOT, "F=%.3f p=%.3g", a.f(), a.p()));
         }
-        out.printf(Locale.ROOT, "report: %s (%.1f s)%n", runDir.resolve("report"), (System.nanoTime() - t0) / 1e9);
-        return 0;
+        FailoverAnalysis.Result f = result.failover();
+        if (f != null && f.hasFaults()) {
+            out.printf(Locale.ROOT, "fail-over (%s): %d faults", f.strategy(), f.faults().size());
+            for (FailoverAnalysis.PhaseStats d : f.detection()) {
+                out.printf(Locale.ROOT, "; %s detected in median %.1f ms (max %.1f)", d.phase(), d.medianUs() / 1e3,
+                        d.maxUs() / 1e3);
+            }
+            out.println();
+            for (FailoverAnalysis.PhaseStats p : f.phases()) {
+                out.printf(Locale.ROOT, "  %-9s n=%-5d mean %8.1f ms  median %8.1f ms  min %8.1f  max %8.1f%n",
+                        p.phase(), p.count(), p.meanUs() / 1e3, p.medianUs() / 1e3, p.minUs() / 1e3,
+                        p.maxUs() / 1e3);
+            }
+            FailoverAnalysis.Performability p = f.run();
+            out.printf(Locale.ROOT, "performability: goodput %s, punctuality %s, P(>0.1 s) %.3f%%, P(>1 s) %.3f%%, "
+                    + "P(>2 s) %.3f%%, demerits %.1f%n", fmt(p.goodput()), fmt(p.punctuality()),
+                    100 * p.pOver100ms(), 100 * p.pOver1s(), 100 * p.pOver2s(), p.demerits());
+        }
+        RunComparison c = result.comparison();
+        if (c != null) {
+            out.printf(Locale.ROOT, "compared with %s (%s): median ratio of means %s, of p99 %s%n", c.otherRun(),
+                    c.otherStrategy(), fmt(c.medianMeanRatio()), fmt(c.medianP99Ratio()));
+            for (RunComparison.PhasePair pp : c.phases()) {
+                out.printf(Locale.ROOT, "  %-9s median %s ms vs %s ms%n", pp.phase(), ms(pp.medianUs()),
+                        ms(pp.otherMedianUs()));
+            }
+        }
+        out.flush();
+    }
+
+    private static String yesNo(Boolean b) {
+        return b == null ? "-" : b ? "yes" : "no";
+    }
+
+    private static String fmt(Double d) {
+        return d == null ? "-" : String.format(Locale.ROOT, "%.3f", d);
+    }
+
+    private static String ms(Long us) {
+        return us == null ? "-" : String.format(Locale.ROOT, "%.1f", us / 1e3);
     }
 }

@@ -1,14 +1,13 @@
 package org.ftlab.harness.grid;
 
-import java.io.BufferedReader;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.stream.Stream;
+import org.ftlab.harness.analysis.ProbeFile;
 import org.ftlab.harness.probe.LatencySummary;
 
 /**
@@ -25,26 +24,27 @@ public final class RunSummary {
         List<Long> view = new ArrayList<>();
         List<long[]> phases = new ArrayList<>();
         int files = 0;
+        long rows = 0;
+        long failed = 0;
         try (Stream<Path> csvs = Files.list(runDir.resolve("probes"))) {
             for (Path csv : csvs.filter(p -> p.toString().endsWith(".csv")).sorted().toList()) {
                 files++;
-                try (BufferedReader in = Files.newBufferedReader(csv, StandardCharsets.UTF_8)) {
-                    in.readLine();
-                    String line;
-                    while ((line = in.readLine()) != null) {
-                        String[] c = line.split(",", -1);
-                        long latency = Long.parseLong(c[5]) - Long.parseLong(c[4]);
-                        (c[2].equals("postAuction") ? post : view).add(latency);
-                        if (!c[14].isEmpty()) {
-                            phases.add(new long[] {Long.parseLong(c[14]), Long.parseLong(c[15]),
-                                    Long.parseLong(c[16])});
-                        }
+                ProbeFile pf = ProbeFile.read(csv);
+                rows += pf.size;
+                for (int i = 0; i < pf.size; i++) {
+                    if (!pf.completed(i)) {
+                        failed++;
+                        continue;
+                    }
+                    (pf.methods.get(pf.method[i]).equals("postAuction") ? post : view).add(pf.latencyUs(i));
+                    if (pf.detectUs[i] != ProbeFile.NONE) {
+                        phases.add(new long[] {pf.detectUs[i], pf.failoverUs[i], pf.retryUs[i]});
                     }
                 }
             }
         }
         StringBuilder sb = new StringBuilder();
-        sb.append(String.format(Locale.ROOT, "%d probe files, %d rows%n", files, post.size() + view.size()));
+        sb.append(String.format(Locale.ROOT, "%d probe files, %d rows, %d failed%n", files, rows, failed));
         sb.append(String.format(Locale.ROOT, "  %-12s %8s %9s %9s %9s %9s%n", "method", "count", "mean ms", "p50 ms",
                 "p99 ms", "max ms"));
         line(sb, "postAuction", post);

@@ -52,7 +52,14 @@ class FtlabCommandIT {
             assertEquals("complete", manifest.path("status").asText(), part);
             assertTrue(manifest.path("audit").path("passed").asBoolean(), part);
             assertTrue(Files.exists(runDir.resolve(part + "/report/summary.json")), part + " has its statistics");
+            assertTrue(Files.exists(runDir.resolve(part + "/report/index.html")), part + " has its report");
         }
+        assertTrue(Files.readString(runDir.resolve("index.html")).contains("crash-reactive/report/index.html"));
+        JsonNode compared = json.readTree(runDir.resolve("crash-preconnected/report/summary.json").toFile());
+        assertEquals("reactive", compared.path("compare").path("other_failover_strategy").asText(),
+                "the pre-connected report compares itself with the reactive run");
+        assertTrue(compared.path("failover").path("faults").size() == 1, compared.path("failover").toString());
+        assertTrue(output.contains("magical 1%"), output);
         for (String part : List.of("crash-preconnected", "crash-reactive")) {
             List<String> faults = Files.readAllLines(runDir.resolve(part + "/faults.csv"));
             assertEquals(2, faults.size(), part + " logs its own crash only: " + faults);
@@ -102,6 +109,11 @@ class FtlabCommandIT {
                 "must start with jdbc:mysql://");
         assertOneLineError(List.of("demo", "--db-user", "u"), "--db-user and --db-password go with --db-url");
         assertOneLineError(List.of("demo", "--no-such-option"), "Unknown option");
+        assertOneLineError(List.of("analyze", "/nonexistent-run"), "is not a directory");
+        assertOneLineError(List.of("analyze", "target"), "has no probes/ directory");
+        assertOneLineError(List.of("analyze", "target", "--compare", "target"), "names the run being analysed");
+        assertOneLineError(List.of("analyze", "target", "--demerits", "late=2"), "not one of failed=N");
+        assertOneLineError(List.of("bench", "--repeat", "0"), "--repeat must be between 1 and 100");
         assertOneLineError(List.of("demo", "--server-dir", "/nonexistent", "--out",
                 Path.of("target/never").toAbsolutePath().toString()), "no provisioned replica server");
     }

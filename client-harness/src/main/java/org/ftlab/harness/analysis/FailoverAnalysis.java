@@ -1,0 +1,406 @@
+package org.ftlab.harness.analysis;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * The fail-over breakdown and performability of a run, accumulated one configuration at a time:
+ * <ul>
+ * <li>per faulty invocation (outcome {@code retried}) its three phases: fault detection, fail-over, fault-free retry
+ * (seed 004);</li>
+ * <li>latency of faulty invocations vs fault-free requests (no {@code fault_id}) vs requests that overlapped a fault
+ * but did not fail; jitter in the presence of faults (the standard deviation of the latencies that overlapped each
+ * fault; min and max over faults);</li>
+ * <li>Finding VII of seed 000: the recovery time (faulty-invocation latency) against the largest fault-free
+ * outliers;</li>
+ * <li>Fault Detector detection times from {@code faults.csv};</li>
+ * <li>performability (seed 001 chapter 5) per configuration and for the run, against the fault-free baseline of the
+ * <b>same run</b> (the same configurations on the same machine at the same time): goodput, punctuality, the
+ * probability of exceeding 0.1 s / 1 s / 2 s, demerits;</li>
+ * <li>a timeline around each fault: latency quantiles and completions per 1-s slice.</li>
+ * </ul>
+ */
+public final class FailoverAnalysis {
+    /** Seconds before a fault's start that its timeline shows. */
+    static final int TIMELINE_BEFORE_S = 5;
+    /** Seconds after a fault's end (restoration) that its timeline shows, within {@link #TIMELINE_MAX_S}. */
+    static final int TIMELINE_AFTER_S = 5;
+    static final int TIMELINE_MAX_S = 40;
+    static final long[] THRESHOLDS_US = {100_000, 1_000_000, 2_000_000};
+
+    /**
+     * Demerit weights (seed 001 §5.6, mapped onto this lab's events): a failed request is a user who gave up (the
+     * seed's user timeout, 8); a request over 2 s is one a user would abort (2); a request over 1 s interrupted the
+     * user's flow of thought (1); and each second of waiting above the configuration's fault-free mean, summed over
+     * requests (1).
+     */
+    public record Demerits(double failed, double over2s, double over1s, double excessSecond) {
+        public static final Demerits DEFAULT = new Demerits(8, 2, 1, 1);
+
+        /** Parses {@code failed=8,over2s=2,over1s=1,excess_s=1}; unnamed weights keep their default. */
+        public static Demerits parse(String spec) {
+            Map<String, Double> w = new LinkedHashMap<>(Map.of("failed", DEFAULT.failed, "over2s", DEFAULT.over2s,
+                    "over1s", DEFAULT.over1s, "excess_s", DEFAULT.excessSecond));
+            for (String part : spec.split(",")) {
+                String[] kv = part.trim().split("=", 2);
+                if (kv.length != 2 || !w.containsKey(kv[0].trim())) {
+                    throw new IllegalArgumentException("--demerits: '" + part.trim() + "' is not one of failed=N, "
+                            + "over2s=N, over1s=N, excess_s=N");
+                }
+                try {
+                    double v = Double.parseDouble(kv[1].trim());
+                    if (v < 0 || Double.isNaN(v) || Double.isInfinite(v)) {
+                        throw new NumberFormatException();
+                    }
+                    w.put(kv[0].trim(), v);
+                } catch (NumberFormatException e) {
+                    throw new IllegalArgumentException("--demerits: '" + part.trim() + "' needs a non-negative "
+                            + "number");
+                }
+            }
+            return new Demerits(w.get("failed"), w.get("over2s"), w.get("over1s"), w.get("excess_s"));
+        }
+    }
+
+    /** Statistics of one phase of the faulty invocations, µs. */
+    public record PhaseStats(String phase, int count, double meanUs, long medianUs, long minUs, long maxUs) {
+    }
+
+    /** A fault with where it struck and what it did to the requests that overlapped it. */
+    public record FaultSummary(FaultRecord fault, String config, int faultyInvocations, int overlapping,
+            Double jitterUs, Long maxLatencyUs) {
+    }
+
+    /** One 1-s slice of a fault timeline; second is relative to the fault's start; latencies ms, null when none. */
+    public record Slice(int second, Double p50Ms, Double p99Ms, Double maxMs, int completed) {
+    }
+
+    /** Latency and completions around one fault; times in s relative to its start. */
+    public record Timeline(String faultId, String kind, String config, Double detectedS, Double promotedS,
+            Double restoredS, List<Slice> slices) {
+    }
+
+    /**
+     * Performability of a configuration or of the whole run. goodput = completions per second over the whole span
+     * ÷ completions per second in the 1-s slices no fault touched; punctuality = fault-free mean latency ÷ mean
+     * latency of all completed requests (1 is ideal, lower is worse: the seed's "fraction of the ideal response
+     * time"); pOver* = fraction of requests slower than the threshold, a failed request counting as slower than
+     * every threshold. Goodput is null when no slice was free of faults or none was touched by one.
+     */
+    public record Performability(String config, int requests, int failed, int faultyInvocations, Double goodput,
+            Double punctuality, double pOver100ms, double pOver1s, double pOver2s, double demerits) {
+    }
+
+    /** Finding VII: recovery time (faulty-invocation latency) against the fault-free maximum. */
+    public record RecoveryVsOutliers(Long medianRecoveryUs, Long maxRecoveryUs, Long maxFaultFreeUs,
+            int faultFreeAboveMedianRecovery, List<Long> largestFaultFreeUs) {
+    }
+
+    public record Result(String strategy, List<FaultSummary> faults, List<PhaseStats> phases,
+            List<PhaseStats> detection, LatencyStats faultFree, LatencyStats faulty, LatencyStats overlapping,
+            Double jitterMinUs, Double jitterMaxUs, RecoveryVsOutliers recoveryVsOutliers, Performability run,
+            List<Performability> configs, List<Timeline> timelines, Demerits weights) {
+
+        /** Whether the run had any fault to break down. */
+        public boolean hasFaults() {
+            return !faults.isEmpty() || (faulty != null && faulty.count() > 0);
+        }
+    }
+
+    /** Collects the fail-over data of each configuration as it is read. */
+    public static final class Accumulator {
+        private final List<FaultRecord> faults;
+        private final Demerits weights;
+        private final Map<String, LongList> latencyByFault = new HashMap<>();
+        private final Map<String, Integer> faultyByFault = new HashMap<>();
+        private final Map<String, String> configByFault = new HashMap<>();
+        private final LongList faultFree = new LongList();
+        private final LongList faulty = new LongList();
+        private final LongList overlapping = new LongList();
+        private final LongList[] phases = {new LongList(), new LongList(), new LongList(), new LongList()};
+        private final List<Performability> configs = new ArrayList<>();
+        private final Map<String, Timeline> timelines = new LinkedHashMap<>();
+        private long requests;
+        private long failed;
+        private final long[] over = new long[3];
+        private double demerits;
+        private double fullSliceCompletions;
+        private double idealSliceCompletions;
+        private double faultFreeSum;
+        private double completedSum;
+        private long completedCount;
+
+        public Accumulator(List<FaultRecord> faults, Demerits weights) {
+            this.faults = faults;
+            this.weights = weights;
+        }
+
+        public void accept(ProbeFile pf) {
+            long minSend = Long.MAX_VALUE;
+            long maxRecv = Long.MIN_VALUE;
+            double ffSum = 0;
+            int ffCount = 0;
+            double allSum = 0;
+            int allCount = 0;
+            int faultyHere = 0;
+            for (int i = 0; i < pf.size; i++) {
+                minSend = Math.min(minSend, pf.sendUs[i]);
+                maxRecv = Math.max(maxRecv, pf.recvUs[i]);
+                String faultId = pf.fault[i] < 0 ? null : pf.faultIds.get(pf.fault[i]);
+                if (faultId != null) {
+                    configByFault.putIfAbsent(faultId, pf.config);
+                }
+                if (!pf.completed(i)) {
+                    continue;
+                }
+                long latency = pf.latencyUs(i);
+                allSum += latency;
+                allCount++;
+                if (pf.outcome[i] == ProbeFile.RETRIED) {
+                    faulty.add(latency);
+                    faultyHere++;
+                    if (faultId != null) {
+                        faultyByFault.merge(faultId, 1, Integer::sum);
+                    }
+                    if (pf.detectUs[i] != ProbeFile.NONE) {
+                        phases[0].add(pf.detectUs[i]);
+                        phases[1].add(pf.failoverUs[i]);
+                        phases[2].add(pf.retryUs[i]);
+                        phases[3].add(latency);
+                    }
+                } else if (faultId == null) {
+                    faultFree.add(latency);
+                    ffSum += latency;
+                    ffCount++;
+                } else {
+                    overlapping.add(latency);
+                }
+                if (faultId != null) {
+                    latencyByFault.computeIfAbsent(faultId, k -> new LongList()).add(latency);
+                }
+            }
+            Double idealMean = ffCount == 0 ? null : ffSum / ffCount;
+            // Threshold exceedance and demerits, failures counting as slower than every threshold.
+            int failedHere = 0;
+            int[] overHere = new int[3];
+            double excessUs = 0;
+            for (int i = 0; i < pf.size; i++) {
+                if (!pf.completed(i)) {
+                    failedHere++;
+                    continue;
+                }
+                long latency = pf.latencyUs(i);
+                for (int k = 0; k < 3; k++) {
+                    if (latency > THRESHOLDS_US[k]) {
+                        overHere[k]++;
+                    }
+                }
+                if (idealMean != null && latency > idealMean) {
+                    excessUs += latency - idealMean;
+                }
+            }
+            double demeritsHere = failedHere * weights.failed() + overHere[2] * weights.over2s()
+                    + overHere[1] * weights.over1s() + excessUs / 1e6 * weights.excessSecond();
+            // Goodput from whole 1-s slices of the configuration's span.
+            Double goodput = null;
+            if (pf.size > 0) {
+                int full = (int) ((maxRecv - minSend) / 1_000_000);
+                if (full >= 1) {
+                    int[] done = new int[full];
+                    for (int i = 0; i < pf.size; i++) {
+                        int s = (int) ((pf.recvUs[i] - minSend) / 1_000_000);
+                        if (pf.completed(i) && s < full) {
+                            done[s]++;
+                        }
+                    }
+                    double freeSum = 0;
+                    int free = 0;
+                    double allSlices = 0;
+                    for (int s = 0; s < full; s++) {
+                        allSlices += done[s];
+                        if (!touched(minSend + s * 1_000_000L, minSend + (s + 1) * 1_000_000L)) {
+                            freeSum += done[s];
+                            free++;
+                        }
+                    }
+                    if (free > 0 && free < full && freeSum > 0) {
+                        double ideal = freeSum / free;
+                        goodput = (allSlices / full) / ideal;
+                        fullSliceCompletions += allSlices;
+                        idealSliceCompletions += ideal * full;
+                    }
+                }
+                timelines(pf, minSend, maxRecv);
+            }
+            configs.add(new Performability(pf.config, pf.size, failedHere, faultyHere, goodput,
+                    idealMean == null || allCount == 0 ? null : idealMean / (allSum / allCount),
+                    frac(overHere[0] + failedHere, pf.size), frac(overHere[1] + failedHere, pf.size),
+                    frac(overHere[2] + failedHere, pf.size), demeritsHere));
+            requests += pf.size;
+            failed += failedHere;
+            for (int k = 0; k < 3; k++) {
+                over[k] += overHere[k];
+            }
+            demerits += demeritsHere;
+            faultFreeSum += ffSum;
+            completedSum += allSum;
+            completedCount += allCount;
+        }
+
+        private boolean touched(long fromUs, long toUs) {
+            for (FaultRecord f : faults) {
+                if (f.startUs() != ProbeFile.NONE && f.startUs() < toUs && f.endUs() >= fromUs) {
+                    return true;
+                }
+            }
+            return false;
+        }
+
+        private void timelines(ProbeFile pf, long minSend, long maxRecv) {
+            for (FaultRecord f : faults) {
+                long start = f.startUs();
+                boolean here = pf.config.equals(configByFault.get(f.id()))
+                        || (!configByFault.containsKey(f.id()) && start >= minSend && start <= maxRecv);
+                if (start == ProbeFile.NONE || !here || timelines.containsKey(f.id())) {
+                    continue;
+                }
+                long endRel = Math.min(Math.max(f.endUs() - start, 0) / 1_000_000 + TIMELINE_AFTER_S + 1,
+                        TIMELINE_MAX_S);
+                endRel = Math.max(endRel, 10);
+                int n = (int) endRel + TIMELINE_BEFORE_S;
+                LongList[] lat = new LongList[n];
+                int[] done = new int[n];
+                for (int i = 0; i < pf.size; i++) {
+                    if (!pf.completed(i)) {
+                        continue;
+                    }
+                    int s = slice(pf.sendUs[i], start);
+                    if (s >= 0 && s < n) {
+                        (lat[s] == null ? lat[s] = new LongList() : lat[s]).add(pf.latencyUs(i));
+                    }
+                    int r = slice(pf.recvUs[i], start);
+                    if (r >= 0 && r < n) {
+                        done[r]++;
+                    }
+                }
+                List<Slice> slices = new ArrayList<>();
+                for (int s = 0; s < n; s++) {
+                    long sliceStart = start + (s - TIMELINE_BEFORE_S) * 1_000_000L;
+                    if (sliceStart < minSend - 1_000_000 || sliceStart > maxRecv) {
+                        continue; // outside the configuration: nothing was being measured
+                    }
+                    if (lat[s] == null) {
+                        slices.add(new Slice(s - TIMELINE_BEFORE_S, null, null, null, done[s]));
+                    } else {
+                        long[] v = lat[s].toArray();
+                        Arrays.sort(v);
+                        slices.add(new Slice(s - TIMELINE_BEFORE_S, LatencyStats.perMille(v, 500) / 1e3,
+                                LatencyStats.perMille(v, 990) / 1e3, v[v.length - 1] / 1e3, done[s]));
+                    }
+                }
+                timelines.put(f.id(), new Timeline(f.id(), f.kind(), pf.config, rel(f.detectedUs(), start),
+                        rel(f.promotedUs(), start), rel(f.restoredUs(), start), slices));
+            }
+        }
+
+        private static int slice(long t, long start) {
+            return (int) Math.floorDiv(t - start, 1_000_000L) + TIMELINE_BEFORE_S;
+        }
+
+        private static Double rel(long t, long start) {
+            return t == ProbeFile.NONE ? null : (t - start) / 1e6;
+        }
+
+        public Result finish(String strategy) {
+            List<FaultSummary> summaries = new ArrayList<>();
+            double jitterMin = Double.POSITIVE_INFINITY;
+            double jitterMax = Double.NEGATIVE_INFINITY;
+            for (FaultRecord f : faults) {
+                LongList l = latencyByFault.get(f.id());
+                Double jitter = null;
+                Long max = null;
+                if (l != null && l.size() > 0) {
+                    LatencyStats s = LatencyStats.of(l.toArray());
+                    max = s.max();
+                    if (s.count() > 1) {
+                        jitter = s.std();
+                        jitterMin = Math.min(jitterMin, jitter);
+                        jitterMax = Math.max(jitterMax, jitter);
+                    }
+                }
+                summaries.add(new FaultSummary(f, configByFault.get(f.id()), faultyByFault.getOrDefault(f.id(), 0),
+                        l == null ? 0 : l.size(), jitter, max));
+            }
+            List<PhaseStats> phaseStats = new ArrayList<>();
+            String[] names = {"detection", "failover", "retry", "total"};
+            for (int k = 0; k < 4; k++) {
+                PhaseStats p = phase(names[k], phases[k].toArray());
+                if (p != null) {
+                    phaseStats.add(p);
+                }
+            }
+            List<PhaseStats> detection = new ArrayList<>();
+            for (String kind : faults.stream().map(FaultRecord::kind).distinct().toList()) {
+                PhaseStats d = phase(kind, faults.stream().filter(f -> f.kind().equals(kind))
+                        .map(FaultRecord::detectionUs).filter(x -> x != null).mapToLong(Long::longValue).toArray());
+                if (d != null) {
+                    detection.add(d);
+                }
+            }
+            long[] ff = faultFree.toArray();
+            Arrays.sort(ff);
+            long[] fy = faulty.toArray();
+            Arrays.sort(fy);
+            RecoveryVsOutliers rvo = null;
+            if (fy.length > 0 || ff.length > 0) {
+                Long medianRecovery = fy.length == 0 ? null : LatencyStats.perMille(fy, 500);
+                int above = 0;
+                if (medianRecovery != null) {
+                    for (int i = ff.length - 1; i >= 0 && ff[i] > medianRecovery; i--) {
+                        above++;
+                    }
+                }
+                List<Long> largest = new ArrayList<>();
+                for (int i = ff.length - 1; i >= 0 && largest.size() < 5; i--) {
+                    largest.add(ff[i]);
+                }
+                rvo = new RecoveryVsOutliers(medianRecovery, fy.length == 0 ? null : fy[fy.length - 1],
+                        ff.length == 0 ? null : ff[ff.length - 1], above, largest);
+            }
+            Performability run = new Performability("all", (int) requests, (int) failed, fy.length,
+                    idealSliceCompletions > 0 ? fullSliceCompletions / idealSliceCompletions : null,
+                    faultFree.size() == 0 || completedCount == 0 ? null
+                            : (faultFreeSum / faultFree.size()) / (completedSum / completedCount),
+                    frac(over[0] + failed, requests), frac(over[1] + failed, requests),
+                    frac(over[2] + failed, requests), demerits);
+            return new Result(strategy, summaries, phaseStats, detection, LatencyStats.ofSorted(ff),
+                    LatencyStats.ofSorted(fy), LatencyStats.of(overlapping.toArray()),
+                    Double.isInfinite(jitterMin) ? null : jitterMin, Double.isInfinite(jitterMax) ? null : jitterMax,
+                    rvo, run, List.copyOf(configs), List.copyOf(timelines.values()), weights);
+        }
+
+        private static PhaseStats phase(String name, long[] v) {
+            if (v.length == 0) {
+                return null;
+            }
+            LatencyStats s = LatencyStats.of(v);
+            return new PhaseStats(name, s.count(), s.mean(), s.median(), s.min(), s.max());
+        }
+
+        private static double frac(long n, long of) {
+            return of == 0 ? 0 : (double) n / of;
+        }
+    }
+
+    private FailoverAnalysis() {
+    }
+
+    static String ms(Long us) {
+        return us == null ? "-" : String.format(Locale.ROOT, "%.1f", us / 1e3);
+    }
+}

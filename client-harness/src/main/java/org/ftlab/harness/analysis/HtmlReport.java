@@ -1,0 +1,417 @@
+package org.ftlab.harness.analysis;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.Locale;
+import java.util.Properties;
+
+/**
+ * {@code report/index.html}: one self-contained page (Chart.js and the data inlined, no network needed) with the
+ * tables rendered here and the plots drawn by {@code report.js} from the embedded data. The page records what it
+ * drew in {@code data-plots-rendered} / {@code data-plots-expected} on its body and any script error in
+ * {@code #report-errors}, so a headless browser can check it.
+ */
+final class HtmlReport {
+    /** Fault timelines drawn at most; the rest are in summary.json. */
+    static final int MAX_TIMELINES = 24;
+
+    private HtmlReport() {
+    }
+
+    static String render(Path runDir, RunAnalysis.Result r) throws JsonProcessingException {
+        StringBuilder h = new StringBuilder(1 << 16);
+        String title = "ftlab report: " + runDir.toAbsolutePath().normalize().getFileName();
+        h.append("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">")
+                .append("<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">")
+                .append("<title>").append(esc(title)).append("</title><style>").append(CSS).append("</style></head>\n")
+                .append("<body data-plots-rendered=\"0\" data-plots-expected=\"0\">\n");
+        h.append("<h1>").append(esc(title)).append("</h1>\n<p class=\"meta\">fail-over strategy <b>")
+                .append(esc(r.strategy())).append("</b>, faults <b>").append(esc(r.faultKind())).append("</b>, ")
+                .append(r.entries().stream().filter(e -> e.method().equals("all")).count())
+                .append(" configurations. Latency = client receive − client send; percentiles: ")
+                .append(esc(LatencyStats.PERCENTILE_ESTIMATOR)).append(". Every field is explained in "
+                        + "docs/analysis.md.</p>\n");
+        if (!r.warnings().isEmpty()) {
+            h.append("<div class=\"warn\"><b>Read this first:</b><ul>");
+            r.warnings().forEach(w -> h.append("<li>").append(esc(w)).append("</li>"));
+            h.append("</ul></div>\n");
+        }
+        h.append("<pre id=\"report-errors\" class=\"errors\" hidden></pre>\n");
+        h.append("<nav><a href=\"#headline\">headline</a> · <a href=\"#magical\">magical 1%</a> · "
+                + "<a href=\"#plots\">latency plots</a> · <a href=\"#failover\">fail-over</a> · "
+                + "<a href=\"#performability\">performability</a>")
+                .append(r.comparison() == null ? "" : " · <a href=\"#compare\">comparison</a>").append("</nav>\n");
+        headline(h, r);
+        magical(h, r);
+        plots(h);
+        failover(h, r.failover());
+        if (r.comparison() != null) {
+            compare(h, r.comparison());
+        }
+        h.append("<footer>Written by ftlab ").append(esc(version("ftlab"))).append(" with Chart.js ")
+                .append(esc(version("chartjs"))).append(" (MIT licence), inlined below.</footer>\n");
+        ObjectNode data = SummaryJson.JSON.createObjectNode();
+        data.set("summary", SummaryJson.tree(r));
+        ArrayNode plots = data.putArray("plots");
+        for (RunAnalysis.ConfigPlot p : r.plots()) {
+            ObjectNode n = plots.addObject();
+            n.put("config", p.config());
+            ArrayNode clients = n.putArray("clients");
+            for (RunAnalysis.ClientSeries s : p.clients()) {
+                ObjectNode c = clients.addObject();
+                c.put("client", s.client());
+                c.set("index", SummaryJson.JSON.valueToTree(s.requestIndex()));
+                c.set("ms", SummaryJson.JSON.valueToTree(round(s.latencyMs())));
+            }
+            n.set("cdf_ms", SummaryJson.JSON.valueToTree(round(p.cdfMs())));
+            n.set("cdf_fraction", SummaryJson.JSON.valueToTree(p.cdfFraction()));
+        }
+        data.put("max_timelines", MAX_TIMELINES);
+        // "</" inside a script element would end it: escape the slash (still valid JSON).
+        h.append("<script type=\"application/json\" id=\"report-data\">")
+                .append(SummaryJson.JSON.writer().writeValueAsString(data).replace("</", "<\\/"))
+                .append("</script>\n");
+        h.append("<script>").append(resource("/META-INF/resources/webjars/chart.js/" + version("chartjs")
+                + "/dist/chart.umd.min.js").replace("</script", "<\\/script")).append("</script>\n");
+        h.append("<script>").append(resource("/org/ftlab/harness/analysis/report.js")).append("</script>\n");
+        h.append("</body></html>\n");
+        return h.toString();
+    }
+
+    private static void headline(StringBuilder h, RunAnalysis.Result r) {
+        h.append("<h2 id=\"headline\">Headline: every configuration, all methods</h2>\n<table><tr><th>config</th>"
+                + "<th>count</th><th>failed</th><th>mean ms</th><th>median ms</th><th>p99 ms</th>"
+                + "<th>p99 99% CI ms</th><th>max ms</th><th>3σ outliers</th><th>C1 max&gt;10×mean</th>"
+                + "<th>p99≤10×mean</th><th>p99≤25×mean</th><th>middleware / server / DB ms</th>"
+                + "<th>req/s</th></tr>\n");
+        for (RunAnalysis.Entry e : r.entries()) {
+            if (!e.method().equals("all")) {
+                continue;
+            }
+            LatencyStats s = e.stats();
+            h.append("<tr><td>").append(esc(e.config())).append("</td><td>").append(s == null ? 0 : s.count())
+                    .append("</td><td").append(e.failures() > 0 ? " class=\"bad\"" : "").append('>')
+                    .append(e.failures()).append("</td>");
+            if (s == null) {
+                h.append("<td colspan=\"11\">every request failed</td>");
+            } else {
+                RunAnalysis.Breakdown b = e.breakdown();
+                h.append(td(ms(s.mean()))).append(td(ms(s.median()))).append(td(ms(s.p99())))
+                        .append(td(s.p99CiLow() == null ? "n too small"
+                                : ms(s.p99CiLow()) + "–" + ms(s.p99CiHigh())))
+                        .append(td(ms(s.max()))).append(td(s.outliers3Sigma() + String.format(Locale.ROOT,
+                                " (%.2f%%)", 100.0 * s.outliers3Sigma() / s.count())))
+                        .append(td(s.c1() ? "yes" : "no")).append(verdict(s.p99Within(10)))
+                        .append(verdict(s.p99Within(25)))
+                        .append(td(b == null ? "-" : ms(b.middlewareMeanUs()) + " / " + ms(b.serverMeanUs())
+                                + " / " + ms(b.databaseMeanUs())));
+            }
+            h.append(td(e.requestRatePerS() == null ? "-" : String.format(Locale.ROOT, "%.0f",
+                    e.requestRatePerS()))).append("</tr>\n");
+        }
+        h.append("</table>\n<p class=\"note\">Per-method rows are in summary.csv and summary.json. Middleware = "
+                + "latency − server time; the server time includes the database time.</p>\n");
+        h.append("<h3>ANOVA (criterion C3): does a factor change the latency across configurations?</h3>\n"
+                + "<table><tr><th>factor</th><th>metric</th><th>F</th><th>p</th><th>significant at 0.01</th>"
+                + "</tr>\n");
+        for (RunAnalysis.Anova a : r.anova()) {
+            h.append("<tr><td>").append(esc(a.factor())).append("</td><td>").append(esc(a.metric())).append("</td>");
+            if (a.f() == null) {
+                h.append("<td colspan=\"3\">not testable (a factor needs ≥ 2 levels with ≥ 2 observations)</td>");
+            } else {
+                h.append(td(String.format(Locale.ROOT, "%.3f", a.f()))).append(td(String.format(Locale.ROOT,
+                        "%.3g", a.p()))).append(td(a.p() < 0.01 ? "yes" : "no"));
+            }
+            h.append("</tr>\n");
+        }
+        h.append("</table>\n");
+    }
+
+    private static void magical(StringBuilder h, RunAnalysis.Result r) {
+        RunAnalysis.MagicalOnePercent m = r.magical();
+        h.append("<h2 id=\"magical\">The magical 1%</h2>\n<p>Per configuration × method, p99 is bounded within "
+                + "k × mean at p &lt; 0.01 when the upper end of the distribution-free 99% confidence interval of "
+                + "p99 is at most k × mean. ");
+        h.append(String.format(Locale.ROOT, "<b>%d of %d</b> testable configuration × method entries have p99 ≤ "
+                + "10 × mean, <b>%d of %d</b> p99 ≤ 25 × mean", m.within10x(), m.tested(), m.within25x(),
+                m.tested()));
+        if (m.untestable() > 0) {
+            h.append(String.format(Locale.ROOT, "; %d entries have too few requests (fewer than 459) for the "
+                    + "interval", m.untestable()));
+        }
+        h.append(".</p>\n");
+        RunAnalysis.Regression g = r.regression();
+        if (g != null) {
+            h.append(String.format(Locale.ROOT, "<p>Regression of p99 on the mean across %d configuration × "
+                    + "method entries: <b>p99 ≈ %.3f · mean %s %.0f µs</b>, r = %.3f, p = %.3g (seed 000 found "
+                    + "p99 ≈ 1.04 · mean + 263 µs, r = 0.82).</p>\n", g.n(), g.slope(), g.interceptUs() < 0 ? "−"
+                    : "+", Math.abs(g.interceptUs()), g.r(), g.p()));
+        } else {
+            h.append("<p>Too few configurations (fewer than 3) for the regression of p99 on the mean.</p>\n");
+        }
+        h.append(plot("p99-vs-mean", "p99 against mean per configuration × method, with the fitted line"));
+    }
+
+    private static void plots(StringBuilder h) {
+        h.append("<h2 id=\"plots\">Latency</h2>\n");
+        h.append("<h3>Latency of each client, in request order</h3>\n<p><label>configuration <select "
+                + "id=\"client-config\"></select></label> Long series show the slowest request of each bucket of "
+                + "consecutive requests.</p>\n")
+                .append(plot("client-latency", "latency per client vs request index"));
+        h.append("<h3>Max, p99 and mean vs clients, one plot per reply size</h3>\n"
+                + "<div id=\"by-reply\" class=\"grid2\"></div>\n");
+        h.append("<h3>The haircut: configurations sorted by mean, with p99 and max</h3>\n")
+                .append(plot("haircut", "configurations sorted by mean latency"));
+        h.append("<h3>Where the slowest 1% spend their time</h3>\n")
+                .append(plot("outlier-breakdown", "middleware, server and database time of the top-1% requests"));
+        h.append("<h3>Request rate, reply size and p99</h3>\n")
+                .append(plot("rate-size-p99", "p99 latency vs request rate, by reply size"));
+        h.append("<h3>Latency vs throughput</h3>\n")
+                .append(plot("latency-throughput", "mean latency vs throughput"));
+        h.append("<h3>Latency distribution per configuration</h3>\n")
+                .append(plot("cdf", "latency CDF per configuration"))
+                .append(plot("boxes", "box plots per configuration"));
+    }
+
+    private static void failover(StringBuilder h, FailoverAnalysis.Result f) {
+        h.append("<h2 id=\"failover\">Fail-over</h2>\n");
+        if (f == null || !f.hasFaults()) {
+            h.append("<p>This run had no faults. Run <code>scripts/ftlab grid --faults crash</code> (or the demo) "
+                    + "for the fail-over breakdown.</p>\n<h2 id=\"performability\">Performability</h2>\n"
+                    + "<p>Needs a run with faults.</p>\n");
+            return;
+        }
+        h.append("<h3>Faults (from faults.csv; times after injection)</h3>\n<table><tr><th>fault</th><th>kind</th>"
+                + "<th>replica</th><th>config</th><th>detected ms</th><th>promoted ms</th><th>restored s</th>"
+                + "<th>faulty invocations</th><th>overlapping requests</th><th>jitter (std) ms</th>"
+                + "<th>max latency ms</th></tr>\n");
+        for (FailoverAnalysis.FaultSummary s : f.faults()) {
+            FaultRecord r = s.fault();
+            h.append("<tr>").append(td(r.id())).append(td(r.kind())).append(td(r.replica()))
+                    .append(td(s.config() == null ? "-" : s.config())).append(td(msOrDash(r.detectionUs())))
+                    .append(td(msOrDash(r.promotionUs())))
+                    .append(td(r.restorationUs() == null ? "-" : String.format(Locale.ROOT, "%.1f",
+                            r.restorationUs() / 1e6))).append(td("" + s.faultyInvocations()))
+                    .append(td("" + s.overlapping())).append(td(s.jitterUs() == null ? "-" : ms(s.jitterUs())))
+                    .append(td(msOrDash(s.maxLatencyUs()))).append("</tr>\n");
+        }
+        h.append("</table>\n");
+        if (!f.detection().isEmpty()) {
+            h.append("<p>Fault Detector detection time (injection → report): ");
+            for (FailoverAnalysis.PhaseStats d : f.detection()) {
+                h.append(String.format(Locale.ROOT, "%s median %s ms (min %s, max %s, n = %d); ", esc(d.phase()),
+                        ms(d.medianUs()), ms(d.minUs()), ms(d.maxUs()), d.count()));
+            }
+            h.append("</p>\n");
+        }
+        h.append("<h3>Faulty invocations: detection, fail-over, fault-free retry (seed 004)</h3>\n");
+        if (f.phases().isEmpty()) {
+            h.append("<p>No faulty invocation: no request was in flight on a failed replica.</p>\n");
+        } else {
+            h.append("<table><tr><th>phase</th><th>n</th><th>mean ms</th><th>median ms</th><th>min ms</th>"
+                    + "<th>max ms</th></tr>\n");
+            for (FailoverAnalysis.PhaseStats p : f.phases()) {
+                h.append("<tr>").append(td(p.phase())).append(td("" + p.count())).append(td(ms(p.meanUs())))
+                        .append(td(ms(p.medianUs()))).append(td(ms(p.minUs()))).append(td(ms(p.maxUs())))
+                        .append("</tr>\n");
+            }
+            h.append("</table>\n").append(plot("phases", "fail-over phase breakdown"));
+        }
+        h.append("<h3>Faulty vs fault-free requests</h3>\n<table><tr><th>requests</th><th>n</th><th>mean ms</th>"
+                + "<th>median ms</th><th>p99 ms</th><th>max ms</th></tr>\n");
+        statsRow(h, "fault-free (no fault overlapped)", f.faultFree());
+        statsRow(h, "overlapped a fault, not retried", f.overlapping());
+        statsRow(h, "faulty (retried after fail-over)", f.faulty());
+        h.append("</table>\n");
+        if (f.jitterMinUs() != null) {
+            h.append(String.format(Locale.ROOT, "<p>Jitter in the presence of faults (standard deviation of the "
+                    + "latencies that overlapped each fault): min %s ms, max %s ms.</p>\n", ms(f.jitterMinUs()),
+                    ms(f.jitterMaxUs())));
+        }
+        FailoverAnalysis.RecoveryVsOutliers rv = f.recoveryVsOutliers();
+        if (rv != null && rv.medianRecoveryUs() != null && rv.maxFaultFreeUs() != null) {
+            h.append(String.format(Locale.ROOT, "<p><b>Finding VII</b> (seed 000): the median recovery time "
+                    + "(faulty-invocation latency) is %s ms and the largest %s ms; the largest fault-free latency "
+                    + "is %s ms, and %d fault-free requests took longer than the median recovery. Largest "
+                    + "fault-free latencies: %s ms.</p>\n", ms(rv.medianRecoveryUs()), ms(rv.maxRecoveryUs()),
+                    ms(rv.maxFaultFreeUs()), rv.faultFreeAboveMedianRecovery(),
+                    String.join(", ", rv.largestFaultFreeUs().stream().map(HtmlReport::ms).toList())));
+        }
+        h.append("<h3>Around each fault: latency and completions per 1-s slice</h3>\n");
+        if (f.timelines().size() > MAX_TIMELINES) {
+            h.append(String.format(Locale.ROOT, "<p>The first %d of %d faults; all are in summary.json.</p>\n",
+                    MAX_TIMELINES, f.timelines().size()));
+        }
+        h.append("<div id=\"timelines\" class=\"grid2\"></div>\n");
+        h.append("<h2 id=\"performability\">Performability (seed 001, chapter 5)</h2>\n<p>Against the fault-free "
+                + "baseline of this same run. Goodput = completions per second ÷ completions per second in the "
+                + "1-s slices no fault touched; punctuality = fault-free mean ÷ mean of all completed requests "
+                + "(1 is ideal); P(&gt; t) counts a failed request as slower than every threshold. ");
+        FailoverAnalysis.Demerits w = f.weights();
+        h.append(String.format(Locale.ROOT, "Demerits: %s per failed request, %s per request over 2 s, %s per "
+                + "request over 1 s, %s per second of waiting above the configuration's fault-free mean.</p>\n",
+                num(w.failed()), num(w.over2s()), num(w.over1s()), num(w.excessSecond())));
+        h.append("<table><tr><th>config</th><th>requests</th><th>failed</th><th>faulty</th><th>goodput</th>"
+                + "<th>punctuality</th><th>P(&gt;0.1 s)</th><th>P(&gt;1 s)</th><th>P(&gt;2 s)</th><th>demerits</th>"
+                + "</tr>\n");
+        perfRow(h, f.run(), true);
+        for (FailoverAnalysis.Performability p : f.configs()) {
+            if (p.faultyInvocations() > 0 || p.goodput() != null || p.failed() > 0) {
+                perfRow(h, p, false);
+            }
+        }
+        h.append("</table>\n<p class=\"note\">Configurations no fault touched are left out of this table (their "
+                + "rows are in summary.json).</p>\n").append(plot("exceedance", "probability of exceeding "
+                        + "0.1 s, 1 s, 2 s"));
+    }
+
+    private static void compare(StringBuilder h, RunComparison c) {
+        h.append("<h2 id=\"compare\">Comparison with ").append(esc(c.otherRun())).append("</h2>\n<p>Ratios are "
+                + "this run ÷ the other (").append(esc(c.otherStrategy())).append(" strategy); below 1 means "
+                        + "this run was faster.");
+        if (c.medianMeanRatio() != null) {
+            h.append(String.format(Locale.ROOT, " Median over configurations: mean ratio %.3f, p99 ratio %.3f.",
+                    c.medianMeanRatio(), c.medianP99Ratio()));
+        }
+        h.append("</p>\n");
+        if (!c.phases().isEmpty()) {
+            h.append("<table><tr><th>fail-over phase</th><th>median ms (this)</th><th>median ms (other)</th>"
+                    + "<th>ratio</th></tr>\n");
+            for (RunComparison.PhasePair p : c.phases()) {
+                h.append("<tr>").append(td(p.phase())).append(td(msOrDash(p.medianUs())))
+                        .append(td(msOrDash(p.otherMedianUs())))
+                        .append(td(p.medianUs() == null || p.otherMedianUs() == null || p.otherMedianUs() == 0 ? "-"
+                                : String.format(Locale.ROOT, "%.3f", (double) p.medianUs() / p.otherMedianUs())))
+                        .append("</tr>\n");
+            }
+            h.append("</table>\n");
+        }
+        h.append(plot("compare-ratios", "mean and p99 ratio per configuration"));
+        if (!c.phases().isEmpty()) {
+            h.append(plot("compare-phases", "fail-over phase medians, both runs"));
+        }
+        h.append("<table><tr><th>config</th><th>method</th><th>mean ms</th><th>other</th><th>ratio</th>"
+                + "<th>p99 ms</th><th>other</th><th>ratio</th><th>max ms</th><th>other</th><th>ratio</th></tr>\n");
+        for (RunComparison.Row r : c.rows()) {
+            if (!r.method().equals("all")) {
+                continue;
+            }
+            h.append("<tr>").append(td(r.config())).append(td(r.method())).append(td(ms(r.meanUs())))
+                    .append(td(ms(r.otherMeanUs()))).append(td(ratio(r.meanRatio()))).append(td(ms(r.p99Us())))
+                    .append(td(ms(r.otherP99Us()))).append(td(ratio(r.p99Ratio()))).append(td(ms(r.maxUs())))
+                    .append(td(ms(r.otherMaxUs()))).append(td(ratio(r.maxRatio()))).append("</tr>\n");
+        }
+        h.append("</table>\n");
+    }
+
+    private static void statsRow(StringBuilder h, String label, LatencyStats s) {
+        h.append("<tr>").append(td(label)).append(td("" + (s == null ? 0 : s.count())));
+        if (s == null) {
+            h.append("<td colspan=\"4\">none</td>");
+        } else {
+            h.append(td(ms(s.mean()))).append(td(ms(s.median()))).append(td(ms(s.p99()))).append(td(ms(s.max())));
+        }
+        h.append("</tr>\n");
+    }
+
+    private static void perfRow(StringBuilder h, FailoverAnalysis.Performability p, boolean bold) {
+        h.append(bold ? "<tr class=\"total\">" : "<tr>").append(td(bold ? "whole run" : p.config()))
+                .append(td("" + p.requests())).append(td("" + p.failed())).append(td("" + p.faultyInvocations()))
+                .append(td(p.goodput() == null ? "-" : String.format(Locale.ROOT, "%.3f", p.goodput())))
+                .append(td(p.punctuality() == null ? "-" : String.format(Locale.ROOT, "%.3f", p.punctuality())))
+                .append(td(pct(p.pOver100ms()))).append(td(pct(p.pOver1s()))).append(td(pct(p.pOver2s())))
+                .append(td(String.format(Locale.ROOT, "%.1f", p.demerits()))).append("</tr>\n");
+    }
+
+    private static String plot(String id, String label) {
+        return "<figure><canvas id=\"" + id + "\" class=\"plot\" role=\"img\" aria-label=\"" + esc(label)
+                + "\"></canvas></figure>\n";
+    }
+
+    private static String verdict(Boolean b) {
+        return b == null ? "<td>n too small</td>" : b ? "<td class=\"good\">yes</td>" : "<td class=\"bad\">no</td>";
+    }
+
+    private static String td(String s) {
+        return "<td>" + esc(s) + "</td>";
+    }
+
+    static String ms(double us) {
+        return String.format(Locale.ROOT, us >= 100_000 ? "%.0f" : us >= 1000 ? "%.2f" : "%.3f", us / 1e3);
+    }
+
+    private static String ms(long us) {
+        return ms((double) us);
+    }
+
+    private static String msOrDash(Long us) {
+        return us == null ? "-" : ms(us);
+    }
+
+    private static String pct(double f) {
+        return String.format(Locale.ROOT, "%.3f%%", 100 * f);
+    }
+
+    private static String ratio(double r) {
+        return String.format(Locale.ROOT, "%.3f", r);
+    }
+
+    private static String num(double v) {
+        return v == Math.rint(v) ? String.valueOf((long) v) : String.valueOf(v);
+    }
+
+    private static double[] round(double[] v) {
+        double[] out = new double[v.length];
+        for (int i = 0; i < v.length; i++) {
+            out[i] = Math.round(v[i] * 1000) / 1000.0;
+        }
+        return out;
+    }
+
+    static String esc(String s) {
+        return s.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace("\"", "&quot;");
+    }
+
+    private static String resource(String name) {
+        try (InputStream in = HtmlReport.class.getResourceAsStream(name)) {
+            if (in == null) {
+                throw new IllegalStateException("the build left out " + name + ": rebuild with mvn install");
+            }
+            return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    private static String version(String key) {
+        Properties p = new Properties();
+        try (InputStream in = HtmlReport.class.getResourceAsStream("/ftlab-versions.properties")) {
+            p.load(in);
+        } catch (IOException | NullPointerException e) {
+            throw new IllegalStateException("the build left out ftlab-versions.properties: rebuild with mvn install");
+        }
+        return p.getProperty(key, "unknown");
+    }
+
+    private static final String CSS = """
+            body{font-family:system-ui,-apple-system,Segoe UI,Roboto,sans-serif;margin:1.5em auto;max-width:1200px;\
+            padding:0 1em;color:#222}
+            h1{font-size:1.5em}h2{margin-top:2em;border-bottom:1px solid #ccc}h3{margin-top:1.5em}
+            table{border-collapse:collapse;font-size:.85em;margin:.5em 0}
+            td,th{border:1px solid #ddd;padding:2px 6px;text-align:right;white-space:nowrap}th{background:#f4f4f4}
+            td:first-child{text-align:left}.good{color:#1a7f37}.bad{color:#c62828;font-weight:bold}
+            tr.total{font-weight:bold;background:#fafafa}
+            .warn{background:#fff4e5;border:1px solid #f0a020;padding:.5em 1em}.errors{color:#c62828}
+            .meta,.note{color:#555;font-size:.9em}
+            figure{margin:.5em 0;height:380px;position:relative}
+            table{display:block;overflow-x:auto;max-width:100%}
+            .grid2{display:grid;grid-template-columns:1fr 1fr;gap:1em}
+            footer{margin-top:3em;color:#777;font-size:.8em}
+            """;
+}

@@ -1,0 +1,308 @@
+package org.ftlab.harness.analysis;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * {@code report/summary.json} and {@code report/summary.csv}: the analysis as a public interface (docs/analysis.md
+ * documents every field). Fields may be added, never renamed or reordered in the CSV.
+ */
+final class SummaryJson {
+    static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
+
+    /** The CSV columns: the documented config fields first, in order, then the later additions. */
+    static final List<String> CSV_COLUMNS = List.of("config", "clients", "think_ms", "reply", "method", "count",
+            "failures", "mean_us", "std_us", "min_us", "median_us", "p90_us", "p99_us", "p999_us", "max_us",
+            "trimmed_mean_us", "outliers_3sigma", "c1", "p99_ci_low_us", "p99_ci_high_us", "p25_us", "p75_us",
+            "outliers_3sigma_fraction", "p99_within_10x", "p99_within_25x", "middleware_mean_us", "server_mean_us",
+            "database_mean_us", "top1pct_count", "top1pct_middleware_mean_us", "top1pct_server_mean_us",
+            "top1pct_database_mean_us", "request_rate_per_s", "throughput_bytes_per_s");
+
+    private SummaryJson() {
+    }
+
+    static ObjectNode configNode(RunAnalysis.Entry e) {
+        ObjectNode n = JSON.createObjectNode();
+        n.put("config", e.config());
+        n.put("clients", e.clients());
+        n.put("think_ms", e.thinkMillis());
+        n.put("reply", e.reply());
+        n.put("method", e.method());
+        LatencyStats s = e.stats();
+        n.put("count", s == null ? 0 : s.count());
+        n.put("failures", e.failures());
+        if (s != null) {
+            n.put("mean_us", s.mean());
+            n.put("std_us", s.std());
+            n.put("min_us", s.min());
+            n.put("median_us", s.median());
+            n.put("p90_us", s.p90());
+            n.put("p99_us", s.p99());
+            n.put("p999_us", s.p999());
+            n.put("max_us", s.max());
+            n.put("trimmed_mean_us", s.trimmedMean());
+            n.put("outliers_3sigma", s.outliers3Sigma());
+            n.put("c1", s.c1());
+            putNullable(n, "p99_ci_low_us", s.p99CiLow());
+            putNullable(n, "p99_ci_high_us", s.p99CiHigh());
+            n.put("p25_us", s.p25());
+            n.put("p75_us", s.p75());
+            n.put("outliers_3sigma_fraction", (double) s.outliers3Sigma() / s.count());
+            putNullable(n, "p99_within_10x", s.p99Within(10));
+            putNullable(n, "p99_within_25x", s.p99Within(25));
+        }
+        RunAnalysis.Breakdown b = e.breakdown();
+        if (b != null) {
+            n.put("middleware_mean_us", b.middlewareMeanUs());
+            n.put("server_mean_us", b.serverMeanUs());
+            n.put("database_mean_us", b.databaseMeanUs());
+            n.put("top1pct_count", b.topCount());
+            n.put("top1pct_middleware_mean_us", b.topMiddlewareMeanUs());
+            n.put("top1pct_server_mean_us", b.topServerMeanUs());
+            n.put("top1pct_database_mean_us", b.topDatabaseMeanUs());
+        }
+        putNullable(n, "request_rate_per_s", e.requestRatePerS());
+        putNullable(n, "throughput_bytes_per_s", e.throughputBytesPerS());
+        return n;
+    }
+
+    static String csv(RunAnalysis.Result result) {
+        StringBuilder csv = new StringBuilder(String.join(",", CSV_COLUMNS)).append('\n');
+        for (RunAnalysis.Entry e : result.entries()) {
+            ObjectNode n = configNode(e);
+            List<String> cells = new ArrayList<>();
+            for (String c : CSV_COLUMNS) {
+                if (!n.has(c) || n.get(c).isNull()) {
+                    cells.add("");
+                } else if (n.get(c).isDouble()) {
+                    cells.add(String.format(Locale.ROOT, "%.3f", n.get(c).asDouble()));
+                } else {
+                    cells.add(n.get(c).asText());
+                }
+            }
+            csv.append(String.join(",", cells)).append('\n');
+        }
+        return csv.toString();
+    }
+
+    static String json(RunAnalysis.Result result) throws JsonProcessingException {
+        return JSON.writeValueAsString(tree(result));
+    }
+
+    static ObjectNode tree(RunAnalysis.Result result) {
+        ObjectNode root = JSON.createObjectNode();
+        root.put("percentile_estimator", LatencyStats.PERCENTILE_ESTIMATOR);
+        ObjectNode run = root.putObject("run");
+        run.put("failover_strategy", result.strategy());
+        run.put("fault_kind", result.faultKind());
+        ArrayNode configs = root.putArray("configs");
+        for (RunAnalysis.Entry e : result.entries()) {
+            configs.add(configNode(e));
+        }
+        ArrayNode anova = root.putArray("anova");
+        for (RunAnalysis.Anova a : result.anova()) {
+            ObjectNode n = anova.addObject();
+            n.put("factor", a.factor());
+            n.put("metric", a.metric());
+            putNullable(n, "f", a.f());
+            putNullable(n, "p", a.p());
+        }
+        RunAnalysis.Regression r = result.regression();
+        if (r == null) {
+            root.putNull("p99_regression");
+        } else {
+            ObjectNode n = root.putObject("p99_regression");
+            n.put("n", r.n());
+            n.put("slope", r.slope());
+            n.put("intercept_us", r.interceptUs());
+            n.put("r", r.r());
+            n.put("p", r.p());
+        }
+        RunAnalysis.MagicalOnePercent m = result.magical();
+        ObjectNode mn = root.putObject("magical_1pct");
+        mn.put("tested", m.tested());
+        mn.put("p99_within_10x", m.within10x());
+        mn.put("p99_within_25x", m.within25x());
+        mn.put("untestable", m.untestable());
+        root.set("failover", failover(result.failover()));
+        if (result.comparison() != null) {
+            root.set("compare", compare(result.comparison()));
+        }
+        root.set("warnings", JSON.valueToTree(result.warnings()));
+        return root;
+    }
+
+    private static ObjectNode failover(FailoverAnalysis.Result f) {
+        ObjectNode n = JSON.createObjectNode();
+        if (f == null) {
+            return n;
+        }
+        n.put("failover_strategy", f.strategy());
+        ArrayNode faults = n.putArray("faults");
+        for (FailoverAnalysis.FaultSummary s : f.faults()) {
+            ObjectNode x = faults.addObject();
+            FaultRecord r = s.fault();
+            x.put("fault_id", r.id());
+            x.put("kind", r.kind());
+            x.put("replica", r.replica());
+            x.put("config", s.config());
+            putNullable(x, "detection_us", r.detectionUs());
+            putNullable(x, "promotion_us", r.promotionUs());
+            putNullable(x, "restoration_us", r.restorationUs());
+            x.put("faulty_invocations", s.faultyInvocations());
+            x.put("overlapping_requests", s.overlapping());
+            putNullable(x, "jitter_us", s.jitterUs());
+            putNullable(x, "max_latency_us", s.maxLatencyUs());
+        }
+        n.set("detection", phases(f.detection()));
+        n.set("phases", phases(f.phases()));
+        ObjectNode lat = n.putObject("latency");
+        lat.set("fault_free", stats(f.faultFree()));
+        lat.set("faulty", stats(f.faulty()));
+        lat.set("overlapping", stats(f.overlapping()));
+        putNullable(n, "jitter_min_us", f.jitterMinUs());
+        putNullable(n, "jitter_max_us", f.jitterMaxUs());
+        FailoverAnalysis.RecoveryVsOutliers rv = f.recoveryVsOutliers();
+        if (rv != null) {
+            ObjectNode x = n.putObject("recovery_vs_outliers");
+            putNullable(x, "median_recovery_us", rv.medianRecoveryUs());
+            putNullable(x, "max_recovery_us", rv.maxRecoveryUs());
+            putNullable(x, "max_fault_free_us", rv.maxFaultFreeUs());
+            x.put("fault_free_above_median_recovery", rv.faultFreeAboveMedianRecovery());
+            x.set("largest_fault_free_us", JSON.valueToTree(rv.largestFaultFreeUs()));
+        }
+        ObjectNode perf = n.putObject("performability");
+        perf.set("run", performability(f.run()));
+        ArrayNode pc = perf.putArray("configs");
+        for (FailoverAnalysis.Performability p : f.configs()) {
+            pc.add(performability(p));
+        }
+        ObjectNode w = perf.putObject("demerit_weights");
+        w.put("failed", f.weights().failed());
+        w.put("over2s", f.weights().over2s());
+        w.put("over1s", f.weights().over1s());
+        w.put("excess_s", f.weights().excessSecond());
+        ArrayNode tl = n.putArray("timelines");
+        for (FailoverAnalysis.Timeline t : f.timelines()) {
+            ObjectNode x = tl.addObject();
+            x.put("fault_id", t.faultId());
+            x.put("kind", t.kind());
+            x.put("config", t.config());
+            putNullable(x, "detected_s", t.detectedS());
+            putNullable(x, "promoted_s", t.promotedS());
+            putNullable(x, "restored_s", t.restoredS());
+            ArrayNode slices = x.putArray("slices");
+            for (FailoverAnalysis.Slice s : t.slices()) {
+                ObjectNode y = slices.addObject();
+                y.put("second", s.second());
+                putNullable(y, "p50_ms", s.p50Ms());
+                putNullable(y, "p99_ms", s.p99Ms());
+                putNullable(y, "max_ms", s.maxMs());
+                y.put("completed", s.completed());
+            }
+        }
+        return n;
+    }
+
+    private static ObjectNode performability(FailoverAnalysis.Performability p) {
+        ObjectNode x = JSON.createObjectNode();
+        x.put("config", p.config());
+        x.put("requests", p.requests());
+        x.put("failed", p.failed());
+        x.put("faulty_invocations", p.faultyInvocations());
+        putNullable(x, "goodput", p.goodput());
+        putNullable(x, "punctuality", p.punctuality());
+        x.put("p_over_100ms", p.pOver100ms());
+        x.put("p_over_1s", p.pOver1s());
+        x.put("p_over_2s", p.pOver2s());
+        x.put("demerits", p.demerits());
+        return x;
+    }
+
+    private static ArrayNode phases(List<FailoverAnalysis.PhaseStats> list) {
+        ArrayNode a = JSON.createArrayNode();
+        for (FailoverAnalysis.PhaseStats p : list) {
+            ObjectNode x = a.addObject();
+            x.put("name", p.phase());
+            x.put("count", p.count());
+            x.put("mean_us", p.meanUs());
+            x.put("median_us", p.medianUs());
+            x.put("min_us", p.minUs());
+            x.put("max_us", p.maxUs());
+        }
+        return a;
+    }
+
+    private static ObjectNode stats(LatencyStats s) {
+        ObjectNode x = JSON.createObjectNode();
+        x.put("count", s == null ? 0 : s.count());
+        if (s != null) {
+            x.put("mean_us", s.mean());
+            x.put("std_us", s.std());
+            x.put("min_us", s.min());
+            x.put("median_us", s.median());
+            x.put("p99_us", s.p99());
+            x.put("max_us", s.max());
+        }
+        return x;
+    }
+
+    private static ObjectNode compare(RunComparison c) {
+        ObjectNode x = JSON.createObjectNode();
+        x.put("other_run", c.otherRun());
+        x.put("other_failover_strategy", c.otherStrategy());
+        putNullable(x, "median_mean_ratio", c.medianMeanRatio());
+        putNullable(x, "median_p99_ratio", c.medianP99Ratio());
+        ArrayNode rows = x.putArray("configs");
+        for (RunComparison.Row r : c.rows()) {
+            ObjectNode y = rows.addObject();
+            y.put("config", r.config());
+            y.put("method", r.method());
+            y.put("mean_us", r.meanUs());
+            y.put("other_mean_us", r.otherMeanUs());
+            y.put("mean_ratio", r.meanRatio());
+            y.put("p99_us", r.p99Us());
+            y.put("other_p99_us", r.otherP99Us());
+            y.put("p99_ratio", r.p99Ratio());
+            y.put("max_us", r.maxUs());
+            y.put("other_max_us", r.otherMaxUs());
+            y.put("max_ratio", r.maxRatio());
+        }
+        ArrayNode ph = x.putArray("phases");
+        for (RunComparison.PhasePair p : c.phases()) {
+            ObjectNode y = ph.addObject();
+            y.put("name", p.phase());
+            putNullable(y, "median_us", p.medianUs());
+            putNullable(y, "other_median_us", p.otherMedianUs());
+        }
+        if (c.thisRun() != null) {
+            x.set("performability", performability(c.thisRun()));
+        }
+        if (c.otherRunPerformability() != null) {
+            x.set("other_performability", performability(c.otherRunPerformability()));
+        }
+        return x;
+    }
+
+    static void putNullable(ObjectNode n, String field, Object v) {
+        if (v == null) {
+            n.putNull(field);
+        } else if (v instanceof Long l) {
+            n.put(field, l);
+        } else if (v instanceof Integer i) {
+            n.put(field, i);
+        } else if (v instanceof Double d) {
+            n.put(field, d);
+        } else if (v instanceof Boolean b) {
+            n.put(field, b);
+        } else {
+            n.put(field, v.toString());
+        }
+    }
+}

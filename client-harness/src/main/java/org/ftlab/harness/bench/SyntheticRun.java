@@ -1,0 +1,113 @@
+package org.ftlab.harness.bench;
+
+import java.io.BufferedWriter;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.util.SplittableRandom;
+import org.ftlab.harness.probe.ProbeTable;
+
+/**
+ * Writes a synthetic grid run directory of full size (the 48 configurations of the full profile, 5,000 posts and
+ * 5,000 views per client: 2,640,000 rows, about 390 MB), in the exact probe format, for benchmarking the analysis.
+ * Latencies are log-normal around a few milliseconds with rare outliers; every 200,000th request per configuration
+ * block is a faulty invocation with its three phases, and each configuration with 10 clients gets one crash in
+ * faults.csv. Deterministic for a given seed.
+ */
+public final class SyntheticRun {
+    public static final int[] CLIENTS = {1, 4, 7, 10};
+    public static final int[] THINK_MS = {0, 20, 40};
+    public static final String[] REPLY = {"orig", "256", "512", "1024"};
+
+    private SyntheticRun() {
+    }
+
+    /** Writes the run into {@code dir} (created); returns the number of probe rows. */
+    public static long write(Path dir, int requestsPerMethodPerClient, long seed) throws IOException {
+        Path probes = dir.resolve("probes");
+        Files.createDirectories(probes);
+        SplittableRandom random = new SplittableRandom(seed);
+        long rows = 0;
+        long clock = 1_700_000_000_000_000L;
+        StringBuilder faults = new StringBuilder("fault_id,kind,replica,injected_epoch_us,detected_epoch_us,"
+                + "promoted_epoch_us,restored_epoch_us\n");
+        int faultNo = 0;
+        for (int clients : CLIENTS) {
+            for (int think : THINK_MS) {
+                for (String reply : REPLY) {
+                    String config = String.format("c%02d-t%02d-r%s", clients, think, reply);
+                    String faultId = null;
+                    long faultAt = -1;
+                    if (clients == 10) {
+                        faultId = "f" + (++faultNo);
+                        faultAt = clock + 2_000_000;
+                        faults.append(faultId).append(",crash,r1,").append(faultAt).append(',').append(faultAt + 50_000)
+                                .append(',').append(faultAt + 51_000).append(',').append(faultAt + 14_000_000)
+                                .append('\n');
+                    }
+                    Path tmp = probes.resolve(config + ".csv.tmp");
+                    long end = clock;
+                    try (BufferedWriter w = new BufferedWriter(new java.io.OutputStreamWriter(Files.newOutputStream(tmp), StandardCharsets.UTF_8), 1 << 16)) {
+                        w.write(ProbeTable.HEADER);
+                        w.newLine();
+                        StringBuilder line = new StringBuilder(160);
+                        for (int c = 0; c < clients; c++) {
+                            long t = clock;
+                            String client = "synthetic-" + c;
+                            for (int k = 0; k < 2 * requestsPerMethodPerClient; k++) {
+                                boolean post = k < requestsPerMethodPerClient;
+                                long latency = (long) Math.exp(random.nextGaussian() * 0.5 + (post ? 8.7 : 7.9));
+                                if (random.nextInt(1000) == 0) {
+                                    latency *= 5 + random.nextInt(40);
+                                }
+                                boolean faulty = faultId != null && k == 0 && c == 0;
+                                long detect = 0;
+                                long failover = 0;
+                                if (faulty) {
+                                    t = faultAt - 1000;
+                                    detect = 50_000 + random.nextInt(20_000);
+                                    failover = random.nextInt(500);
+                                    latency = Math.max(latency, 1000) + detect + failover;
+                                }
+                                long recv = t + latency;
+                                long server = Math.max(200, latency / 2);
+                                long srvRecv = recv - server - (latency - server) / 2;
+                                long dbStart = srvRecv + server / 10;
+                                long dbEnd = dbStart + server / 2;
+                                line.setLength(0);
+                                line.append(client).append(',').append(k + 1).append(',')
+                                        .append(post ? "postAuction" : "viewAuction").append(',')
+                                        .append(reply.equals("orig") ? "" : reply).append(',').append(t).append(',')
+                                        .append(recv).append(',').append(srvRecv).append(',').append(dbStart)
+                                        .append(',').append(dbEnd).append(',').append(srvRecv + server).append(',')
+                                        .append(t).append(",r").append(faulty ? 2 : 1).append(',')
+                                        .append(faulty ? "retried" : "ok").append(',')
+                                        .append(faulty ? faultId : "").append(',');
+                                if (faulty) {
+                                    line.append(detect).append(',').append(failover).append(',')
+                                            .append(latency - detect - failover);
+                                } else {
+                                    line.append(",,");
+                                }
+                                w.append(line).append('\n');
+                                rows++;
+                                t = recv + think * 1000L;
+                            }
+                            end = Math.max(end, t);
+                        }
+                    }
+                    Files.move(tmp, probes.resolve(config + ".csv"), StandardCopyOption.ATOMIC_MOVE,
+                            StandardCopyOption.REPLACE_EXISTING);
+                    clock = end + 1_000_000;
+                }
+            }
+        }
+        Files.writeString(dir.resolve("faults.csv"), faults.toString());
+        Files.writeString(dir.resolve("manifest.json"), "{\"status\":\"complete\",\"profile\":\"synthetic\","
+                + "\"grid\":{\"configurations\":48},\"failover_strategy\":\"preconnected\","
+                + "\"faults\":{\"kind\":\"crash\"}}\n");
+        return rows;
+    }
+}

@@ -1,0 +1,273 @@
+// Draws the plots of an ftlab report from the data embedded in #report-data (written by HtmlReport).
+// Every plot is a Chart.js chart on a canvas.plot; when done, the body records how many canvases have
+// something drawn on them, and #report-errors lists any error, so a headless browser can check the page.
+(function () {
+  'use strict';
+  const errors = [];
+  function fail(where, e) {
+    errors.push(where + ': ' + (e && e.message ? e.message : String(e)));
+  }
+  window.addEventListener('error', function (ev) { fail('script', ev.error || ev.message); });
+  const consoleError = console.error;
+  console.error = function () { fail('console', Array.prototype.join.call(arguments, ' ')); consoleError.apply(console, arguments); };
+
+  const data = JSON.parse(document.getElementById('report-data').textContent);
+  const summary = data.summary;
+  const all = summary.configs.filter(c => c.method === 'all' && c.count > 0);
+  const perMethod = summary.configs.filter(c => c.method !== 'all' && c.count > 0);
+  const ms = us => us / 1000;
+  const PALETTE = ['#1f77b4', '#d62728', '#2ca02c', '#ff7f0e', '#9467bd', '#8c564b', '#e377c2', '#7f7f7f',
+    '#bcbd22', '#17becf'];
+  const color = i => PALETTE[i % PALETTE.length];
+  const uniq = xs => Array.from(new Set(xs));
+  const replyOrder = r => r === 'original' ? -1 : Number(r);
+  const charts = {};
+
+  Chart.defaults.animation = false;
+  Chart.defaults.responsive = true;
+  Chart.defaults.maintainAspectRatio = false;
+  Chart.defaults.font.size = 11;
+
+  // Shades [from, to] on the x axis (seconds around a fault): options.plugins.shade = [{from, to, color}].
+  Chart.register({
+    id: 'shade',
+    beforeDatasetsDraw(chart, args, opts) {
+      const areas = (opts && opts.areas) || [];
+      const x = chart.scales.x; const a = chart.chartArea; const ctx = chart.ctx;
+      areas.forEach(s => {
+        const x0 = Math.max(a.left, x.getPixelForValue(s.from));
+        const x1 = Math.min(a.right, x.getPixelForValue(s.to));
+        if (x1 > x0) { ctx.save(); ctx.fillStyle = s.color; ctx.fillRect(x0, a.top, x1 - x0, a.bottom - a.top); ctx.restore(); }
+        else { ctx.save(); ctx.fillStyle = s.color; ctx.fillRect(x0 - 1, a.top, 2, a.bottom - a.top); ctx.restore(); }
+      });
+    }
+  });
+
+  function axis(title, log, extra) {
+    return Object.assign({ type: log ? 'logarithmic' : 'linear', title: { display: true, text: title } }, extra || {});
+  }
+  function title(text) { return { display: true, text: text }; }
+  function draw(id, config) {
+    const canvas = typeof id === 'string' ? document.getElementById(id) : id;
+    if (!canvas) return;
+    try {
+      if (charts[canvas.id]) charts[canvas.id].destroy();
+      charts[canvas.id] = new Chart(canvas, config);
+    } catch (e) { fail(canvas.id, e); }
+  }
+  function addCanvas(container, id, label) {
+    const fig = document.createElement('figure');
+    const c = document.createElement('canvas');
+    c.id = id; c.className = 'plot'; c.setAttribute('role', 'img'); c.setAttribute('aria-label', label);
+    fig.appendChild(c); container.appendChild(fig);
+    return c;
+  }
+
+  // p99 against mean, log-log, with the fitted line and the 10x / 25x bounds of the magical 1%.
+  (function () {
+    const pts = perMethod.map(c => ({ x: ms(c.mean_us), y: ms(c.p99_us), label: c.config + ' ' + c.method }));
+    const xs = pts.map(p => p.x);
+    const lo = Math.min.apply(null, xs.concat([1])) * 0.8; const hi = Math.max.apply(null, xs.concat([1])) * 1.25;
+    const ds = [{ type: 'scatter', label: 'configuration × method', data: pts, backgroundColor: color(0) }];
+    const g = summary.p99_regression;
+    if (g) {
+      ds.push({ type: 'line', label: 'fit: p99 = ' + g.slope.toFixed(3) + '·mean + ' + g.intercept_us.toFixed(0) + ' µs',
+        data: [{ x: lo, y: g.slope * lo + g.intercept_us / 1000 }, { x: hi, y: g.slope * hi + g.intercept_us / 1000 }],
+        borderColor: color(1), pointRadius: 0 });
+    }
+    [10, 25].forEach((k, i) => ds.push({ type: 'line', label: 'p99 = ' + k + ' × mean', data: [{ x: lo, y: k * lo }, { x: hi, y: k * hi }],
+      borderColor: color(7 + i), borderDash: [4, 4], pointRadius: 0 }));
+    draw('p99-vs-mean', { type: 'scatter', data: { datasets: ds }, options: {
+      plugins: { title: title('p99 vs mean (log-log)') },
+      scales: { x: axis('mean latency (ms, log)', true), y: axis('p99 latency (ms, log)', true) } } });
+  })();
+
+  // Per-client latency in request order, one configuration at a time.
+  (function () {
+    const select = document.getElementById('client-config');
+    if (!select) return;
+    data.plots.forEach((p, i) => { const o = document.createElement('option'); o.value = i; o.textContent = p.config; select.appendChild(o); });
+    function render() {
+      const p = data.plots[Number(select.value) || 0];
+      if (!p) return;
+      draw('client-latency', { type: 'line', data: { datasets: p.clients.map((c, i) => ({
+        label: 'client ' + c.client, data: c.index.map((x, k) => ({ x: x, y: c.ms[k] })), borderColor: color(i),
+        borderWidth: 1, pointRadius: 0 })) }, options: { parsing: false,
+        plugins: { title: title('latency per client, ' + p.config), legend: { display: p.clients.length <= 10 } },
+        scales: { x: axis('request index (per client)', false), y: axis('latency (ms, log)', true) } } });
+    }
+    select.addEventListener('change', render);
+    render();
+  })();
+
+  // Max, p99 and mean vs number of clients: one plot per reply size, a colour per think time.
+  (function () {
+    const box = document.getElementById('by-reply');
+    const replies = uniq(all.map(c => c.reply)).sort((a, b) => replyOrder(a) - replyOrder(b));
+    const thinks = uniq(all.map(c => c.think_ms)).sort((a, b) => a - b);
+    const clients = uniq(all.map(c => c.clients)).sort((a, b) => a - b);
+    replies.forEach((reply, ri) => {
+      const canvas = addCanvas(box, 'by-reply-' + ri, 'max, p99, mean vs clients, reply ' + reply);
+      const ds = [];
+      thinks.forEach((t, ti) => {
+        [['max', 'max_us', [2, 2]], ['p99', 'p99_us', [6, 3]], ['mean', 'mean_us', []]].forEach(m => {
+          ds.push({ label: m[0] + ', think ' + t + ' ms', borderColor: color(ti), backgroundColor: color(ti), borderDash: m[2],
+            data: clients.map(n => { const c = all.find(x => x.reply === reply && x.think_ms === t && x.clients === n); return c ? { x: n, y: ms(c[m[1]]) } : null; }).filter(Boolean) });
+        });
+      });
+      draw(canvas, { type: 'line', data: { datasets: ds }, options: {
+        plugins: { title: title('reply ' + (reply === 'original' ? 'original' : reply + ' bytes') + ': max (dotted), p99 (dashed), mean (solid)'),
+          legend: { labels: { boxWidth: 10 } } },
+        scales: { x: axis('clients', false, { ticks: { stepSize: 1 } }), y: axis('latency (ms, log)', true) } } });
+    });
+  })();
+
+  // The haircut: configurations sorted by mean; max and p99 as areas, the mean as a line.
+  (function () {
+    const s = all.slice().sort((a, b) => a.mean_us - b.mean_us);
+    const labels = s.map(c => c.config);
+    draw('haircut', { type: 'line', data: { labels: labels, datasets: [
+      { label: 'max', data: s.map(c => ms(c.max_us)), borderColor: color(1), backgroundColor: 'rgba(214,39,40,0.25)', fill: 'origin', pointRadius: 0 },
+      { label: 'p99', data: s.map(c => ms(c.p99_us)), borderColor: color(3), backgroundColor: 'rgba(255,127,14,0.35)', fill: 'origin', pointRadius: 0 },
+      { label: 'mean', data: s.map(c => ms(c.mean_us)), borderColor: color(0), pointRadius: 1 }] },
+      options: { plugins: { title: title('configurations sorted by mean latency: the max is erratic, p99 follows the mean') },
+        scales: { x: { title: { display: true, text: 'configuration (sorted by mean)' }, ticks: { autoSkip: true, maxRotation: 90 } },
+          y: axis('latency (ms, log)', true) } } });
+  })();
+
+  // Where the top-1% requests spend their time: stacked middleware / server (excluding DB) / database.
+  (function () {
+    const s = all.filter(c => c.top1pct_count > 0);
+    draw('outlier-breakdown', { type: 'bar', data: { labels: s.map(c => c.config), datasets: [
+      { label: 'middleware', data: s.map(c => ms(c.top1pct_middleware_mean_us)), backgroundColor: color(0) },
+      { label: 'server, outside the database', data: s.map(c => ms(Math.max(0, c.top1pct_server_mean_us - c.top1pct_database_mean_us))), backgroundColor: color(3) },
+      { label: 'database', data: s.map(c => ms(c.top1pct_database_mean_us)), backgroundColor: color(2) }] },
+      options: { plugins: { title: title('mean time of the slowest 1% of requests, by component') },
+        scales: { x: { stacked: true, title: { display: true, text: 'configuration' }, ticks: { maxRotation: 90 } },
+          y: axis('mean latency of the top 1% (ms)', false, { stacked: true }) } } });
+  })();
+
+  // Request rate vs p99, a series per reply size.
+  (function () {
+    const replies = uniq(all.map(c => c.reply)).sort((a, b) => replyOrder(a) - replyOrder(b));
+    draw('rate-size-p99', { type: 'scatter', data: { datasets: replies.map((r, i) => ({
+      label: 'reply ' + r + (r === 'original' ? '' : ' B'), backgroundColor: color(i),
+      pointRadius: 3 + 2 * i, data: all.filter(c => c.reply === r && c.request_rate_per_s != null).map(c => ({ x: c.request_rate_per_s, y: ms(c.p99_us) })) })) },
+      options: { plugins: { title: title('p99 latency vs request rate at the server, by reply size (larger marker = larger reply)') },
+        scales: { x: axis('request rate (requests/s, log)', true), y: axis('p99 latency (ms, log)', true) } } });
+  })();
+
+  // Latency vs throughput (request rate × reply size), a series per think time.
+  (function () {
+    const thinks = uniq(all.map(c => c.think_ms)).sort((a, b) => a - b);
+    draw('latency-throughput', { type: 'scatter', data: { datasets: thinks.map((t, i) => ({
+      label: 'think ' + t + ' ms', backgroundColor: color(i),
+      data: all.filter(c => c.think_ms === t && c.throughput_bytes_per_s != null).map(c => ({ x: c.throughput_bytes_per_s / 1024, y: ms(c.mean_us) })) })) },
+      options: { plugins: { title: title('mean latency vs throughput (fixed reply sizes only)') },
+        scales: { x: axis('throughput (KiB/s of replies, log)', true), y: axis('mean latency (ms, log)', true) } } });
+  })();
+
+  // Latency CDF per configuration, coloured by number of clients.
+  (function () {
+    const clients = uniq(all.map(c => c.clients)).sort((a, b) => a - b);
+    draw('cdf', { type: 'line', data: { datasets: data.plots.filter(p => p.cdf_ms.length > 0).map(p => {
+      const c = all.find(x => x.config === p.config); const ci = c ? clients.indexOf(c.clients) : 0;
+      return { label: p.config, data: p.cdf_ms.map((x, k) => ({ x: x, y: p.cdf_fraction[k] })), borderColor: color(ci), borderWidth: 1, pointRadius: 0 };
+    }) }, options: { parsing: false, plugins: { title: title('latency CDF per configuration (colour: number of clients)'), legend: { display: false } },
+      scales: { x: axis('latency (ms, log)', true), y: axis('fraction of requests at or below', false, { min: 0, max: 1 }) } } });
+  })();
+
+  // Box plots: box p25–p75, whiskers min–p99, median tick, max dot.
+  (function () {
+    draw('boxes', { type: 'bar', data: { labels: all.map(c => c.config), datasets: [
+      { label: 'min – p99', data: all.map(c => [ms(c.min_us), ms(c.p99_us)]), backgroundColor: '#555', barPercentage: 0.12, grouped: false },
+      { label: 'p25 – p75', data: all.map(c => [ms(c.p25_us), ms(c.p75_us)]), backgroundColor: 'rgba(31,119,180,0.6)', barPercentage: 0.7, grouped: false },
+      { type: 'line', label: 'median', data: all.map(c => ms(c.median_us)), showLine: false, pointStyle: 'line', pointRadius: 8, borderColor: '#000', borderWidth: 2 },
+      { type: 'line', label: 'max', data: all.map(c => ms(c.max_us)), showLine: false, pointStyle: 'circle', pointRadius: 3, borderColor: color(1), backgroundColor: 'rgba(0,0,0,0)' }] },
+      options: { plugins: { title: title('latency per configuration: box p25–p75, whiskers min–p99, tick median, circle max') },
+        scales: { x: { title: { display: true, text: 'configuration' }, ticks: { maxRotation: 90 } }, y: axis('latency (ms, log)', true) } } });
+  })();
+
+  const fo = summary.failover || {};
+
+  // Fail-over phases of the faulty invocations (means), a stacked bar per strategy.
+  (function () {
+    const byName = n => (fo.phases || []).find(p => p.name === n);
+    if (!byName('detection')) return;
+    const parts = [['fault detection', 'detection', 1], ['fail-over', 'failover', 3], ['fault-free retry', 'retry', 2]];
+    draw('phases', { type: 'bar', data: { labels: [fo.failover_strategy + ' (n = ' + byName('detection').count + ')'],
+      datasets: parts.map(p => ({ label: p[0], data: [ms(byName(p[1]).mean_us)], backgroundColor: color(p[2]) })) },
+      options: { indexAxis: 'y', plugins: { title: title('faulty invocation: mean time in each phase') },
+        scales: { x: axis('mean time (ms)', false, { stacked: true }), y: { stacked: true } } } });
+  })();
+
+  // A timeline around each fault: latency quantiles and completions per 1-s slice, the fault shaded.
+  (function () {
+    const box = document.getElementById('timelines');
+    if (!box) return;
+    (fo.timelines || []).slice(0, data.max_timelines).forEach((t, i) => {
+      const canvas = addCanvas(box, 'timeline-' + i, 'latency around fault ' + t.fault_id);
+      const sl = t.slices;
+      const line = (k, label, c) => ({ type: 'line', label: label, yAxisID: 'y', borderColor: color(c), backgroundColor: color(c), pointRadius: 2, spanGaps: false,
+        data: sl.map(s => ({ x: s.second + 0.5, y: s[k] })) });
+      const end = t.promoted_s != null ? t.promoted_s : (t.detected_s != null ? t.detected_s : 0.05);
+      const areas = [{ from: 0, to: Math.max(end, 0.05), color: 'rgba(214,39,40,0.35)' }];
+      if (t.restored_s != null) areas.push({ from: Math.max(end, 0.05), to: t.restored_s, color: 'rgba(255,127,14,0.12)' });
+      draw(canvas, { type: 'line', data: { datasets: [line('max_ms', 'max', 1), line('p99_ms', 'p99', 3), line('p50_ms', 'median', 0),
+        { type: 'bar', label: 'completed requests/s', yAxisID: 'y2', backgroundColor: 'rgba(127,127,127,0.3)', data: sl.map(s => ({ x: s.second + 0.5, y: s.completed })) }] },
+        options: { plugins: { title: title(t.fault_id + ' (' + t.kind + ') in ' + t.config + ': red = injected → promoted, orange = until restored'), shade: { areas: areas } },
+          scales: { x: axis('seconds since the fault was injected', false), y: axis('latency (ms, log)', true, { position: 'left' }),
+            y2: axis('completed requests per second', false, { position: 'right', grid: { drawOnChartArea: false }, min: 0 }) } } });
+    });
+  })();
+
+  // Probability of exceeding 0.1 s / 1 s / 2 s: the whole run and each configuration a fault touched.
+  (function () {
+    const perf = fo.performability;
+    if (!perf) return;
+    const rows = [Object.assign({}, perf.run, { config: 'whole run' })].concat(perf.configs.filter(p => p.faulty_invocations > 0 || p.goodput != null || p.failed > 0));
+    draw('exceedance', { type: 'bar', data: { labels: rows.map(p => p.config), datasets: [
+      { label: 'P(> 0.1 s)', data: rows.map(p => 100 * p.p_over_100ms), backgroundColor: color(0) },
+      { label: 'P(> 1 s)', data: rows.map(p => 100 * p.p_over_1s), backgroundColor: color(3) },
+      { label: 'P(> 2 s)', data: rows.map(p => 100 * p.p_over_2s), backgroundColor: color(1) }] },
+      options: { plugins: { title: title('probability that a request exceeds a wait threshold (failed requests count as exceeding)') },
+        scales: { x: { title: { display: true, text: 'configuration' }, ticks: { maxRotation: 90 } }, y: axis('requests (%)', false, { min: 0 }) } } });
+  })();
+
+  // --compare: ratios per configuration, and the fail-over phases of both runs.
+  (function () {
+    const c = summary.compare;
+    if (!c) return;
+    const rows = c.configs.filter(r => r.method === 'all');
+    draw('compare-ratios', { type: 'bar', data: { labels: rows.map(r => r.config), datasets: [
+      { label: 'mean ratio', data: rows.map(r => r.mean_ratio), backgroundColor: color(0) },
+      { label: 'p99 ratio', data: rows.map(r => r.p99_ratio), backgroundColor: color(3) }] },
+      options: { plugins: { title: title('this run ÷ ' + c.other_run + ' (below 1: this run faster)') },
+        scales: { x: { title: { display: true, text: 'configuration' }, ticks: { maxRotation: 90 } }, y: axis('ratio (log)', true) } } });
+    if (c.phases.length > 0) {
+      draw('compare-phases', { type: 'bar', data: { labels: c.phases.map(p => p.name), datasets: [
+        { label: 'this run (' + summary.run.failover_strategy + ')', data: c.phases.map(p => p.median_us == null ? null : ms(p.median_us)), backgroundColor: color(0) },
+        { label: 'other run (' + c.other_failover_strategy + ')', data: c.phases.map(p => p.other_median_us == null ? null : ms(p.other_median_us)), backgroundColor: color(1) }] },
+        options: { plugins: { title: title('fail-over phase medians, both runs') }, scales: { x: { title: { display: true, text: 'phase' } }, y: axis('median (ms, log)', true) } } });
+    }
+  })();
+
+  // Record what was drawn: a canvas counts when some pixel is not transparent.
+  const canvases = Array.from(document.querySelectorAll('canvas.plot'));
+  let rendered = 0;
+  canvases.forEach(c => {
+    try {
+      if (!charts[c.id]) { fail(c.id, 'no chart was drawn'); return; }
+      const px = c.getContext('2d').getImageData(0, 0, c.width, c.height).data;
+      for (let i = 3; i < px.length; i += 4) { if (px[i] !== 0) { rendered++; return; } }
+      fail(c.id, 'the canvas is blank');
+    } catch (e) { fail(c.id, e); }
+  });
+  document.body.setAttribute('data-plots-expected', String(canvases.length));
+  document.body.setAttribute('data-plots-rendered', String(rendered));
+  if (errors.length > 0) {
+    const pre = document.getElementById('report-errors');
+    pre.hidden = false;
+    pre.textContent = 'The report could not draw everything:\n' + errors.join('\n');
+  }
+})();

@@ -1,0 +1,115 @@
+package org.ftlab.harness.it;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.fail;
+
+import java.io.File;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.ftlab.harness.analysis.RunAnalysis;
+import org.ftlab.harness.analysis.RunComparison;
+import org.ftlab.harness.bench.SyntheticRun;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The HTML report opens in a real headless Chromium (Debian's {@code chromium}; another binary via
+ * {@code FTLAB_CHROMIUM}) with no script or console error and every plot drawn: the page itself counts the canvases
+ * with pixels on them and lists errors, and the test reads both from the DOM Chromium dumps.
+ */
+class HtmlReportIT {
+
+    @Test
+    void reportOfAFaultRunWithAComparisonRendersEveryPlotWithoutErrors(@TempDir Path dir) throws Exception {
+        Path run = dir.resolve("run");
+        Path other = dir.resolve("other");
+        SyntheticRun.write(run, 60, 1);
+        SyntheticRun.write(other, 60, 2);
+        RunAnalysis.Result result = RunAnalysis.analyze(run);
+        RunAnalysis.write(run, result.withComparison(RunComparison.of(result, other, RunAnalysis.analyze(other))));
+
+        Browser page = open(run.resolve("report/index.html"), dir);
+        int expected = attribute(page.dom, "data-plots-expected");
+        int rendered = attribute(page.dom, "data-plots-rendered");
+        // 8 latency plots + 4 per reply size, the phases, 12 fault timelines, exceedance, 2 comparison plots.
+        assertEquals(28, expected, "plots on the page");
+        assertEquals(expected, rendered, "every plot has pixels on its canvas\n" + errors(page.dom));
+        assertTrue(page.dom.contains("id=\"report-errors\" class=\"errors\" hidden"), errors(page.dom));
+        assertFalse(page.log.contains("Uncaught"), page.log);
+        for (String heading : List.of("The magical 1%", "Fail-over", "Performability", "Comparison with")) {
+            assertTrue(page.dom.contains(heading), heading);
+        }
+    }
+
+    @Test
+    void reportOfAFaultFreeRunSaysSoAndStillRendersEveryPlot(@TempDir Path dir) throws Exception {
+        Path run = dir.resolve("run");
+        SyntheticRun.write(run, 30, 3);
+        Files.writeString(run.resolve("faults.csv"), "fault_id,kind,replica,injected_epoch_us,detected_epoch_us,"
+                + "promoted_epoch_us,restored_epoch_us\n");
+        RunAnalysis.write(run, RunAnalysis.analyze(run));
+        Browser page = open(run.resolve("report/index.html"), dir);
+        int expected = attribute(page.dom, "data-plots-expected");
+        assertTrue(expected >= 13, "plots on the page: " + expected);
+        assertEquals(expected, attribute(page.dom, "data-plots-rendered"), errors(page.dom));
+    }
+
+    private record Browser(String dom, String log) {
+    }
+
+    private static Browser open(Path html, Path work) throws Exception {
+        String chromium = chromium();
+        Path profile = Files.createDirectories(work.resolve("chromium-profile"));
+        List<String> cmd = new ArrayList<>(List.of(chromium, "--headless", "--no-sandbox", "--disable-gpu",
+                "--disable-dev-shm-usage", "--disable-background-networking", "--disable-extensions",
+                "--no-first-run", "--user-data-dir=" + profile, "--enable-logging=stderr", "--v=0",
+                "--window-size=1280,1024", "--virtual-time-budget=20000", "--dump-dom", html.toUri().toString()));
+        Path out = work.resolve("dom.html");
+        Path err = work.resolve("chromium.log");
+        Process p = new ProcessBuilder(cmd).redirectOutput(out.toFile()).redirectError(err.toFile()).start();
+        if (!p.waitFor(120, TimeUnit.SECONDS)) {
+            p.destroyForcibly();
+            fail("chromium did not finish within 120 s");
+        }
+        String dom = Files.readString(out, StandardCharsets.UTF_8);
+        String log = Files.readString(err, StandardCharsets.UTF_8);
+        assertTrue(dom.contains("data-plots-expected"), "chromium exited " + p.exitValue() + " without a page:\n" + log);
+        return new Browser(dom, log);
+    }
+
+    private static String chromium() {
+        String env = System.getenv("FTLAB_CHROMIUM");
+        if (env != null && !env.isBlank()) {
+            return env;
+        }
+        for (String name : List.of("chromium", "chromium-browser", "google-chrome")) {
+            for (String dir : System.getenv().getOrDefault("PATH", "").split(File.pathSeparator)) {
+                if (Files.isExecutable(Path.of(dir, name))) {
+                    return Path.of(dir, name).toString();
+                }
+            }
+        }
+        fail("no headless browser for the report test: install Debian's chromium (apt-get install chromium) or set "
+                + "FTLAB_CHROMIUM");
+        return null;
+    }
+
+    private static int attribute(String dom, String name) {
+        Matcher m = Pattern.compile(name + "=\"(\\d+)\"").matcher(dom);
+        assertTrue(m.find(), name + " missing from the page");
+        return Integer.parseInt(m.group(1));
+    }
+
+    private static String errors(String dom) {
+        Matcher m = Pattern.compile("<pre id=\"report-errors\"[^>]*>([^<]*)</pre>").matcher(dom);
+        return m.find() ? m.group(1) : "";
+    }
+}
