@@ -70,10 +70,16 @@ public final class LocalLab implements AutoCloseable {
 
     /** Launches a replica named {@code name} and waits until it serves. */
     public Replica startReplica(String name) throws IOException, TimeoutException, InterruptedException {
+        return startReplica(name, 0);
+    }
+
+    /** As {@link #startReplica(String)}, at the given nice value (a replacement booting beside the service). */
+    public Replica startReplica(String name, int niceness) throws IOException, TimeoutException,
+            InterruptedException {
         if (closed) {
             throw new IllegalStateException("lab is closed");
         }
-        Replica replica = launcher.launch(name);
+        Replica replica = launcher.launch(name, niceness);
         replicas.add(replica);
         try {
             replica.awaitReady(REPLICA_START_TIMEOUT);

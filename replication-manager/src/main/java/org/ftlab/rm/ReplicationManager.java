@@ -39,6 +39,12 @@ public final class ReplicationManager implements AutoCloseable {
     private final HeartbeatSettings heartbeat;
     private final int targetDegree;
     private final boolean relaunch;
+    /**
+     * Nice value of a replacement replica. Its boot (seconds of JIT and class loading on every core) would otherwise
+     * slow the primary's requests right after a fail-over by an order of magnitude on a 2-core lab host. Linux does
+     * not let an unprivileged process lower it again, so a replacement later promoted serves at this nice value.
+     */
+    static final int REPLACEMENT_NICENESS = 10;
     private final ExecutorService relauncher = Executors.newSingleThreadExecutor(r -> {
         Thread t = new Thread(r, "relauncher");
         t.setDaemon(true);
@@ -159,6 +165,10 @@ public final class ReplicationManager implements AutoCloseable {
 
     /** Launches a new replica, waits until it serves, and appends it to the view (primary if there is none). */
     private String launchAndJoin() throws IOException, TimeoutException, InterruptedException {
+        return launchAndJoin(0);
+    }
+
+    private String launchAndJoin(int niceness) throws IOException, TimeoutException, InterruptedException {
         ReplicaRecord rec;
         synchronized (lock) {
             rec = new ReplicaRecord("r" + (++replicaCounter));
@@ -166,7 +176,7 @@ public final class ReplicationManager implements AutoCloseable {
         }
         Replica replica;
         try {
-            replica = lab.startReplica(rec.name);
+            replica = lab.startReplica(rec.name, niceness);
         } catch (IOException | TimeoutException | InterruptedException e) {
             synchronized (lock) {
                 rec.state = ReplicaState.DEAD;
@@ -314,7 +324,7 @@ public final class ReplicationManager implements AutoCloseable {
     private void restore(int failureIndex) {
         for (int attempt = 1; attempt <= 3 && !closed; attempt++) {
             try {
-                String name = launchAndJoin();
+                String name = launchAndJoin(REPLACEMENT_NICENESS);
                 synchronized (lock) {
                     FailureRecord f = failures.get(failureIndex);
                     long now = epochMicros();

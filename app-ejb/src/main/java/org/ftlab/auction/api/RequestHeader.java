@@ -19,11 +19,23 @@ public final class RequestHeader implements Serializable {
     private final String clientId;
     private final long seq;
     private final ReplySize replySize;
+    /** False only in the probe-overhead benchmark: the replica then reads no clock and returns zero probes. */
+    private final boolean probes;
 
     public RequestHeader(String clientId, long seq, ReplySize replySize) {
+        this(clientId, seq, replySize, true);
+    }
+
+    public RequestHeader(String clientId, long seq, ReplySize replySize, boolean probes) {
         this.clientId = Objects.requireNonNull(clientId, "clientId");
         this.seq = seq;
         this.replySize = Objects.requireNonNull(replySize, "replySize");
+        this.probes = probes;
+    }
+
+    /** Whether the replica takes its four probe timestamps (always, except to measure what they cost). */
+    public boolean probes() {
+        return probes;
     }
 
     public String clientId() {

@@ -12,10 +12,13 @@ import jakarta.transaction.UserTransaction;
 import java.time.Instant;
 import java.util.logging.Level;
 import java.util.logging.Logger;
+import org.ftlab.auction.api.AuctionPosted;
+import org.ftlab.auction.api.ReplySize;
 
 /**
  * Makes a warm backup warm: before the replica reports ready, it runs the service's database paths (the request-log
- * lookup and insert, the login, auction and bid lookups) in transactions that are rolled back. Without this, the
+ * lookup and insert, the login, auction and bid lookups, and the inserts of every operation) in transactions that
+ * are rolled back, and the reads outside transactions as the service runs them. Without this, the
  * first request after a fail-over pays for Hibernate's first-use work (hundreds of milliseconds), which would be
  * measured as fail-over time. It writes nothing.
  */
@@ -24,7 +27,8 @@ import java.util.logging.Logger;
 @TransactionManagement(TransactionManagementType.BEAN)
 public class ReplicaWarmup {
     private static final Logger LOG = Logger.getLogger(ReplicaWarmup.class.getName());
-    private static final int ROUNDS = 50;
+    /** Enough rounds for the JIT to compile these paths (C1 compiles a method after some hundreds of calls). */
+    private static final int ROUNDS = 300;
 
     @PersistenceContext(unitName = "ftlab")
     private EntityManager em;
@@ -39,6 +43,7 @@ public class ReplicaWarmup {
             for (int i = 0; i < ROUNDS; i++) {
                 tx.begin();
                 try {
+                    // The lookups every state-changing request starts with.
                     em.find(RequestLogEntry.class, new RequestLogEntry.Key("ftlab-warmup", i));
                     em.find(LoginSession.class, "ftlab-warmup");
                     em.find(Auction.class, -1L);
@@ -47,11 +52,29 @@ public class ReplicaWarmup {
                     em.createQuery("select b from Bid b join fetch b.bidder where b.auction.id = :id"
                             + " order by b.amountCents desc, b.id desc", Bid.class)
                             .setParameter("id", -1L).getResultList();
-                    em.persist(new RequestLogEntry("ftlab-warmup", i, "warmup", new byte[] {0}, Instant.now()));
+                    // The writes of account creation, login, posting and bidding (identity inserts happen at
+                    // persist), all rolled back below.
+                    Instant now = Instant.now();
+                    Account account = new Account("ftlab-warmup-" + i, "warmup", now);
+                    em.persist(account);
+                    em.persist(new LoginSession("ftlab-warmup-" + i, account, now.plusSeconds(60)));
+                    Auction auction = new Auction(account, "warm-up", "never committed", 100, now,
+                            now.plusSeconds(60));
+                    em.persist(auction);
+                    auction.acceptBid(account, 200);
+                    em.persist(new Bid(auction, account, 200, now));
+                    byte[] reply = ReplyCodec.serialize(new AuctionPosted(i, now.toEpochMilli()));
+                    em.persist(new RequestLogEntry("ftlab-warmup", i, "warmup", reply, now));
                     em.flush();
+                    ReplyCodec.sizedPayload(new AuctionPosted(i, 0), ReplySize.ofBytes(512));
                 } finally {
                     tx.rollback();
                 }
+                // The reads, which run outside transactions.
+                em.createQuery("select a from Auction a join fetch a.seller where a.id = :id", Auction.class)
+                        .setParameter("id", -1L).getResultList();
+                em.createQuery("select a from Auction a left join fetch a.highestBidder where a.id = :id",
+                        Auction.class).setParameter("id", -1L).getResultList();
             }
             LOG.info("warmed up the database paths in " + (System.nanoTime() - t0) / 1_000_000 + " ms");
         } catch (Exception e) {

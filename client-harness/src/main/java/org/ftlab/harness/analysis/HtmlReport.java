@@ -135,27 +135,27 @@ final class HtmlReport {
 
     private static void magical(StringBuilder h, RunAnalysis.Result r) {
         RunAnalysis.MagicalOnePercent m = r.magical();
-        h.append("<h2 id=\"magical\">The magical 1%</h2>\n<p>Per configuration × method, p99 is bounded within "
+        h.append("<h2 id=\"magical\">The magical 1%</h2>\n<p>Per configuration (all its methods together, as in the seed's "
+                + "experiments; the per-method verdicts are in summary.json), p99 is bounded within "
                 + "k × mean at p &lt; 0.01 when the upper end of the distribution-free 99% confidence interval of "
                 + "p99 is at most k × mean. ");
-        h.append(String.format(Locale.ROOT, "<b>%d of %d</b> testable configuration × method entries have p99 ≤ "
+        h.append(String.format(Locale.ROOT, "<b>%d of %d</b> testable configurations have p99 ≤ "
                 + "10 × mean, <b>%d of %d</b> p99 ≤ 25 × mean", m.within10x(), m.tested(), m.within25x(),
                 m.tested()));
         if (m.untestable() > 0) {
-            h.append(String.format(Locale.ROOT, "; %d entries have too few requests (fewer than 459) for the "
-                    + "interval", m.untestable()));
+            h.append(String.format(Locale.ROOT, "; %d configurations have too few requests for the "
+                    + "interval (it needs at least 528: run more requests, e.g. --profile full)", m.untestable()));
         }
         h.append(".</p>\n");
         RunAnalysis.Regression g = r.regression();
         if (g != null) {
-            h.append(String.format(Locale.ROOT, "<p>Regression of p99 on the mean across %d configuration × "
-                    + "method entries: <b>p99 ≈ %.3f · mean %s %.0f µs</b>, r = %.3f, p = %.3g (seed 000 found "
+            h.append(String.format(Locale.ROOT, "<p>Regression of p99 on the mean across %d configurations: <b>p99 ≈ %.3f · mean %s %.0f µs</b>, r = %.3f, p = %.3g (seed 000 found "
                     + "p99 ≈ 1.04 · mean + 263 µs, r = 0.82).</p>\n", g.n(), g.slope(), g.interceptUs() < 0 ? "−"
                     : "+", Math.abs(g.interceptUs()), g.r(), g.p()));
         } else {
             h.append("<p>Too few configurations (fewer than 3) for the regression of p99 on the mean.</p>\n");
         }
-        h.append(plot("p99-vs-mean", "p99 against mean per configuration × method, with the fitted line"));
+        h.append(plot("p99-vs-mean", "p99 against mean per configuration, with the fitted line"));
     }
 
     private static void plots(StringBuilder h) {

@@ -90,8 +90,8 @@ public final class AnalyzeCommand implements Callable<Integer> {
                     s.outliers3Sigma(), s.c1() ? "yes" : "no", yesNo(s.p99Within(10)), yesNo(s.p99Within(25)));
         }
         RunAnalysis.MagicalOnePercent m = result.magical();
-        out.printf(Locale.ROOT, "magical 1%%: p99 ≤ 10×mean in %d of %d testable configuration×method entries, "
-                + "≤ 25× in %d (%d with too few requests)%n", m.within10x(), m.tested(), m.within25x(),
+        out.printf(Locale.ROOT, "magical 1%%: p99 ≤ 10×mean (at p < 0.01) in %d of %d testable configurations, "
+                + "≤ 25× in %d; %d configurations have too few requests (< 528)%n", m.within10x(), m.tested(), m.within25x(),
                 m.untestable());
         RunAnalysis.Regression g = result.regression();
         if (g != null) {

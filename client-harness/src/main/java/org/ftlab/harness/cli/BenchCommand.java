@@ -1,5 +1,6 @@
 package org.ftlab.harness.cli;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.node.ArrayNode;
@@ -14,11 +15,16 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Map;
 import java.util.Locale;
 import java.util.concurrent.Callable;
 import java.util.stream.Stream;
 import org.ftlab.harness.analysis.RunAnalysis;
+import org.ftlab.harness.bench.FailoverBench;
+import org.ftlab.harness.bench.ServiceBench;
 import org.ftlab.harness.bench.SyntheticRun;
+import org.ftlab.harness.failover.FailoverStrategy;
+import org.ftlab.harness.lab.ManagedLab;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
@@ -27,10 +33,13 @@ import picocli.CommandLine.Option;
  * process, written to {@code DIR/bench.json} and printed as a table.
  */
 @Command(name = "bench", mixinStandardHelpOptions = true,
-        description = {"Benchmarks ftlab and writes DIR/bench.json plus a table: each figure with its median and "
-                + "spread over repeated runs.",
-                "analysis: time and peak memory to analyse a synthetic full-size run (48 configurations, "
-                        + "2,640,000 probe rows)."})
+        description = {"Benchmarks ftlab (not a test) and writes DIR/bench.json and DIR/bench.txt: each figure "
+                + "with its median and spread over repeated runs, each comparison a ratio within one run.",
+                "service: fault-free latency and throughput of view and post with 1 and 10 clients against a no-op "
+                        + "EJB call and a bare JDBC round trip, and the probe overhead (A/B interleaved).",
+                "failover: crashes of the primary under 1 and 10 clients with both strategies (faulty-invocation "
+                        + "latency and phases, detection, repair), and hangs for the hang detection time.",
+                "analysis: time and peak memory to analyse a synthetic full-size run (2,640,000 rows)."})
 public final class BenchCommand implements Callable<Integer> {
     @picocli.CommandLine.Spec
     picocli.CommandLine.Model.CommandSpec spec;
@@ -39,9 +48,34 @@ public final class BenchCommand implements Callable<Integer> {
             + "(default: runs/bench-<time>).")
     Path out;
 
-    @Option(names = "--repeat", paramLabel = "N", defaultValue = "3",
-            description = "Repetitions of each measurement (default ${DEFAULT-VALUE}).")
+    @Option(names = "--suites", paramLabel = "LIST", split = ",", defaultValue = "service,failover,analysis,jmh",
+            description = "Which suites to run (default ${DEFAULT-VALUE}).")
+    List<String> suites;
+
+    @Option(names = "--repeat", paramLabel = "N", defaultValue = "5",
+            description = "Rounds of the service suite and runs of the analysis (default ${DEFAULT-VALUE}).")
     int repeat;
+
+    @Option(names = "--requests", paramLabel = "N", defaultValue = "1000",
+            description = "Timed requests per client per workload and round in the service suite (default "
+                    + "${DEFAULT-VALUE}), after 200 untimed ones.")
+    int requests;
+
+    @Option(names = "--crashes", paramLabel = "N", defaultValue = "20",
+            description = "Crashes per fail-over run (default ${DEFAULT-VALUE}); each waits for the previous repair.")
+    int crashes;
+
+    @Option(names = "--failover-clients", paramLabel = "LIST", split = ",", defaultValue = "1,10",
+            description = "Client counts of the crash runs (default ${DEFAULT-VALUE}).")
+    List<Integer> failoverClients;
+
+    @Option(names = "--hangs", paramLabel = "N", defaultValue = "5",
+            description = "Hangs in the hang-detection run (default ${DEFAULT-VALUE}).")
+    int hangs;
+
+    @Option(names = "--server-dir", paramLabel = "DIR",
+            description = "Provisioned replica server (default: app-ejb/target/server in the project).")
+    Path serverDir;
 
     @Option(names = "--requests-per-method", paramLabel = "N", defaultValue = "5000",
             description = "Posts and views per client in the synthetic run (default ${DEFAULT-VALUE}, the full "
@@ -50,6 +84,18 @@ public final class BenchCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
+        for (String suite : suites) {
+            if (!List.of("service", "failover", "analysis", "jmh").contains(suite)) {
+                throw new IllegalArgumentException("--suites: unknown suite '" + suite + "'; choose from service, "
+                        + "failover, analysis, jmh");
+            }
+        }
+        if (failoverClients.stream().anyMatch(c -> c < 1 || c > 50)) {
+            throw new IllegalArgumentException("--failover-clients must be 1 to 50 each");
+        }
+        if (requests < 10 || crashes < 1 || crashes > 100 || hangs < 0 || hangs > 100) {
+            throw new IllegalArgumentException("--requests must be at least 10, --crashes 1 to 100, --hangs 0 to 100");
+        }
         if (repeat < 1 || repeat > 100) {
             throw new IllegalArgumentException("--repeat must be between 1 and 100, not " + repeat);
         }
@@ -72,9 +118,67 @@ public final class BenchCommand implements Callable<Integer> {
         machine.put("max_heap_mib", Runtime.getRuntime().maxMemory() >> 20);
         root.put("when", java.time.Instant.now().toString());
 
+        StringBuilder table = new StringBuilder();
+        table.append(String.format(Locale.ROOT, "machine: %d CPUs, %.1f GiB, %s, %s%n", machine.path("cpus").asInt(),
+                machine.path("memory_gib").asDouble(), machine.path("os").asText(), machine.path("java").asText()));
+        if (suites.contains("service") || suites.contains("failover")) {
+            Path server = serverDir != null ? serverDir : FtlabCommand.home().resolve("app-ejb/target/server");
+            org.ftlab.rm.replica.ReplicaLauncher.checkProvisioned(server);
+            pw.println("starting the lab (2 replicas, embedded database) ...");
+            pw.flush();
+            try (ManagedLab lab = ManagedLab.start(new ManagedLab.Options(dir.resolve("lab"), server, 2))) {
+                if (suites.contains("service")) {
+                    pw.printf(Locale.ROOT, "service: %d rounds of %s, %d timed requests per client%n", repeat,
+                            ServiceBench.WORKLOADS, requests);
+                    pw.flush();
+                    List<ServiceBench.Sample> samples = new ServiceBench(lab, pw).run(repeat, List.of(1, 10),
+                            requests, 200);
+                    Map<String, Object> summary = ServiceBench.summarize(samples);
+                    root.set("service", json.valueToTree(summary));
+                    serviceTable(table, summary);
+                }
+                if (suites.contains("failover")) {
+                    FailoverBench fb = new FailoverBench(lab, dir, pw);
+                    ArrayNode runs = root.putArray("failover");
+                    table.append(String.format(Locale.ROOT, "%nfail-over (medians; max in brackets)%n%-34s %6s %18s "
+                            + "%10s %10s %10s %9s %10s%n", "run", "faulty", "faulty invocation", "detection",
+                            "fail-over", "retry", "FD detect", "restored"));
+                    for (FailoverStrategy strategy : List.of(FailoverStrategy.PRECONNECTED,
+                            FailoverStrategy.REACTIVE)) {
+                        for (int clients : failoverClients) {
+                            Map<String, Object> r = fb.run("crash", strategy, clients, crashes);
+                            runs.add(json.valueToTree(r));
+                            failoverRow(table, r);
+                        }
+                    }
+                    if (hangs > 0) {
+                        Map<String, Object> r = fb.run("hang", FailoverStrategy.PRECONNECTED, 1, hangs);
+                        runs.add(json.valueToTree(r));
+                        failoverRow(table, r);
+                    }
+                }
+            }
+        }
+        if (suites.contains("analysis")) {
+            analysis(dir, pw, root.putObject("analysis"), table);
+        }
+        if (suites.contains("jmh")) {
+            jmh(pw, root, table);
+        }
+        root.put("when_finished", java.time.Instant.now().toString());
+        Files.writeString(dir.resolve("bench.json"), json.writeValueAsString(root));
+        Files.writeString(dir.resolve("bench.txt"), table.toString());
+        pw.println();
+        pw.print(table);
+        pw.println("bench.json: " + dir.resolve("bench.json"));
+        pw.flush();
+        return 0;
+    }
+
+    private void analysis(Path dir, PrintWriter pw, ObjectNode a, StringBuilder table) throws Exception {
         Path run = dir.resolve("synthetic-run");
-        pw.printf(Locale.ROOT, "writing a synthetic run (%d requests per method per client) to %s ...%n",
-                requestsPerMethod, run);
+        pw.printf(Locale.ROOT, "analysis: writing a synthetic run (%d requests per method per client) ...%n",
+                requestsPerMethod);
         pw.flush();
         deleteRecursively(run);
         long t0 = System.nanoTime();
@@ -99,7 +203,6 @@ public final class BenchCommand implements Callable<Integer> {
                     heapMib[i]);
             pw.flush();
         }
-        ObjectNode a = root.putObject("analysis");
         a.put("configurations", 48);
         a.put("rows", rows);
         a.put("probe_bytes", bytes);
@@ -112,17 +215,105 @@ public final class BenchCommand implements Callable<Integer> {
         a.put("median_peak_heap_mib", median(heapMib));
         a.put("process_peak_rss_mib", peakRssMib());
         a.put("target_s", 15);
-        Files.writeString(dir.resolve("bench.json"), json.writeValueAsString(root));
-        pw.printf(Locale.ROOT, "%n%-44s %10s %10s %10s%n", "benchmark", "median", "min", "max");
-        pw.printf(Locale.ROOT, "%-44s %9.2fs %9.2fs %9.2fs%n", String.format(Locale.ROOT,
-                "analysis of %,d rows (%d MB), %d runs", rows, bytes / 1_000_000, repeat), median(seconds),
-                a.path("min_s").asDouble(), a.path("max_s").asDouble());
-        pw.printf(Locale.ROOT, "%-44s %8.0fMiB%n", "  peak heap used (median)", median(heapMib));
-        pw.printf(Locale.ROOT, "%-44s %8.0fMiB%n", "  peak RSS of this process", a.path("process_peak_rss_mib")
-                .asDouble());
-        pw.println("bench.json: " + dir.resolve("bench.json"));
+        table.append(String.format(Locale.ROOT, "%nanalysis of %,d rows (%d MB), %d runs: median %.2f s (%.2f–%.2f), "
+                + "peak heap used %.0f MiB (median), process peak RSS %.0f MiB; target < 15 s%n", rows,
+                bytes / 1_000_000, repeat, median(seconds), a.path("min_s").asDouble(), a.path("max_s").asDouble(),
+                median(heapMib), a.path("process_peak_rss_mib").asDouble()));
+    }
+
+    /** JMH micro-benchmarks of the probes; with the service suite, their cost as a fraction of a view's mean. */
+    private static void jmh(PrintWriter pw, ObjectNode root, StringBuilder table) throws Exception {
+        pw.println("jmh: probe recording on the client and the replica (1 fork, 3 warm-up and 5 measured 1-s "
+                + "iterations each) ...");
         pw.flush();
-        return 0;
+        org.openjdk.jmh.runner.options.Options opt = new org.openjdk.jmh.runner.options.OptionsBuilder()
+                .include(org.ftlab.harness.bench.jmh.ProbeBenchmarks.class.getName()).forks(1)
+                .warmupIterations(3).warmupTime(org.openjdk.jmh.runner.options.TimeValue.seconds(1))
+                .measurementIterations(5).measurementTime(org.openjdk.jmh.runner.options.TimeValue.seconds(1))
+                .verbosity(org.openjdk.jmh.runner.options.VerboseMode.SILENT).build();
+        ObjectNode j = root.putObject("jmh");
+        double totalNs = 0;
+        table.append(String.format(Locale.ROOT, "%njmh (average time per operation)%n"));
+        for (org.openjdk.jmh.results.RunResult r : new org.openjdk.jmh.runner.Runner(opt).run()) {
+            String name = r.getParams().getBenchmark().replaceAll(".*\\.", "");
+            double score = r.getPrimaryResult().getScore();
+            double error = r.getPrimaryResult().getScoreError();
+            ObjectNode x = j.putObject(name);
+            x.put("ns_per_op", score);
+            x.put("error_ns_99pct", Double.isNaN(error) ? null : error);
+            totalNs += score;
+            table.append(String.format(Locale.ROOT, "  %-14s %8.1f ± %.1f ns/op%n", name, score, error));
+        }
+        JsonNode view = root.path("service").path("1_client").path("view").path("mean_us").path("median");
+        if (!view.isMissingNode()) {
+            double fraction = totalNs / 1000.0 / view.asDouble();
+            j.put("probe_cost_fraction_of_view_mean", fraction);
+            table.append(String.format(Locale.ROOT, "  probes per request: %.0f ns = %.4f%% of a view's mean "
+                    + "(%.3f ms, 1 client); target < 1%%%n", totalNs, 100 * fraction, view.asDouble() / 1e3));
+        }
+    }
+
+    @SuppressWarnings("unchecked")
+    private static void serviceTable(StringBuilder t, Map<String, Object> summary) {
+        t.append(String.format(Locale.ROOT, "%nservice, think time 0 (medians over rounds; range in brackets)%n"
+                + "%-10s %-15s %22s %9s %9s %22s %8s%n", "clients", "workload", "mean ms", "p50 ms", "p99 ms",
+                "throughput req/s", "p99/mean"));
+        for (Map.Entry<String, Object> c : summary.entrySet()) {
+            Map<String, Object> per = (Map<String, Object>) c.getValue();
+            for (Map.Entry<String, Object> w : per.entrySet()) {
+                if (w.getKey().startsWith("ratios")) {
+                    continue;
+                }
+                Map<String, Object> f = (Map<String, Object>) w.getValue();
+                ServiceBench.Spread mean = (ServiceBench.Spread) f.get("mean_us");
+                ServiceBench.Spread tp = (ServiceBench.Spread) f.get("throughput_per_s");
+                t.append(String.format(Locale.ROOT, "%-10s %-15s %7.3f (%5.3f–%5.3f) %9.3f %9.3f %7.0f (%5.0f–%5.0f) "
+                        + "%8.2f%n", c.getKey().replace('_', ' '), w.getKey(), mean.median() / 1e3,
+                        mean.min() / 1e3, mean.max() / 1e3, ((ServiceBench.Spread) f.get("p50_us")).median() / 1e3,
+                        ((ServiceBench.Spread) f.get("p99_us")).median() / 1e3, tp.median(), tp.min(), tp.max(),
+                        ((ServiceBench.Spread) f.get("p99_over_mean")).median()));
+            }
+            Map<String, Object> ratios = (Map<String, Object>) per.get("ratios_of_means_same_round");
+            t.append("  same-round ratios of means:");
+            for (Map.Entry<String, Object> r : ratios.entrySet()) {
+                ServiceBench.Spread s = (ServiceBench.Spread) r.getValue();
+                if (s != null) {
+                    t.append(String.format(Locale.ROOT, " %s %.3f (%.3f–%.3f);", r.getKey(), s.median(), s.min(),
+                            s.max()));
+                }
+            }
+            t.append('\n');
+        }
+    }
+
+    @SuppressWarnings("unchecked")
+    private static void failoverRow(StringBuilder t, Map<String, Object> r) {
+        String name = r.get("kind") + ", " + r.get("strategy") + ", " + r.get("clients") + " client"
+                + ((Integer) r.get("clients") == 1 ? "" : "s") + ", " + r.get("faults_injected") + " faults";
+        t.append(String.format(Locale.ROOT, "%-34s %6s %18s %10s %10s %10s %9s %10s%n", name,
+                r.get("faulty_invocations"), medMax(r.get("faulty_invocation")), med(r.get("phase_detection")),
+                med(r.get("phase_failover")), med(r.get("phase_retry")), med(r.get("fd_detection")),
+                r.get("degree_restored_us") == null ? "-" : String.format(Locale.ROOT, "%.1f s",
+                        ((ServiceBench.Spread) r.get("degree_restored_us")).median() / 1e6)));
+    }
+
+    @SuppressWarnings("unchecked")
+    private static String med(Object o) {
+        if (o == null) {
+            return "-";
+        }
+        return String.format(Locale.ROOT, "%.1f ms", ((Number) ((Map<String, Object>) o).get("median_us"))
+                .doubleValue() / 1e3);
+    }
+
+    @SuppressWarnings("unchecked")
+    private static String medMax(Object o) {
+        if (o == null) {
+            return "-";
+        }
+        Map<String, Object> m = (Map<String, Object>) o;
+        return String.format(Locale.ROOT, "%.1f (%.0f) ms", ((Number) m.get("median_us")).doubleValue() / 1e3,
+                ((Number) m.get("max_us")).doubleValue() / 1e3);
     }
 
     static double median(double[] v) {

@@ -30,6 +30,8 @@ public final class FailoverClient implements AutoCloseable {
     private Target current;
     /** PRECONNECTED only: a ready proxy to the next backup, refreshed after every switch. */
     private volatile Target spare;
+    /** Pings sent to a new spare to warm its invocation path. */
+    static final int SPARE_WARMUP_CALLS = 100;
     private final Object spareLock = new Object();
     private volatile boolean closed;
     private static final long SPARE_CHECK_MILLIS = 200;
@@ -214,6 +216,7 @@ public final class FailoverClient implements AutoCloseable {
                     return true; // already the spare
                 }
                 Target t = connect(m);
+                warm(t);
                 synchronized (spareLock) {
                     if (spare != null) {
                         spare.connection().close();
@@ -224,6 +227,21 @@ public final class FailoverClient implements AutoCloseable {
             }
         }
         return false;
+    }
+
+    /**
+     * Runs the invocation path of a new spare (client and replica ends of this connection) before it is needed, so
+     * that the retry after a fail-over does not pay for first-use class loading and interpretation. A failure here
+     * is not news: the spare is checked again when it is used.
+     */
+    private static void warm(Target t) {
+        try {
+            for (int i = 0; i < SPARE_WARMUP_CALLS; i++) {
+                t.connection().service().ping();
+            }
+        } catch (RuntimeException e) {
+            // a spare that cannot be warmed fails its first real call and the client fails over again
+        }
     }
 
     private Target replaceCurrent(Target next) {

@@ -13,15 +13,15 @@ import org.ftlab.harness.lab.ManagedLab;
  * any measurement, so that configurations measure only their invocations. Sequence numbers continue across
  * configurations, so (clientId, seq) stays unique for the run.
  */
-final class ClientSession implements AutoCloseable {
-    final String clientId;
-    final FailoverClient client;
-    final String token;
+public final class ClientSession implements AutoCloseable {
+    public final String clientId;
+    public final FailoverClient client;
+    public final String token;
     /** An auction posted with the natural reply, viewed when sized replies carry no auction ids. */
-    final long anchorAuctionId;
+    public final long anchorAuctionId;
     private long nextSeq;
 
-    ClientSession(ManagedLab lab, FailoverStrategy strategy, String clientId) throws Exception {
+    public ClientSession(ManagedLab lab, FailoverStrategy strategy, String clientId) throws Exception {
         this.clientId = clientId;
         this.client = new FailoverClient(lab.manager(), lab.user(), strategy, Duration.ofMillis(1000),
                 Duration.ofSeconds(60));
@@ -36,8 +36,13 @@ final class ClientSession implements AutoCloseable {
                 .result().value().auctionId();
     }
 
-    RequestHeader next(ReplySize size) {
+    public RequestHeader next(ReplySize size) {
         return new RequestHeader(clientId, nextSeq++, size);
+    }
+
+    /** The next header, with the replica's probes on or off (off only to measure what probes cost). */
+    public RequestHeader next(ReplySize size, boolean probes) {
+        return new RequestHeader(clientId, nextSeq++, size, probes);
     }
 
     @Override

@@ -11,9 +11,11 @@ import org.ftlab.rm.ReplicationManager;
 /**
  * Injects the {@link FaultPlan}'s faults into the primary through the Replication Manager, from its own thread so
  * that no client waits for it. It injects only while a configuration runs and only at full replication degree
- * (the previous fault repaired), so every fault meets the same system.
+ * (the previous fault repaired, and {@value #SETTLE_MILLIS} ms since), so every fault meets the same system.
  */
 final class FaultInjector {
+    /** Pause between a repair and the next fault. */
+    static final long SETTLE_MILLIS = 2000;
     private final ManagedLab lab;
     private final FaultPlan plan;
     private final PrintWriter progress;
@@ -80,6 +82,9 @@ final class FaultInjector {
                 }
                 if (due) {
                     awaitFullDegree();
+                    // Let clients see the repaired view (a pre-connected client's spare is the replacement) before
+                    // the next fault, as a lab with faults seconds apart would.
+                    Thread.sleep(SETTLE_MILLIS);
                     if (completed == c && running) {
                         ReplicationManager.InjectedFault f = lab.manager().inject(plan.injection(), null);
                         injectedThisConfig++;

@@ -14,7 +14,6 @@
   const data = JSON.parse(document.getElementById('report-data').textContent);
   const summary = data.summary;
   const all = summary.configs.filter(c => c.method === 'all' && c.count > 0);
-  const perMethod = summary.configs.filter(c => c.method !== 'all' && c.count > 0);
   const ms = us => us / 1000;
   const PALETTE = ['#1f77b4', '#d62728', '#2ca02c', '#ff7f0e', '#9467bd', '#8c564b', '#e377c2', '#7f7f7f',
     '#bcbd22', '#17becf'];
@@ -65,10 +64,10 @@
 
   // p99 against mean, log-log, with the fitted line and the 10x / 25x bounds of the magical 1%.
   (function () {
-    const pts = perMethod.map(c => ({ x: ms(c.mean_us), y: ms(c.p99_us), label: c.config + ' ' + c.method }));
+    const pts = all.map(c => ({ x: ms(c.mean_us), y: ms(c.p99_us), label: c.config }));
     const xs = pts.map(p => p.x);
     const lo = Math.min.apply(null, xs.concat([1])) * 0.8; const hi = Math.max.apply(null, xs.concat([1])) * 1.25;
-    const ds = [{ type: 'scatter', label: 'configuration × method', data: pts, backgroundColor: color(0) }];
+    const ds = [{ type: 'scatter', label: 'configuration', data: pts, backgroundColor: color(0) }];
     const g = summary.p99_regression;
     if (g) {
       ds.push({ type: 'line', label: 'fit: p99 = ' + g.slope.toFixed(3) + '·mean + ' + g.intercept_us.toFixed(0) + ' µs',

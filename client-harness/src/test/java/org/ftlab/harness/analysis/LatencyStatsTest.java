@@ -150,9 +150,13 @@ class LatencyStatsTest {
 
     @Test
     void p99ConfidenceRanksMatchAnExactBinomialComputation() {
-        for (int n : new int[] {100, 458, 459, 500, 1000, 2500, 5000}) {
+        for (int n : new int[] {100, 458, 459, 500, 527, 528, 1000, 2500, 5000}) {
             assertArrayEquals(exactRanks(n), LatencyStats.p99ConfidenceRanks(n), "n=" + n);
         }
+        // A two-sided 99% interval needs P(B = n) = 0.99^n <= 0.005: n >= 528 (ln 0.005 / ln 0.99 = 527.2).
+        assertNull(LatencyStats.p99ConfidenceRanks(527));
+        assertArrayEquals(exactRanks(528), LatencyStats.p99ConfidenceRanks(528));
+        assertEquals(528, LatencyStats.p99ConfidenceRanks(528)[1]);
         int[] thousand = LatencyStats.p99ConfidenceRanks(1000);
         assertTrue(thousand[0] < 990 && thousand[1] > 990, Arrays.toString(thousand));
     }

@@ -80,6 +80,21 @@ class RunAnalysisTest {
         assertEquals(0.02131, clientsMean.p(), 5e-5);
     }
 
+    @Test
+    void p99OnMeanRegressionIsOverConfigurationsWithTheHandComputedLine() {
+        // Three configurations with (mean, p99) = (1, 3), (2, 5), (3, 7) µs: p99 = 2·mean + 1 exactly, r = 1.
+        List<RunAnalysis.Entry> entries = List.of(
+                new RunAnalysis.Entry("c01-t00-rorig", 1, 0, "original", "all", 0, LatencyStats.of(new long[] {0, 3})),
+                new RunAnalysis.Entry("c04-t00-rorig", 4, 0, "original", "all", 0, LatencyStats.of(new long[] {-1, 5})),
+                new RunAnalysis.Entry("c07-t00-rorig", 7, 0, "original", "all", 0, LatencyStats.of(new long[] {-1, 7})),
+                entry(1, "postAuction", 1000)); // per-method entries are not configurations: left out
+        RunAnalysis.Regression g = RunAnalysis.regression(entries);
+        assertEquals(3, g.n());
+        assertEquals(2.0, g.slope(), 1e-12);
+        assertEquals(1.0, g.interceptUs(), 1e-12);
+        assertEquals(1.0, g.r(), 1e-12);
+    }
+
     private static RunAnalysis.Entry entry(int clients, String method, long latency) {
         return new RunAnalysis.Entry("c0" + clients + "-t00-rorig", clients, 0, "original", method, 0,
                 LatencyStats.of(new long[] {latency}));

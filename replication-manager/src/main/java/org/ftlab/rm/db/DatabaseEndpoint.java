@@ -37,6 +37,10 @@ public record DatabaseEndpoint(String jdbcUrl, String user, String password) {
         // Keep microsecond timestamps exact and in UTC on both server kinds.
         appendIfMissing(url, "connectionTimeZone", "UTC");
         appendIfMissing(url, "forceConnectionTimeZoneToSession", "true");
+        // Answer autocommit / isolation / read-only queries from the driver's own record of the session state, and
+        // skip COMMIT / ROLLBACK when no statement ran: round trips a request would otherwise pay for nothing.
+        appendIfMissing(url, "useLocalSessionState", "true");
+        appendIfMissing(url, "useLocalTransactionState", "true");
         return new DatabaseEndpoint(url.toString(), user, password);
     }
 
