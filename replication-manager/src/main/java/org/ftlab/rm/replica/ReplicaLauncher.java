@@ -84,6 +84,11 @@ public final class ReplicaLauncher {
                         "-Djava.net.preferIPv4Stack=true", "-Djboss.node.name=" + name,
                         "-Djboss.tx.node.id=" + name,
                         "-Djboss.socket.binding.port-offset=" + offset);
+        String extra = System.getenv("FTLAB_REPLICA_JAVA_OPTS");
+        if (extra != null && !extra.isBlank()) {
+            // For profiling a replica (e.g. -XX:StartFlightRecording=...); see docs/performance.md.
+            cmd.addJavaOptions(extra.trim().replace("{name}", name).split("\\s+"));
+        }
         cmd.setBindAddressHint("127.0.0.1");
         cmd.setBindAddressHint("management", "127.0.0.1");
         cmd.addPropertiesFile(props);

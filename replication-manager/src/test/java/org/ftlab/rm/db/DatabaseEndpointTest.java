@@ -21,10 +21,15 @@ class DatabaseEndpointTest {
         DatabaseEndpoint e = new DatabaseEndpoint("jdbc:mysql://h:3306/ftlab?useInformationSchema=true", "u", "p")
                 .withDefaultOptions();
         assertEquals("jdbc:mysql://h:3306/ftlab?useInformationSchema=true&connectionTimeZone=UTC"
-                + "&forceConnectionTimeZoneToSession=true", e.jdbcUrl());
+                + "&forceConnectionTimeZoneToSession=true&useLocalSessionState=true&useLocalTransactionState=true",
+                e.jdbcUrl());
         assertEquals("jdbc:mysql://h/db?useInformationSchema=false&connectionTimeZone=UTC"
-                + "&forceConnectionTimeZoneToSession=true",
+                + "&forceConnectionTimeZoneToSession=true&useLocalSessionState=true&useLocalTransactionState=true",
                 new DatabaseEndpoint("jdbc:mysql://h/db", "u", null).withDefaultOptions().jdbcUrl());
+        assertEquals("jdbc:mysql://h/db?useLocalSessionState=false&useInformationSchema=false&connectionTimeZone=UTC"
+                + "&forceConnectionTimeZoneToSession=true&useLocalTransactionState=true",
+                new DatabaseEndpoint("jdbc:mysql://h/db?useLocalSessionState=false", "u", null).withDefaultOptions()
+                        .jdbcUrl());
     }
 
     @Test
