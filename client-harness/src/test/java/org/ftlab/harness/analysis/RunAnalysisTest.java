@@ -84,7 +84,7 @@ class RunAnalysisTest {
     void p99OnMeanRegressionIsOverConfigurationsWithTheHandComputedLine() {
         // Three configurations with (mean, p99) = (1, 3), (2, 5), (3, 7) µs: p99 = 2·mean + 1 exactly, r = 1.
         List<RunAnalysis.Entry> entries = List.of(
-                new RunAnalysis.Entry("c01-t00-rorig", 1, 0, "original", "all", 0, LatencyStats.of(new long[] {0, 3})),
+                new RunAnalysis.Entry("c01-t00-rorig", 1, 0, "original", "all", 0, LatencyStats.of(new long[] {-1, 3})),
                 new RunAnalysis.Entry("c04-t00-rorig", 4, 0, "original", "all", 0, LatencyStats.of(new long[] {-1, 5})),
                 new RunAnalysis.Entry("c07-t00-rorig", 7, 0, "original", "all", 0, LatencyStats.of(new long[] {-1, 7})),
                 entry(1, "postAuction", 1000)); // per-method entries are not configurations: left out
