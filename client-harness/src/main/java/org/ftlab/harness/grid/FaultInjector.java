@@ -14,7 +14,7 @@ import org.ftlab.rm.ReplicationManager;
  * (the previous fault repaired, and {@value #SETTLE_MILLIS} ms since), so every fault meets the same system.
  */
 final class FaultInjector {
-    /** Pause between a repair and the next fault. */
+    /** Pause between a repair and the next fault (none before the run's first fault). */
     static final long SETTLE_MILLIS = 2000;
     private final ManagedLab lab;
     private final FaultPlan plan;
@@ -23,6 +23,7 @@ final class FaultInjector {
     private volatile AtomicInteger completed;
     private volatile int configTotal;
     private volatile int injectedThisConfig;
+    private int injectedInRun;
     private Thread thread;
 
     FaultInjector(ManagedLab lab, FaultPlan plan, PrintWriter progress) {
@@ -82,12 +83,15 @@ final class FaultInjector {
                 }
                 if (due) {
                     awaitFullDegree();
-                    // Let clients see the repaired view (a pre-connected client's spare is the replacement) before
-                    // the next fault, as a lab with faults seconds apart would.
-                    Thread.sleep(SETTLE_MILLIS);
+                    if (injectedInRun > 0) {
+                        // Let clients see the repaired view (a pre-connected client's spare is the replacement)
+                        // before the next fault, as a lab with faults seconds apart would.
+                        Thread.sleep(SETTLE_MILLIS);
+                    }
                     if (completed == c && running) {
                         ReplicationManager.InjectedFault f = lab.manager().inject(plan.injection(), null);
                         injectedThisConfig++;
+                        injectedInRun++;
                         nextAt = System.nanoTime() + (long) (plan.everySeconds() * 1e9);
                         progress.printf(Locale.ROOT, "  fault %s: %s of primary %s (pid %d)%n", f.faultId(),
                                 plan.kind(), f.replica(), f.pid());
