@@ -101,7 +101,10 @@ public final class ServiceBench {
     private Sample measure(String workload, List<ClientSession> clients, DatabaseEndpoint db, int round,
             int requests, int warmup) throws Exception {
         int n = clients.size();
-        CyclicBarrier start = new CyclicBarrier(n + 1);
+        long[] startNanos = new long[1];
+        // The start time is taken by the barrier itself, as the clients are released: a thread that reads the clock
+        // after its own await may run only after fast clients have finished.
+        CyclicBarrier start = new CyclicBarrier(n + 1, () -> startNanos[0] = System.nanoTime());
         long[][] latencies = new long[n][];
         long[] endNanos = new long[n];
         AtomicReference<Throwable> failure = new AtomicReference<>();
@@ -137,10 +140,10 @@ public final class ServiceBench {
         } catch (java.util.concurrent.BrokenBarrierException e) {
             // a client failed during warm-up; reported below
         }
-        long t0 = System.nanoTime();
         for (Thread t : threads) {
             t.join();
         }
+        long t0 = startNanos[0];
         if (failure.get() != null) {
             throw new IllegalStateException(workload + " with " + n + " clients failed: " + failure.get(),
                     failure.get());
