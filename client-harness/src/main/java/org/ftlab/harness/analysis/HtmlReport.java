@@ -149,9 +149,10 @@ final class HtmlReport {
         h.append(".</p>\n");
         RunAnalysis.Regression g = r.regression();
         if (g != null) {
-            h.append(String.format(Locale.ROOT, "<p>Regression of p99 on the mean across %d configurations: <b>p99 ≈ %.3f · mean %s %.0f µs</b>, r = %.3f, p = %.3g (seed 000 found "
+            h.append(String.format(Locale.ROOT, "<p>Regression of p99 on the mean across %d configurations: "
+                    + "<b>p99 ≈ %.3f · mean %s %.0f µs</b>, r = %.3f, p %s %.3g (seed 000 found "
                     + "p99 ≈ 1.04 · mean + 263 µs, r = 0.82).</p>\n", g.n(), g.slope(), g.interceptUs() < 0 ? "−"
-                    : "+", Math.abs(g.interceptUs()), g.r(), g.p()));
+                    : "+", Math.abs(g.interceptUs()), g.r(), g.p() == 0 ? "&lt;" : "=", g.p() == 0 ? 1e-16 : g.p()));
         } else {
             h.append("<p>Too few configurations (fewer than 3) for the regression of p99 on the mean.</p>\n");
         }

@@ -95,8 +95,10 @@ public final class AnalyzeCommand implements Callable<Integer> {
                 m.untestable());
         RunAnalysis.Regression g = result.regression();
         if (g != null) {
-            out.printf(Locale.ROOT, "p99 ≈ %.3f·mean %s %.0f µs (r = %.3f, p = %.3g, n = %d)%n", g.slope(),
-                    g.interceptUs() < 0 ? "−" : "+", Math.abs(g.interceptUs()), g.r(), g.p(), g.n());
+            // Commons Math reports p as 0 below double precision: say "< 1e-16" rather than "0".
+            out.printf(Locale.ROOT, "p99 ≈ %.3f·mean %s %.0f µs (r = %.3f, p %s %.3g, n = %d)%n", g.slope(),
+                    g.interceptUs() < 0 ? "−" : "+", Math.abs(g.interceptUs()), g.r(), g.p() == 0 ? "<" : "=",
+                    g.p() == 0 ? 1e-16 : g.p(), g.n());
         }
         out.println("ANOVA (F, p) across configurations:");
         for (RunAnalysis.Anova a : result.anova()) {
