@@ -122,8 +122,7 @@ public final class BenchCommand implements Callable<Integer> {
         table.append(String.format(Locale.ROOT, "machine: %d CPUs, %.1f GiB, %s, %s%n", machine.path("cpus").asInt(),
                 machine.path("memory_gib").asDouble(), machine.path("os").asText(), machine.path("java").asText()));
         if (suites.contains("service") || suites.contains("failover")) {
-            Path server = serverDir != null ? serverDir : FtlabCommand.home().resolve("app-ejb/target/server");
-            org.ftlab.rm.replica.ReplicaLauncher.checkProvisioned(server);
+            Path server = Home.replicaServer(serverDir);
             pw.println("starting the lab (2 replicas, embedded database) ...");
             pw.flush();
             try (ManagedLab lab = ManagedLab.start(new ManagedLab.Options(dir.resolve("lab"), server, 2))) {
@@ -209,16 +208,18 @@ public final class BenchCommand implements Callable<Integer> {
         a.put("synthetic_write_s", writeS);
         ArrayNode runs = a.putArray("runs_s");
         Arrays.stream(seconds).forEach(runs::add);
-        a.put("median_s", median(seconds));
-        a.put("min_s", Arrays.stream(seconds).min().orElse(0));
-        a.put("max_s", Arrays.stream(seconds).max().orElse(0));
-        a.put("median_peak_heap_mib", median(heapMib));
+        ServiceBench.Spread time = ServiceBench.Spread.of(seconds);
+        ServiceBench.Spread heapUsed = ServiceBench.Spread.of(heapMib);
+        a.put("median_s", time.median());
+        a.put("min_s", time.min());
+        a.put("max_s", time.max());
+        a.put("median_peak_heap_mib", heapUsed.median());
         a.put("process_peak_rss_mib", peakRssMib());
         a.put("target_s", 15);
         table.append(String.format(Locale.ROOT, "%nanalysis of %,d rows (%d MB), %d runs: median %.2f s (%.2f–%.2f), "
                 + "peak heap used %.0f MiB (median), process peak RSS %.0f MiB; target < 15 s%n", rows,
-                bytes / 1_000_000, repeat, median(seconds), a.path("min_s").asDouble(), a.path("max_s").asDouble(),
-                median(heapMib), a.path("process_peak_rss_mib").asDouble()));
+                bytes / 1_000_000, repeat, time.median(), time.min(), time.max(), heapUsed.median(),
+                a.path("process_peak_rss_mib").asDouble()));
     }
 
     /** JMH micro-benchmarks of the probes; with the service suite, their cost as a fraction of a view's mean. */
@@ -314,12 +315,6 @@ public final class BenchCommand implements Callable<Integer> {
         Map<String, Object> m = (Map<String, Object>) o;
         return String.format(Locale.ROOT, "%.1f (%.0f) ms", ((Number) m.get("median_us")).doubleValue() / 1e3,
                 ((Number) m.get("max_us")).doubleValue() / 1e3);
-    }
-
-    static double median(double[] v) {
-        double[] s = v.clone();
-        Arrays.sort(s);
-        return s[(s.length - 1) / 2]; // nearest rank, as everywhere in ftlab
     }
 
     private static double peakRssMib() {

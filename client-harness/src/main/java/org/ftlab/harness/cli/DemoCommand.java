@@ -11,7 +11,6 @@ import org.ftlab.auction.api.ReplySize;
 import org.ftlab.harness.DemoRun;
 import org.ftlab.harness.grid.GridPlan;
 import org.ftlab.rm.db.DatabaseEndpoint;
-import org.ftlab.rm.replica.ReplicaLauncher;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -83,8 +82,7 @@ public final class DemoCommand implements Callable<Integer> {
         if (Files.exists(runDir) && !Files.isDirectory(runDir)) {
             throw new IllegalArgumentException("--out " + runDir + " exists and is not a directory");
         }
-        Path server = serverDir != null ? serverDir : FtlabCommand.home().resolve("app-ejb/target/server");
-        ReplicaLauncher.checkProvisioned(server);
+        Path server = Home.replicaServer(serverDir);
         return new DemoRun(new DemoRun.Settings(runDir, server, external, replicas, grid, crashRun, crashes))
                 .run(spec.commandLine().getOut());
     }

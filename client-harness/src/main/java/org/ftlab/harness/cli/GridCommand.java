@@ -20,7 +20,6 @@ import org.ftlab.harness.grid.GridRunner;
 import org.ftlab.harness.grid.RunDirectory;
 import org.ftlab.harness.lab.ManagedLab;
 import org.ftlab.rm.db.DatabaseEndpoint;
-import org.ftlab.rm.replica.ReplicaLauncher;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -80,8 +79,7 @@ public final class GridCommand implements Callable<Integer> {
         PrintWriter outw = spec.commandLine().getOut();
         Path runDir = (out != null ? out : FtlabCommand.home().resolve("runs").resolve(RUN_NAME.format(Instant.now())))
                 .toAbsolutePath();
-        Path server = serverDir != null ? serverDir : FtlabCommand.home().resolve("app-ejb/target/server");
-        ReplicaLauncher.checkProvisioned(server);
+        Path server = Home.replicaServer(serverDir);
         DatabaseEndpoint external = database.external();
 
         RunDirectory dir;

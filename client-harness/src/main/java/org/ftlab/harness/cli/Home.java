@@ -1,10 +1,22 @@
 package org.ftlab.harness.cli;
 
+import java.io.IOException;
 import java.nio.file.Path;
+import org.ftlab.rm.replica.ReplicaLauncher;
 
 /** The project root: set by scripts/ftlab ({@code -Dftlab.home}); the working directory otherwise. */
 public final class Home {
     private Home() {
+    }
+
+    /**
+     * The provisioned replica server: {@code override} (a --server-dir option) or app-ejb/target/server in the
+     * project; checked, with a message that says how to build it.
+     */
+    public static Path replicaServer(Path override) throws IOException {
+        Path server = override != null ? override : path().resolve("app-ejb/target/server");
+        ReplicaLauncher.checkProvisioned(server);
+        return server;
     }
 
     public static Path path() {
