@@ -110,7 +110,7 @@ public final class DemoRun {
         long t0 = System.nanoTime();
         RunDirectory dir = RunDirectory.create(settings.runDir().toAbsolutePath().resolve(name), plan, strategy,
                 faults, settings.replicas(), database, org.ftlab.harness.cli.Home.path());
-        GridRunner runner = new GridRunner(lab, dir, plan, strategy, faults, out);
+        GridRunner runner = new GridRunner(lab, dir, out);
         current = runner;
         boolean complete = false;
         try {

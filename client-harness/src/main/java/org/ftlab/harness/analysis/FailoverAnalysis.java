@@ -90,10 +90,21 @@ public final class FailoverAnalysis {
      * ÷ completions per second in the 1-s slices no fault touched; punctuality = fault-free mean latency ÷ mean
      * latency of all completed requests (1 is ideal, lower is worse: the seed's "fraction of the ideal response
      * time"); pOver* = fraction of requests slower than the threshold, a failed request counting as slower than
-     * every threshold. Goodput is null when no slice was free of faults or none was touched by one.
+     * every threshold. Goodput is null when no slice was free of faults or none was touched by one. {@code corrected}:
+     * the same exceedance and punctuality over the latencies corrected for coordinated omission (closed loop; null
+     * in open loop, whose latencies need no correction).
      */
     public record Performability(String config, int requests, int failed, int faultyInvocations, Double goodput,
-            Double punctuality, double pOver100ms, double pOver1s, double pOver2s, double demerits) {
+            Double punctuality, double pOver100ms, double pOver1s, double pOver2s, double demerits,
+            CorrectedPerformability corrected) {
+    }
+
+    /**
+     * Performability over the latencies corrected for coordinated omission: P(&gt; 0.1 s / 1 s / 2 s) among the
+     * corrected values (the failed requests counting as exceeding every threshold) and punctuality = fault-free
+     * mean ÷ corrected mean.
+     */
+    public record CorrectedPerformability(double pOver100ms, double pOver1s, double pOver2s, Double punctuality) {
     }
 
     /** Finding VII: recovery time (faulty-invocation latency) against the fault-free maximum. */
@@ -134,6 +145,10 @@ public final class FailoverAnalysis {
         private double faultFreeSum;
         private double completedSum;
         private long completedCount;
+        private final long[] correctedOver = new long[3];
+        private long correctedTotal;
+        private double correctedSum;
+        private boolean anyOpenLoop;
 
         public Accumulator(List<FaultRecord> faults, Demerits weights) {
             this.faults = faults;
@@ -206,6 +221,33 @@ public final class FailoverAnalysis {
             }
             double demeritsHere = failedHere * weights.failed() + overHere[2] * weights.over2s()
                     + overHere[1] * weights.over1s() + excessUs / 1e6 * weights.excessSecond();
+            // Closed loop: the same exceedance over the latencies corrected for coordinated omission.
+            CorrectedPerformability corrected = null;
+            if (pf.openLoop()) {
+                anyOpenLoop = true;
+            } else if (allCount > 0) {
+                LongList done = new LongList();
+                for (int i = 0; i < pf.size; i++) {
+                    if (pf.completed(i)) {
+                        done.add(pf.latencyUs(i));
+                    }
+                }
+                long[] v = done.toArray();
+                Arrays.sort(v);
+                org.HdrHistogram.Histogram h = CoordinatedOmission.corrected(v, CoordinatedOmission
+                        .expectedIntervalUs(pf.thinkMillis, LatencyStats.perMille(v, 500)));
+                long total = h.getTotalCount() + failedHere;
+                double[] p = new double[3];
+                for (int k = 0; k < 3; k++) {
+                    long over = h.getTotalCount() - h.getCountBetweenValues(0, THRESHOLDS_US[k]) + failedHere;
+                    correctedOver[k] += over;
+                    p[k] = frac(over, total);
+                }
+                correctedTotal += total;
+                correctedSum += h.getMean() * h.getTotalCount();
+                corrected = new CorrectedPerformability(p[0], p[1], p[2],
+                        idealMean == null ? null : idealMean / h.getMean());
+            }
             // Goodput from whole 1-s slices of the configuration's span.
             Double goodput = null;
             if (pf.size > 0) {
@@ -240,7 +282,7 @@ public final class FailoverAnalysis {
             configs.add(new Performability(pf.config, pf.size, failedHere, faultyHere, goodput,
                     idealMean == null || allCount == 0 ? null : idealMean / (allSum / allCount),
                     frac(overHere[0] + failedHere, pf.size), frac(overHere[1] + failedHere, pf.size),
-                    frac(overHere[2] + failedHere, pf.size), demeritsHere));
+                    frac(overHere[2] + failedHere, pf.size), demeritsHere, corrected));
             requests += pf.size;
             failed += failedHere;
             for (int k = 0; k < 3; k++) {
@@ -377,7 +419,11 @@ public final class FailoverAnalysis {
                     faultFree.size() == 0 || completedCount == 0 ? null
                             : (faultFreeSum / faultFree.size()) / (completedSum / completedCount),
                     frac(over[0] + failed, requests), frac(over[1] + failed, requests),
-                    frac(over[2] + failed, requests), demerits);
+                    frac(over[2] + failed, requests), demerits, anyOpenLoop || correctedTotal == 0 ? null
+                            : new CorrectedPerformability(frac(correctedOver[0], correctedTotal),
+                                    frac(correctedOver[1], correctedTotal), frac(correctedOver[2], correctedTotal),
+                                    faultFree.size() == 0 ? null : (faultFreeSum / faultFree.size())
+                                            / (correctedSum / (correctedTotal - failed))));
             return new Result(strategy, summaries, phaseStats, detection, LatencyStats.ofSorted(ff),
                     LatencyStats.ofSorted(fy), LatencyStats.of(overlapping.toArray()),
                     Double.isInfinite(jitterMin) ? null : jitterMin, Double.isInfinite(jitterMax) ? null : jitterMax,

@@ -8,6 +8,7 @@ import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Locale;
 import java.util.Properties;
 
@@ -34,7 +35,10 @@ final class HtmlReport {
         h.append("<h1>").append(esc(title)).append("</h1>\n<p class=\"meta\">fail-over strategy <b>")
                 .append(esc(r.strategy())).append("</b>, faults <b>").append(esc(r.faultKind())).append("</b>, ")
                 .append(r.entries().stream().filter(e -> e.method().equals("all")).count())
-                .append(" configurations. Latency = client receive − client send; percentiles: ")
+                .append(" blocks (configuration × replicate). ").append(esc(design(r.design())))
+                .append(" Latency = ").append(r.design().openLoop()
+                        ? "client receive − intended send (open loop: the wait of a user who wanted to send then)"
+                        : "client receive − client send (closed loop)").append("; warm-up rows excluded; percentiles: ")
                 .append(esc(LatencyStats.PERCENTILE_ESTIMATOR)).append(". Every field is explained in "
                         + "docs/analysis.md.</p>\n");
         if (!r.warnings().isEmpty()) {
@@ -44,11 +48,13 @@ final class HtmlReport {
         }
         h.append("<pre id=\"report-errors\" class=\"errors\" hidden></pre>\n");
         h.append("<nav><a href=\"#headline\">headline</a> · <a href=\"#magical\">magical 1%</a> · "
+                + "<a href=\"#omission\">coordinated omission</a> · "
                 + "<a href=\"#plots\">latency plots</a> · <a href=\"#failover\">fail-over</a> · "
                 + "<a href=\"#performability\">performability</a>")
                 .append(r.comparison() == null ? "" : " · <a href=\"#compare\">comparison</a>").append("</nav>\n");
         headline(h, r);
         magical(h, r);
+        omission(h, r);
         plots(h);
         failover(h, r.failover());
         if (r.comparison() != null) {
@@ -71,6 +77,9 @@ final class HtmlReport {
             }
             n.set("cdf_ms", SummaryJson.JSON.valueToTree(round(p.cdfMs())));
             n.set("cdf_fraction", SummaryJson.JSON.valueToTree(p.cdfFraction()));
+            n.set("spectrum", spectrum(p.recordedSpectrum()));
+            n.set("spectrum2", spectrum(p.secondSpectrum()));
+            n.put("spectrum2_label", p.secondLabel());
         }
         data.put("max_timelines", MAX_TIMELINES);
         // "</" inside a script element would end it: escape the slash (still valid JSON).
@@ -89,13 +98,15 @@ final class HtmlReport {
                 + "<th>count</th><th>failed</th><th>mean ms</th><th>median ms</th><th>p99 ms</th>"
                 + "<th>p99 99% CI ms</th><th>max ms</th><th>3σ outliers</th><th>C1 max&gt;10×mean</th>"
                 + "<th>p99≤10×mean</th><th>p99≤25×mean</th><th>middleware / server / DB ms</th>"
-                + "<th>req/s</th></tr>\n");
+                + "<th>req/s</th><th>steady state: first / last decile ms</th>")
+                .append(r.design().openLoop() ? "<th>service p99 ms</th><th>late starts</th>"
+                        : "<th>p99 corrected ms</th>").append("</tr>\n");
         for (RunAnalysis.Entry e : r.entries()) {
             if (!e.method().equals("all")) {
                 continue;
             }
             LatencyStats s = e.stats();
-            h.append("<tr><td>").append(esc(e.config())).append("</td><td>").append(s == null ? 0 : s.count())
+            h.append("<tr><td>").append(esc(e.label())).append("</td><td>").append(s == null ? 0 : s.count())
                     .append("</td><td").append(e.failures() > 0 ? " class=\"bad\"" : "").append('>')
                     .append(e.failures()).append("</td>");
             if (s == null) {
@@ -113,10 +124,32 @@ final class HtmlReport {
                                 + " / " + ms(b.databaseMeanUs())));
             }
             h.append(td(e.requestRatePerS() == null ? "-" : String.format(Locale.ROOT, "%.0f",
-                    e.requestRatePerS()))).append("</tr>\n");
+                    e.requestRatePerS())));
+            RunAnalysis.SteadyState st = e.steady();
+            if (st == null) {
+                h.append(td("too few"));
+            } else {
+                h.append("<td").append(st.steady() ? "" : " class=\"bad\" title=\"not at steady state\"").append('>')
+                        .append(ms(st.firstDecileMeanUs())).append(" / ").append(ms(st.lastDecileMeanUs()))
+                        .append(st.steady() ? "" : String.format(Locale.ROOT, " (%.1f×)", st.ratio())).append("</td>");
+            }
+            if (e.openLoop() != null) {
+                LatencyStats svc = e.openLoop().service();
+                h.append(td(svc == null ? "-" : ms(svc.p99()))).append(td("" + e.openLoop().lateStarts()));
+            } else if (!r.design().openLoop()) {
+                h.append(td(e.corrected() == null ? "-" : ms(e.corrected().p99Us())));
+            }
+            h.append("</tr>\n");
         }
         h.append("</table>\n<p class=\"note\">Per-method rows are in summary.csv and summary.json. Middleware = "
-                + "latency − server time; the server time includes the database time.</p>\n");
+                + "latency − server time; the server time includes the database time. Steady state: mean latency "
+                + "of each client's first and last 10% of fault-free requests of a method (the least steady method "
+                + "shown); red when the first exceeds " + RunAnalysis.STEADY_STATE_RATIO + " × the last (give more "
+                + "--warmup).</p>\n");
+        if (!r.anovaFactorial().isEmpty()) {
+            factorial(h, r);
+            return;
+        }
         h.append("<h3>ANOVA (criterion C3): does a factor change the latency across configurations?</h3>\n"
                 + "<table><tr><th>factor</th><th>metric</th><th>F</th><th>p</th><th>significant at 0.01</th>"
                 + "</tr>\n");
@@ -131,6 +164,107 @@ final class HtmlReport {
             h.append("</tr>\n");
         }
         h.append("</table>\n");
+    }
+
+    private static String design(RunAnalysis.Design d) {
+        return String.format(Locale.ROOT, "%s arrivals, %s order%s, %d replicate%s, %d warm-up requests per client "
+                + "and configuration.", d.arrival(), d.order(), d.seed() == null ? "" : " (seed " + d.seed() + ")",
+                d.repeat(), d.repeat() == 1 ? "" : "s", d.warmupPerClient());
+    }
+
+    /** The factorial ANOVA as a table a student can read: one row per effect, the three metrics side by side. */
+    private static void factorial(StringBuilder h, RunAnalysis.Result r) {
+        List<String> metrics = List.of("mean", "p99", "max");
+        h.append("<h3>Factorial ANOVA (criterion C3, Type II): which factors and pairs of factors change the "
+                + "latency?</h3>\n<p>One observation per configuration, replicate and method; the error is the "
+                + "variation between replicates (and the higher-order interactions). Partial η² is the share of the "
+                + "variation left after the other effects that this effect explains: about 0.01 small, 0.06 medium, "
+                + "0.14 large. <b>Bold</b>: significant at p &lt; 0.01.</p>\n<table><tr><th rowspan=\"2\">effect</th>"
+                + "<th rowspan=\"2\">df</th>");
+        for (String m : metrics) {
+            h.append("<th colspan=\"3\">").append(m).append("</th>");
+        }
+        h.append("</tr>\n<tr>");
+        for (int i = 0; i < metrics.size(); i++) {
+            h.append("<th>F</th><th>p</th><th>partial η²</th>");
+        }
+        h.append("</tr>\n");
+        List<String> effects = r.anovaFactorial().stream().map(RunAnalysis.FactorialEffect::effect).distinct()
+                .toList();
+        int errorDf = 0;
+        for (String effect : effects) {
+            h.append("<tr><td>").append(esc(effect.replace(":", " × "))).append("</td>");
+            boolean first = true;
+            for (String m : metrics) {
+                RunAnalysis.FactorialEffect x = r.anovaFactorial().stream().filter(y -> y.effect().equals(effect)
+                        && y.metric().equals(m)).findFirst().orElse(null);
+                if (first) {
+                    h.append(td(x == null ? "-" : "" + x.df()));
+                    first = false;
+                }
+                if (x == null || x.f() == null) {
+                    h.append("<td colspan=\"3\">not testable</td>");
+                    continue;
+                }
+                errorDf = x.errorDf();
+                String cls = x.p() < 0.01 ? " style=\"font-weight:bold\"" : "";
+                h.append("<td").append(cls).append('>').append(String.format(Locale.ROOT, "%.2f", x.f()))
+                        .append("</td><td").append(cls).append('>').append(pValue(x.p())).append("</td>")
+                        .append(td(String.format(Locale.ROOT, "%.3f", x.partialEtaSq())));
+            }
+            h.append("</tr>\n");
+        }
+        h.append("</table>\n<p class=\"note\">Error degrees of freedom: ").append(errorDf)
+                .append(". The one-way ANOVA of each factor alone is in summary.json (anova).</p>\n");
+    }
+
+    private static String pValue(double p) {
+        return p < 1e-16 ? "&lt; 1e-16" : String.format(Locale.ROOT, "%.3g", p);
+    }
+
+    /** Coordinated omission: recorded vs corrected (closed loop), or latency vs service time (open loop). */
+    private static void omission(StringBuilder h, RunAnalysis.Result r) {
+        h.append("<h2 id=\"omission\">Coordinated omission</h2>\n");
+        if (r.design().openLoop()) {
+            h.append("<p>Open-loop run: every request was sent at its intended time (or counted late), so the "
+                    + "latencies above already include the time a request waited behind a stall; no correction is "
+                    + "applied. The spectrum compares that latency with the service time (receive − send).</p>\n");
+        } else {
+            h.append("<p>Closed-loop clients send nothing while they wait, so one slow request stands for every "
+                    + "request a user would have sent meanwhile. <b>Corrected</b> figures are HdrHistogram's "
+                    + "(<code>recordValueWithExpectedInterval</code>, expected interval = think time + the "
+                    + "configuration's median latency): they estimate what users who kept arriving would have seen. "
+                    + "Recorded figures are what the clients measured. Both are histogram percentiles (within "
+                    + "0.1%); report/histograms/&lt;block&gt;.hlog has both histograms for HdrHistogram's tools.</p>"
+                    + "\n<table><tr><th>block</th><th>expected interval ms</th><th>p50 ms</th><th>p99 ms</th>"
+                    + "<th>p99.9 ms</th><th>max ms</th><th>p99 corrected ms</th><th>p99.9 corrected ms</th>"
+                    + "<th>corrected ÷ recorded p99</th></tr>\n");
+            for (RunAnalysis.Entry e : r.entries()) {
+                if (!e.method().equals("all") || e.corrected() == null) {
+                    continue;
+                }
+                CoordinatedOmission.Corrected c = e.corrected();
+                double ratio = (double) c.p99Us() / Math.max(1, e.stats().p99());
+                h.append("<tr><td>").append(esc(e.label())).append("</td>").append(td(ms(c.expectedIntervalUs())))
+                        .append(td(ms(e.stats().median()))).append(td(ms(e.stats().p99())))
+                        .append(td(ms(e.stats().p999()))).append(td(ms(e.stats().max())))
+                        .append(td(ms(c.p99Us()))).append(td(ms(c.p999Us())))
+                        .append("<td").append(ratio > 2 ? " class=\"bad\"" : "").append('>')
+                        .append(String.format(Locale.ROOT, "%.2f", ratio)).append("</td></tr>\n");
+            }
+            h.append("</table>\n");
+        }
+        h.append("<h3>Percentile spectrum</h3>\n<p><label>block <select id=\"spectrum-config\"></select></label> "
+                + "The x axis is 1/(1 − percentile): each step right is one more nine.</p>\n")
+                .append(plot("spectrum", "latency by percentile, recorded and corrected"));
+    }
+
+    private static ArrayNode spectrum(List<CoordinatedOmission.SpectrumPoint> points) {
+        ArrayNode a = SummaryJson.JSON.createArrayNode();
+        for (CoordinatedOmission.SpectrumPoint p : points) {
+            a.addArray().add(p.percentile()).add(p.valueUs());
+        }
+        return a;
     }
 
     private static void magical(StringBuilder h, RunAnalysis.Result r) {
@@ -257,10 +391,13 @@ final class HtmlReport {
         FailoverAnalysis.Demerits w = f.weights();
         h.append(String.format(Locale.ROOT, "Demerits: %s per failed request, %s per request over 2 s, %s per "
                 + "request over 1 s, %s per second of waiting above the configuration's fault-free mean.</p>\n",
-                num(w.failed()), num(w.over2s()), num(w.over1s()), num(w.excessSecond())));
+                num(w.failed()), num(w.over2s()), num(w.over1s()), num(w.excessSecond())).replace("</p>\n", " "));
+        h.append("Closed loop: the <i>corrected</i> columns are the same figures over the latencies corrected for "
+                + "coordinated omission (the users who kept arriving during a fault).</p>\n");
         h.append("<table><tr><th>config</th><th>requests</th><th>failed</th><th>faulty</th><th>goodput</th>"
                 + "<th>punctuality</th><th>P(&gt;0.1 s)</th><th>P(&gt;1 s)</th><th>P(&gt;2 s)</th><th>demerits</th>"
-                + "</tr>\n");
+                + "<th>punctuality corrected</th><th>P(&gt;0.1 s) corrected</th><th>P(&gt;1 s) corrected</th>"
+                + "<th>P(&gt;2 s) corrected</th></tr>\n");
         perfRow(h, f.run(), true);
         for (FailoverAnalysis.Performability p : f.configs()) {
             if (p.faultyInvocations() > 0 || p.goodput() != null || p.failed() > 0) {
@@ -327,7 +464,15 @@ final class HtmlReport {
                 .append(td(p.goodput() == null ? "-" : String.format(Locale.ROOT, "%.3f", p.goodput())))
                 .append(td(p.punctuality() == null ? "-" : String.format(Locale.ROOT, "%.3f", p.punctuality())))
                 .append(td(pct(p.pOver100ms()))).append(td(pct(p.pOver1s()))).append(td(pct(p.pOver2s())))
-                .append(td(String.format(Locale.ROOT, "%.1f", p.demerits()))).append("</tr>\n");
+                .append(td(String.format(Locale.ROOT, "%.1f", p.demerits())));
+        FailoverAnalysis.CorrectedPerformability c = p.corrected();
+        if (c == null) {
+            h.append("<td colspan=\"4\">-</td>");
+        } else {
+            h.append(td(c.punctuality() == null ? "-" : String.format(Locale.ROOT, "%.3f", c.punctuality())))
+                    .append(td(pct(c.pOver100ms()))).append(td(pct(c.pOver1s()))).append(td(pct(c.pOver2s())));
+        }
+        h.append("</tr>\n");
     }
 
     private static String plot(String id, String label) {

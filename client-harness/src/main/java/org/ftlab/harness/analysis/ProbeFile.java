@@ -10,14 +10,16 @@ import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
+import org.ftlab.harness.probe.ConfigId;
 import org.ftlab.harness.probe.ProbeTable;
 
 /**
- * One configuration's probe file ({@code probes/<config>.csv}) read into columns of primitives: the one parser of
- * probe rows in ftlab. A damaged file is an {@link IllegalArgumentException} naming the file and line, never a
- * silently skipped row. Timestamps are µs since the epoch; {@link #NONE} marks an empty field.
+ * One block's probe file ({@code probes/<config>[-repK].csv}) read into columns of primitives: the one parser of
+ * probe rows in ftlab. Only measured rows are kept: warm-up rows (phase {@code warmup}) are counted in
+ * {@link #warmupRows} and left out, so no statistic can include them. Files written before the {@code intended_us},
+ * {@code phase} and {@code replicate} columns existed read as closed loop (intended = sent), all measured, replicate
+ * 1. A damaged file is an {@link IllegalArgumentException} naming the file and line, never a silently skipped row.
+ * Timestamps are µs since the epoch; {@link #NONE} marks an empty field.
  */
 public final class ProbeFile {
     /** An empty numeric field (no server probes on a failed request, no phases on a fault-free one). */
@@ -26,12 +28,22 @@ public final class ProbeFile {
     public static final byte RETRIED = 1;
     public static final byte FAILED = 2;
 
-    private static final Pattern CONFIG = Pattern.compile("c(\\d+)-t(\\d+)-r(orig|\\d+)");
     private static final int COLUMNS = ProbeTable.HEADER.split(",").length;
+    private static final int COLUMNS_V1 = ProbeTable.HEADER_V1.split(",").length;
 
+    /** The configuration id (without the replicate). */
     public final String config;
+    /** The file name without {@code .csv}: the configuration and, in a run with replicates, {@code -repK}. */
+    public final String block;
+    /** 1…R. */
+    public final int replicate;
     public final int clients;
+    /** Think time (closed loop); 0 in open loop. */
     public final int thinkMillis;
+    /** Requests per second per client (open loop); 0 in closed loop. */
+    public final double ratePerS;
+    /** Warm-up rows in the file, left out of the columns. */
+    public final int warmupRows;
     /** {@code original} or the reply size in bytes. */
     public final String reply;
     public final int size;
@@ -45,6 +57,8 @@ public final class ProbeFile {
     public final byte[] method;
     public final byte[] outcome;
     public final short[] fault;
+    /** When the request was meant to be sent (open loop); the send time in closed loop. */
+    public final long[] intendedUs;
     public final long[] sendUs;
     public final long[] recvUs;
     public final long[] serverRecvUs;
@@ -55,12 +69,16 @@ public final class ProbeFile {
     public final long[] failoverUs;
     public final long[] retryUs;
 
-    private ProbeFile(String config, Matcher m, Columns c) {
-        this.config = config;
-        this.clients = Integer.parseInt(m.group(1));
-        this.thinkMillis = Integer.parseInt(m.group(2));
-        this.reply = m.group(3).equals("orig") ? "original" : m.group(3);
+    private ProbeFile(ConfigId id, Columns c) {
+        this.config = id.config();
+        this.block = id.fileStem();
+        this.clients = id.clients();
+        this.thinkMillis = id.thinkMillis();
+        this.ratePerS = id.ratePerS();
+        this.reply = id.reply();
         this.size = c.size;
+        this.warmupRows = c.warmupRows;
+        this.replicate = c.replicate > 0 ? c.replicate : Math.max(1, id.replicate());
         this.clientIds = List.copyOf(c.clientIds);
         this.methods = List.copyOf(c.methods);
         this.faultIds = List.copyOf(c.faultIds);
@@ -69,6 +87,7 @@ public final class ProbeFile {
         this.outcome = Arrays.copyOf(c.outcome, size);
         this.fault = Arrays.copyOf(c.fault, size);
         this.sendUs = Arrays.copyOf(c.t[0], size);
+        this.intendedUs = Arrays.copyOf(c.t[9], size);
         this.recvUs = Arrays.copyOf(c.t[1], size);
         this.serverRecvUs = Arrays.copyOf(c.t[2], size);
         this.dbStartUs = Arrays.copyOf(c.t[3], size);
@@ -79,33 +98,35 @@ public final class ProbeFile {
         this.retryUs = Arrays.copyOf(c.t[8], size);
     }
 
-    /** The configuration id of a probe file name, or null when the name is not one. */
-    public static Matcher configName(String id) {
-        Matcher m = CONFIG.matcher(id);
-        return m.matches() ? m : null;
+    /** The name of a probe file (without {@code .csv}) parsed, or null when the name is not one. */
+    public static ConfigId configName(String stem) {
+        return ConfigId.parse(stem);
     }
 
     public static ProbeFile read(Path file) throws IOException {
         String name = file.getFileName().toString().replaceFirst("\\.csv$", "");
-        Matcher m = configName(name);
-        if (m == null) {
+        ConfigId id = configName(name);
+        if (id == null) {
             throw new IllegalArgumentException(file + ": not a configuration probe file (expected a name like "
-                    + "c04-t20-r512.csv)");
+                    + "c04-t20-r512.csv, c04-rate50-rorig.csv or c04-t20-r512-rep2.csv)");
         }
         Columns c = new Columns();
         try (BufferedReader in = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
             String header = in.readLine();
-            if (header == null || !header.startsWith(ProbeTable.HEADER)) {
+            boolean v1 = header != null && !header.startsWith(ProbeTable.HEADER)
+                    && header.startsWith(ProbeTable.HEADER_V1);
+            if (header == null || !(v1 || header.startsWith(ProbeTable.HEADER))) {
                 throw new IllegalArgumentException(file + ": missing or unknown header; expected " + ProbeTable.HEADER);
             }
+            int columns = v1 ? COLUMNS_V1 : COLUMNS;
             String line;
             int lineNo = 1;
             while ((line = in.readLine()) != null) {
                 lineNo++;
                 String[] f = line.split(",", -1);
-                if (f.length < COLUMNS) {
+                if (f.length < columns) {
                     throw new IllegalArgumentException(file + " line " + lineNo + " has " + f.length + " fields, "
-                            + "expected " + COLUMNS + ": the file is truncated or damaged");
+                            + "expected " + columns + ": the file is truncated or damaged");
                 }
                 try {
                     c.add(f);
@@ -115,12 +136,30 @@ public final class ProbeFile {
                 }
             }
         }
-        return new ProbeFile(name, m, c);
+        return new ProbeFile(id, c);
     }
 
-    /** Latency (client receive − client send) of row i, µs. */
+    /**
+     * Latency of row i, µs: client receive − intended send, what a user who meant to send at the intended time
+     * waited (closed loop: client receive − client send).
+     */
     public long latencyUs(int i) {
+        return recvUs[i] - intendedUs[i];
+    }
+
+    /** Service time of row i, µs: client receive − client send (the time the request itself took). */
+    public long serviceUs(int i) {
         return recvUs[i] - sendUs[i];
+    }
+
+    /** How late row i started, µs: client send − intended send (0 in closed loop). */
+    public long startDelayUs(int i) {
+        return sendUs[i] - intendedUs[i];
+    }
+
+    /** Whether the run was open loop (latency counted from intended send times). */
+    public boolean openLoop() {
+        return ratePerS > 0;
     }
 
     public boolean completed(int i) {
@@ -143,9 +182,26 @@ public final class ProbeFile {
         byte[] method = new byte[1024];
         byte[] outcome = new byte[1024];
         short[] fault = new short[1024];
-        long[][] t = new long[9][1024];
+        long[][] t = new long[10][1024];
+        int warmupRows;
+        int replicate;
 
         void add(String[] f) {
+            boolean v2 = f.length > 17;
+            if (v2) {
+                if (!f[18].equals(ProbeTable.PHASE_MEASURE) && !f[18].equals(ProbeTable.PHASE_WARMUP)) {
+                    throw new NumberFormatException("unknown phase '" + f[18] + "'");
+                }
+                int rep = Integer.parseInt(f[19]);
+                if (replicate != 0 && rep != replicate) {
+                    throw new NumberFormatException("replicate " + rep + " in a file of replicate " + replicate);
+                }
+                replicate = rep;
+                if (f[18].equals(ProbeTable.PHASE_WARMUP)) {
+                    warmupRows++;
+                    return;
+                }
+            }
             if (size == client.length) {
                 int n = size * 2;
                 client = Arrays.copyOf(client, n);
@@ -174,6 +230,7 @@ public final class ProbeFile {
                 String v = f[cols[k]];
                 t[k][size] = v.isEmpty() ? NONE : Long.parseLong(v);
             }
+            t[9][size] = v2 ? Long.parseLong(f[17]) : t[0][size];
             if (t[0][size] == NONE || t[1][size] == NONE) {
                 throw new NumberFormatException("empty client timestamp");
             }

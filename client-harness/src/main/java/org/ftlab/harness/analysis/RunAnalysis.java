@@ -14,7 +14,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Function;
-import java.util.regex.Matcher;
 import java.util.stream.Stream;
 import org.apache.commons.math3.stat.inference.OneWayAnova;
 import org.apache.commons.math3.stat.regression.SimpleRegression;
@@ -39,16 +38,62 @@ public final class RunAnalysis {
     }
 
     /**
-     * One row of the summary: a configuration and a method ({@code all} for every method together). Request rate
-     * (seed 002): requests arriving at the server per second, (n − 1) / (last − first server receive); throughput:
-     * request rate × reply size, bytes/s, null for the original reply (its size is not fixed).
+     * Which block an entry comes from: the probe file's name (the configuration, with {@code -repK} in a run with
+     * replicates), the replicate (1…R), the open-loop rate per client (0 in closed loop) and the warm-up rows the file
+     * holds (left out of every statistic).
+     */
+    public record Block(String block, int replicate, double ratePerS, int warmupRows) {
+        public boolean openLoop() {
+            return ratePerS > 0;
+        }
+    }
+
+    /**
+     * Steady state of an entry's fault-free requests: the mean latency of each client's first and last 10% of them
+     * (pooled over clients; for "all", the method with the largest ratio). Not at steady state when the first decile's
+     * mean exceeds {@value #STEADY_STATE_RATIO} × the last's.
+     */
+    public record SteadyState(int perDecile, double firstDecileMeanUs, double lastDecileMeanUs) {
+        public double ratio() {
+            return firstDecileMeanUs / lastDecileMeanUs;
+        }
+
+        public boolean steady() {
+            return !(firstDecileMeanUs > STEADY_STATE_RATIO * lastDecileMeanUs);
+        }
+    }
+
+    /**
+     * Open loop only: the service time (client receive − client send, the request's own time) beside the latency
+     * (counted from the intended send time), and the requests that started more than
+     * {@value #LATE_START_US} µs after their intended time because every worker of their client was busy.
+     */
+    public record OpenLoop(LatencyStats service, int lateStarts, long maxStartDelayUs) {
+    }
+
+    /**
+     * One row of the summary: a configuration's block (a replicate) and a method ({@code all} for every method
+     * together). Request rate (seed 002): requests arriving at the server per second, (n − 1) / (last − first server
+     * receive); throughput: request rate × reply size, bytes/s, null for the original reply (its size is not fixed).
+     * {@code corrected}: the latencies corrected for coordinated omission (closed loop only; null in open loop).
      */
     public record Entry(String config, int clients, int thinkMillis, String reply, String method, int failures,
-            LatencyStats stats, Breakdown breakdown, Double requestRatePerS, Double throughputBytesPerS) {
+            LatencyStats stats, Breakdown breakdown, Double requestRatePerS, Double throughputBytesPerS,
+            Block block, SteadyState steady, CoordinatedOmission.Corrected corrected, OpenLoop openLoop) {
 
         public Entry(String config, int clients, int thinkMillis, String reply, String method, int failures,
                 LatencyStats stats) {
-            this(config, clients, thinkMillis, reply, method, failures, stats, null, null, null);
+            this(config, clients, thinkMillis, reply, method, failures, stats, null, null, null,
+                    new Block(config, 1, 0, 0), null, null, null);
+        }
+
+        /** The block's name: the configuration, with {@code -repK} in a run with replicates. */
+        public String label() {
+            return block.block();
+        }
+
+        public int replicate() {
+            return block.replicate();
         }
     }
 
@@ -64,8 +109,23 @@ public final class RunAnalysis {
     public record MagicalOnePercent(int tested, int within10x, int within25x, int untestable) {
     }
 
-    /** Plot data of one configuration (all methods): per-client latency series and the latency CDF. */
-    public record ConfigPlot(String config, List<ClientSeries> clients, double[] cdfMs, double[] cdfFraction) {
+    /**
+     * Plot data of one block (all methods): per-client latency series, the latency CDF, and the percentile spectra of
+     * the latency as recorded and as the user saw it ({@code corrected}: coordinated omission corrected in closed loop;
+     * in open loop the recorded latency already counts from the intended send, and the second spectrum is the
+     * service time instead, {@code secondLabel} says which).
+     */
+    public record ConfigPlot(String config, List<ClientSeries> clients, double[] cdfMs, double[] cdfFraction,
+            List<CoordinatedOmission.SpectrumPoint> recordedSpectrum, List<CoordinatedOmission.SpectrumPoint>
+                    secondSpectrum, String secondLabel) {
+    }
+
+    /**
+     * A block's histograms (all methods), for {@code report/histograms/<block>.hlog}: the recorded latency and the
+     * second one of {@link ConfigPlot}; start and end of the block's requests, ms since the epoch.
+     */
+    public record BlockHistograms(String block, org.HdrHistogram.Histogram recorded, org.HdrHistogram.Histogram second,
+            String secondTag, long startMs, long endMs) {
     }
 
     /**
@@ -75,23 +135,58 @@ public final class RunAnalysis {
     public record ClientSeries(String client, int[] requestIndex, double[] latencyMs) {
     }
 
+    /** One row of the factorial ANOVA: an effect on a metric (docs/analysis.md, {@code anova_factorial}). */
+    public record FactorialEffect(String effect, String metric, int df, double sumOfSquares, Double f, Double p,
+            Double partialEtaSq, int errorDf) {
+    }
+
+    /**
+     * How the run was designed, from its manifest: arrival, order, seed, replicates, warm-up requests per client;
+     * {@code loadFactor} is {@code think_ms} (closed loop) or {@code rate_per_s} (open loop).
+     */
+    public record Design(String arrival, String order, Long seed, int repeat, int warmupPerClient) {
+        public static final Design UNKNOWN = new Design("closed", "unknown", null, 1, 0);
+
+        public boolean openLoop() {
+            return !arrival.equals("closed");
+        }
+
+        public String loadFactor() {
+            return openLoop() ? "rate_per_s" : "think_ms";
+        }
+    }
+
     /** The analysis: entries, ANOVA, regression, fail-over, plot data, and what a reader must know. */
-    public record Result(String strategy, String faultKind, List<Entry> entries, List<Anova> anova,
-            Regression regression, MagicalOnePercent magical, FailoverAnalysis.Result failover,
-            List<ConfigPlot> plots, List<String> warnings, RunComparison comparison) {
+    public record Result(String strategy, String faultKind, Design design, List<Entry> entries, List<Anova> anova,
+            List<FactorialEffect> anovaFactorial, Regression regression, MagicalOnePercent magical,
+            FailoverAnalysis.Result failover, List<ConfigPlot> plots, List<BlockHistograms> histograms,
+            List<String> warnings, RunComparison comparison) {
 
         public Result(List<Entry> entries, List<Anova> anova, List<String> warnings) {
-            this("unknown", "none", entries, anova, RunAnalysis.regression(entries), RunAnalysis.magical(entries), null, List.of(), warnings,
-                    null);
+            this("unknown", "none", Design.UNKNOWN, entries, anova, List.of(), RunAnalysis.regression(entries),
+                    RunAnalysis.magical(entries), null, List.of(), List.of(), warnings, null);
         }
 
         public Result withComparison(RunComparison c) {
-            return new Result(strategy, faultKind, entries, anova, regression, magical, failover, plots, warnings, c);
+            return new Result(strategy, faultKind, design, entries, anova, anovaFactorial, regression, magical,
+                    failover, plots, histograms, warnings, c);
+        }
+
+        /** Entries not at steady state (their first decile much slower than their last). */
+        public List<Entry> unsteady() {
+            return entries.stream().filter(e -> e.method().equals("all") && e.steady() != null
+                    && !e.steady().steady()).toList();
         }
     }
 
     /** Points per client in the latency-vs-request plots. */
     static final int SERIES_POINTS = 400;
+    /** A first decile slower than this × the last decile's mean is flagged: not at steady state. */
+    public static final double STEADY_STATE_RATIO = 1.5;
+    /** Fewest fault-free requests of a method for the steady-state check (so a decile has at least 3). */
+    static final int STEADY_STATE_MIN = 30;
+    /** An open-loop request that started later than this after its intended time counts as a late start. */
+    public static final long LATE_START_US = 1_000;
 
     private RunAnalysis() {
     }
@@ -109,7 +204,7 @@ public final class RunAnalysis {
         try (Stream<Path> list = Files.list(probes)) {
             // Grid order: clients, then think time, then reply size (original first), not the file names' order.
             files = list.filter(p -> p.getFileName().toString().endsWith(".csv"))
-                    .sorted(java.util.Comparator.comparingLong(RunAnalysis::gridOrder)
+                    .sorted(java.util.Comparator.comparingDouble(RunAnalysis::gridOrder)
                             .thenComparing(p -> p.getFileName().toString()))
                     .toList();
         }
@@ -120,13 +215,27 @@ public final class RunAnalysis {
         Path manifest = runDir.resolve("manifest.json");
         String strategy = "unknown";
         String faultKind = "unknown";
+        Design design = Design.UNKNOWN;
         if (Files.exists(manifest)) {
             JsonNode m = new ObjectMapper().readTree(manifest.toFile());
             String status = m.path("status").asText();
-            int planned = m.path("grid").path("configurations").asInt(files.size());
+            JsonNode g = m.path("grid");
+            int repeat = g.path("repeat").asInt(1);
+            int planned = g.path("configurations").asInt(files.size()) * repeat;
             if (!status.equals("complete") || files.size() < planned) {
                 warnings.add("the run is " + status + ": " + files.size() + " of " + planned
-                        + " configurations have probes; statistics cover only those");
+                        + " blocks (configuration × replicate) have probes; statistics cover only those");
+            }
+            if (g.has("order")) {
+                design = new Design(g.path("arrival").asText("closed"), g.path("order").asText(),
+                        g.path("seed").isNumber() ? g.path("seed").asLong() : null, repeat,
+                        g.path("warmup_per_client").asInt());
+            } else {
+                design = new Design("closed", "sequential", null, 1, 0);
+            }
+            if (design.order().equals("sequential") && g.path("configurations").asInt() > 1) {
+                warnings.add("configurations ran in grid order (--order sequential): a factor's effect is "
+                        + "confounded with the time it ran at (warm-up, database growth)");
             }
             strategy = m.path("failover_strategy").asText("unknown");
             faultKind = m.path("faults").path("kind").asText("unknown");
@@ -145,56 +254,95 @@ public final class RunAnalysis {
         FailoverAnalysis.Accumulator failover = new FailoverAnalysis.Accumulator(faults, demerits);
         List<Entry> entries = new ArrayList<>();
         List<ConfigPlot> plots = new ArrayList<>();
+        List<BlockHistograms> histograms = new ArrayList<>();
         int failures = 0;
+        long late = 0;
+        long requests = 0;
         for (Path file : files) {
             ProbeFile pf = ProbeFile.read(file);
             List<Entry> e = entries(pf);
             entries.addAll(e);
-            failures += e.get(e.size() - 1).failures();
-            plots.add(plot(pf));
+            Entry all = e.get(e.size() - 1);
+            failures += all.failures();
+            requests += pf.size;
+            if (all.openLoop() != null) {
+                late += all.openLoop().lateStarts();
+            }
+            BlockHistograms h = histograms(pf, all);
+            histograms.add(h);
+            plots.add(plot(pf, h));
             failover.accept(pf);
         }
         if (failures > 0) {
             warnings.add(failures + " requests failed; they are counted in 'failures' and left out of the latency "
                     + "statistics");
         }
+        if (late > 0) {
+            warnings.add(String.format(java.util.Locale.ROOT, "%d of %d open-loop requests (%.2f%%) started more than "
+                    + "%d ms after their intended time (every worker of their client was busy); their wait counts in "
+                    + "their latency", late, requests, 100.0 * late / requests, LATE_START_US / 1000));
+        }
+        List<Entry> unsteady = entries.stream().filter(x -> x.method().equals("all") && x.steady() != null
+                && !x.steady().steady()).toList();
+        if (!unsteady.isEmpty()) {
+            warnings.add(unsteady.size() + " blocks were not at steady state (first-decile mean > "
+                    + STEADY_STATE_RATIO + " × last-decile mean), e.g. " + unsteady.get(0).label() + String.format(
+                            java.util.Locale.ROOT, " (%.2f×)", unsteady.get(0).steady().ratio())
+                    + ": give more --warmup; they are marked in the headline table");
+        }
         FailoverAnalysis.Result fo = failover.finish(strategy);
-        return new Result(strategy, faultKind, entries, anova(entries), regression(entries), magical(entries), fo,
-                plots, warnings, null);
+        return new Result(strategy, faultKind, design, entries, anova(entries, design), factorial(entries, design),
+                regression(entries), magical(entries), fo, plots, histograms, warnings, null);
     }
 
-    private static long gridOrder(Path file) {
-        Matcher m = ProbeFile.configName(file.getFileName().toString().replace(".csv", ""));
-        if (m == null) {
-            return Long.MAX_VALUE;
+    private static double gridOrder(Path file) {
+        org.ftlab.harness.probe.ConfigId id = ProbeFile.configName(file.getFileName().toString().replace(".csv", ""));
+        if (id == null) {
+            return Double.MAX_VALUE;
         }
-        long reply = m.group(3).equals("orig") ? 0 : Long.parseLong(m.group(3)) + 1;
-        return Long.parseLong(m.group(1)) * 1_000_000_000_000L + Long.parseLong(m.group(2)) * 10_000_000L + reply;
+        double load = id.openLoop() ? id.ratePerS() : id.thinkMillis();
+        return id.clients() * 1e15 + load * 1e7 + (id.replyBytes() + 1) * 1e2 + id.replicate();
     }
 
     /** One entry per method (in order of first appearance) and one for all methods. */
     static List<Entry> entries(ProbeFile pf) {
         List<Entry> out = new ArrayList<>();
         for (int m = 0; m < pf.methods.size(); m++) {
-            out.add(entry(pf, pf.methods.get(m), m));
+            out.add(entry(pf, pf.methods.get(m), m, null));
         }
-        out.add(entry(pf, "all", -1));
+        // "all": steady state judged by its least steady method (posts come before views, so deciles mix methods).
+        SteadyState worst = null;
+        for (Entry e : out) {
+            if (e.steady() != null && (worst == null || e.steady().ratio() > worst.ratio())) {
+                worst = e.steady();
+            }
+        }
+        out.add(entry(pf, "all", -1, worst));
         return out;
     }
 
-    private static Entry entry(ProbeFile pf, String name, int method) {
+    private static Entry entry(ProbeFile pf, String name, int method, SteadyState allSteady) {
         LongList latencies = new LongList();
+        LongList service = new LongList();
         LongList serverRecv = new LongList();
         int failures = 0;
+        int late = 0;
+        long maxDelay = 0;
         for (int i = 0; i < pf.size; i++) {
             if (method >= 0 && pf.method[i] != method) {
                 continue;
             }
+            long delay = pf.startDelayUs(i);
+            if (delay > LATE_START_US) {
+                late++;
+            }
+            maxDelay = Math.max(maxDelay, delay);
             if (!pf.completed(i)) {
                 failures++;
                 continue;
             }
             latencies.add(pf.latencyUs(i));
+            service.add(pf.serviceUs(i));
             if (pf.serverRecvUs[i] != ProbeFile.NONE) {
                 serverRecv.add(pf.serverRecvUs[i]);
             }
@@ -218,8 +366,70 @@ public final class RunAnalysis {
                 throughput = pf.reply.equals("original") ? null : rate * Long.parseLong(pf.reply);
             }
         }
+        CoordinatedOmission.Corrected corrected = stats == null || pf.openLoop() ? null
+                : CoordinatedOmission.correct(sorted, CoordinatedOmission.expectedIntervalUs(pf.thinkMillis,
+                        stats.median()));
+        OpenLoop open = pf.openLoop() ? new OpenLoop(LatencyStats.of(service.toArray()), late, maxDelay) : null;
+        SteadyState steady = method >= 0 ? steadyState(pf, method) : allSteady;
         return new Entry(pf.config, pf.clients, pf.thinkMillis, pf.reply, name, failures, stats, breakdown, rate,
-                throughput);
+                throughput, new Block(pf.block, pf.replicate, pf.ratePerS, pf.warmupRows), steady, corrected, open);
+    }
+
+    /**
+     * First vs last decile of each client's fault-free completed requests of one method, pooled over clients; null
+     * when the method has fewer than {@value #STEADY_STATE_MIN} such requests.
+     */
+    static SteadyState steadyState(ProbeFile pf, int method) {
+        List<LongList> perClient = new ArrayList<>();
+        for (int c = 0; c < pf.clientIds.size(); c++) {
+            perClient.add(new LongList());
+        }
+        int n = 0;
+        for (int i = 0; i < pf.size; i++) {
+            if (pf.method[i] == method && pf.completed(i) && pf.fault[i] < 0) {
+                perClient.get(pf.client[i]).add(pf.latencyUs(i));
+                n++;
+            }
+        }
+        if (n < STEADY_STATE_MIN) {
+            return null;
+        }
+        double first = 0;
+        double last = 0;
+        int count = 0;
+        for (LongList l : perClient) {
+            long[] v = l.toArray();
+            int decile = (int) Math.ceil(v.length / 10.0);
+            for (int k = 0; k < decile; k++) {
+                first += v[k];
+                last += v[v.length - 1 - k];
+                count++;
+            }
+        }
+        return count == 0 ? null : new SteadyState(count, first / count, last / count);
+    }
+
+    /** The block's histograms over all methods: recorded, and corrected (closed loop) or service time (open). */
+    private static BlockHistograms histograms(ProbeFile pf, Entry all) {
+        LongList latency = new LongList();
+        LongList service = new LongList();
+        long start = Long.MAX_VALUE;
+        long end = Long.MIN_VALUE;
+        for (int i = 0; i < pf.size; i++) {
+            start = Math.min(start, pf.intendedUs[i]);
+            end = Math.max(end, pf.recvUs[i]);
+            if (pf.completed(i)) {
+                latency.add(pf.latencyUs(i));
+                service.add(pf.serviceUs(i));
+            }
+        }
+        long[] v = latency.toArray();
+        org.HdrHistogram.Histogram recorded = CoordinatedOmission.recorded(v);
+        org.HdrHistogram.Histogram second = pf.openLoop() ? CoordinatedOmission.recorded(service.toArray())
+                : all.corrected() == null ? CoordinatedOmission.recorded(new long[0])
+                : CoordinatedOmission.corrected(v, all.corrected().expectedIntervalUs());
+        return new BlockHistograms(pf.block, recorded, second, pf.openLoop() ? "service" : "corrected",
+                start == Long.MAX_VALUE ? 0 : start / 1000, end == Long.MIN_VALUE ? 0 : end / 1000);
     }
 
     private static Breakdown breakdown(ProbeFile pf, int method, long p99) {
@@ -253,7 +463,7 @@ public final class RunAnalysis {
                 topN == 0 ? 0 : top[1] / topN, topN == 0 ? 0 : top[2] / topN);
     }
 
-    private static ConfigPlot plot(ProbeFile pf) {
+    private static ConfigPlot plot(ProbeFile pf, BlockHistograms h) {
         List<ClientSeries> series = new ArrayList<>();
         LongList all = new LongList();
         for (int c = 0; c < pf.clientIds.size(); c++) {
@@ -299,7 +509,9 @@ public final class RunAnalysis {
             cdfMs[k] = sorted[Math.min(rank, sorted.length) - 1] / 1e3;
             cdfFraction[k] = q.get(k);
         }
-        return new ConfigPlot(pf.config, series, cdfMs, cdfFraction);
+        return new ConfigPlot(pf.block, series, cdfMs, cdfFraction, CoordinatedOmission.spectrum(h.recorded()),
+                CoordinatedOmission.spectrum(h.second()), pf.openLoop() ? "service time (receive − send)"
+                        : "corrected for coordinated omission");
     }
 
     /**
@@ -339,18 +551,67 @@ public final class RunAnalysis {
         return new MagicalOnePercent(tested, w10, w25, untestable);
     }
 
-    /** ANOVA of each metric across configurations on each factor; method entries only ("all" would double count). */
-    static List<Anova> anova(List<Entry> entries) {
-        List<Entry> perMethod = entries.stream().filter(e -> !e.method().equals("all") && e.stats() != null).toList();
+    /** The factors of the grid, by name as in summary.json: clients, the load factor, reply size, method. */
+    private static Map<String, Function<Entry, Object>> factors(Design design) {
         Map<String, Function<Entry, Object>> factors = new LinkedHashMap<>();
         factors.put("clients", Entry::clients);
-        factors.put("think_ms", Entry::thinkMillis);
+        if (design.openLoop()) {
+            factors.put("rate_per_s", e -> e.block().ratePerS());
+        } else {
+            factors.put("think_ms", Entry::thinkMillis);
+        }
         factors.put("reply", Entry::reply);
         factors.put("method", Entry::method);
+        return factors;
+    }
+
+    private static Map<String, Function<LatencyStats, Double>> metrics() {
         Map<String, Function<LatencyStats, Double>> metrics = new LinkedHashMap<>();
         metrics.put("mean", LatencyStats::mean);
         metrics.put("p99", s -> (double) s.p99());
         metrics.put("max", s -> (double) s.max());
+        return metrics;
+    }
+
+    static List<Anova> anova(List<Entry> entries) {
+        return anova(entries, Design.UNKNOWN);
+    }
+
+    /**
+     * Full-factorial ANOVA (Type II; main effects and two-way interactions) of mean, p99 and max, one observation per
+     * (configuration, replicate, method); only when the run has replicates (empty otherwise).
+     */
+    static List<FactorialEffect> factorial(List<Entry> entries, Design design) {
+        List<Entry> perMethod = entries.stream().filter(e -> !e.method().equals("all") && e.stats() != null).toList();
+        if (perMethod.stream().mapToInt(Entry::replicate).max().orElse(1) < 2) {
+            return List.of();
+        }
+        Map<String, Function<Entry, Object>> factors = factors(design);
+        List<FactorialEffect> out = new ArrayList<>();
+        for (Map.Entry<String, Function<LatencyStats, Double>> metric : metrics().entrySet()) {
+            List<FactorialAnova.Observation> obs = new ArrayList<>();
+            for (Entry e : perMethod) {
+                Map<String, String> levels = new LinkedHashMap<>();
+                factors.forEach((name, f) -> levels.put(name, String.valueOf(f.apply(e))));
+                obs.add(new FactorialAnova.Observation(levels, metric.getValue().apply(e.stats())));
+            }
+            FactorialAnova.Table t = FactorialAnova.typeII(List.copyOf(factors.keySet()), obs);
+            if (t == null) {
+                continue;
+            }
+            for (FactorialAnova.Effect x : t.effects()) {
+                out.add(new FactorialEffect(x.effect(), metric.getKey(), x.df(), x.sumOfSquares(), x.f(), x.p(),
+                        x.partialEtaSq(), t.errorDf()));
+            }
+        }
+        return out;
+    }
+
+    /** ANOVA of each metric across configurations on each factor; method entries only ("all" would double count). */
+    static List<Anova> anova(List<Entry> entries, Design design) {
+        List<Entry> perMethod = entries.stream().filter(e -> !e.method().equals("all") && e.stats() != null).toList();
+        Map<String, Function<Entry, Object>> factors = factors(design);
+        Map<String, Function<LatencyStats, Double>> metrics = metrics();
         List<Anova> out = new ArrayList<>();
         for (Map.Entry<String, Function<Entry, Object>> factor : factors.entrySet()) {
             for (Map.Entry<String, Function<LatencyStats, Double>> metric : metrics.entrySet()) {
@@ -379,10 +640,14 @@ public final class RunAnalysis {
         return out;
     }
 
-    /** Writes {@code report/summary.csv}, {@code summary.json} and {@code index.html} (each atomically). */
+    /**
+     * Writes {@code report/summary.csv}, {@code summary.json}, {@code index.html} and
+     * {@code histograms/<block>.hlog} (each atomically).
+     */
     public static void write(Path runDir, Result result) throws IOException {
         Path report = runDir.resolve("report");
         Files.createDirectories(report);
+        HistogramLogs.write(report.resolve("histograms"), result.histograms());
         writeAtomically(report.resolve("summary.csv"), SummaryJson.csv(result));
         writeAtomically(report.resolve("summary.json"), SummaryJson.json(result));
         writeAtomically(report.resolve("index.html"), HtmlReport.render(runDir, result));

@@ -39,17 +39,17 @@ public record RunComparison(String otherRun, String otherStrategy, List<Row> row
     public static RunComparison of(RunAnalysis.Result self, Path otherDir, RunAnalysis.Result other) {
         Map<String, RunAnalysis.Entry> byKey = new HashMap<>();
         for (RunAnalysis.Entry e : other.entries()) {
-            byKey.put(e.config() + "/" + e.method(), e);
+            byKey.put(e.label() + "/" + e.method(), e);
         }
         List<Row> rows = new ArrayList<>();
         List<Double> meanRatios = new ArrayList<>();
         List<Double> p99Ratios = new ArrayList<>();
         for (RunAnalysis.Entry e : self.entries()) {
-            RunAnalysis.Entry o = byKey.get(e.config() + "/" + e.method());
+            RunAnalysis.Entry o = byKey.get(e.label() + "/" + e.method());
             if (o == null || e.stats() == null || o.stats() == null) {
                 continue;
             }
-            Row r = new Row(e.config(), e.method(), e.stats().mean(), o.stats().mean(), e.stats().p99(),
+            Row r = new Row(e.label(), e.method(), e.stats().mean(), o.stats().mean(), e.stats().p99(),
                     o.stats().p99(), e.stats().max(), o.stats().max());
             rows.add(r);
             if (e.method().equals("all")) {

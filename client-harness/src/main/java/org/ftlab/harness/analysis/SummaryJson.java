@@ -22,7 +22,11 @@ final class SummaryJson {
             "trimmed_mean_us", "outliers_3sigma", "c1", "p99_ci_low_us", "p99_ci_high_us", "p25_us", "p75_us",
             "outliers_3sigma_fraction", "p99_within_10x", "p99_within_25x", "middleware_mean_us", "server_mean_us",
             "database_mean_us", "top1pct_count", "top1pct_middleware_mean_us", "top1pct_server_mean_us",
-            "top1pct_database_mean_us", "request_rate_per_s", "throughput_bytes_per_s");
+            "top1pct_database_mean_us", "request_rate_per_s", "throughput_bytes_per_s", "block", "replicate",
+            "rate_per_s", "warmup_rows", "steady_first_decile_mean_us", "steady_last_decile_mean_us",
+            "steady_state", "co_expected_interval_us", "corrected_count", "mean_corrected_us", "p50_corrected_us",
+            "p90_corrected_us", "p99_corrected_us", "p999_corrected_us", "p9999_corrected_us", "service_mean_us",
+            "service_median_us", "service_p99_us", "service_max_us", "late_starts", "max_start_delay_us");
 
     private SummaryJson() {
     }
@@ -69,6 +73,32 @@ final class SummaryJson {
         }
         putNullable(n, "request_rate_per_s", e.requestRatePerS());
         putNullable(n, "throughput_bytes_per_s", e.throughputBytesPerS());
+        RunAnalysis.Block b2 = e.block();
+        n.put("block", b2.block());
+        n.put("replicate", b2.replicate());
+        putNullable(n, "rate_per_s", b2.openLoop() ? b2.ratePerS() : null);
+        n.put("warmup_rows", b2.warmupRows());
+        RunAnalysis.SteadyState st = e.steady();
+        putNullable(n, "steady_first_decile_mean_us", st == null ? null : st.firstDecileMeanUs());
+        putNullable(n, "steady_last_decile_mean_us", st == null ? null : st.lastDecileMeanUs());
+        putNullable(n, "steady_state", st == null ? null : st.steady());
+        CoordinatedOmission.Corrected c = e.corrected();
+        putNullable(n, "co_expected_interval_us", c == null ? null : c.expectedIntervalUs());
+        putNullable(n, "corrected_count", c == null ? null : c.count());
+        putNullable(n, "mean_corrected_us", c == null ? null : c.meanUs());
+        putNullable(n, "p50_corrected_us", c == null ? null : c.p50Us());
+        putNullable(n, "p90_corrected_us", c == null ? null : c.p90Us());
+        putNullable(n, "p99_corrected_us", c == null ? null : c.p99Us());
+        putNullable(n, "p999_corrected_us", c == null ? null : c.p999Us());
+        putNullable(n, "p9999_corrected_us", c == null ? null : c.p9999Us());
+        RunAnalysis.OpenLoop o = e.openLoop();
+        LatencyStats svc = o == null ? null : o.service();
+        putNullable(n, "service_mean_us", svc == null ? null : svc.mean());
+        putNullable(n, "service_median_us", svc == null ? null : svc.median());
+        putNullable(n, "service_p99_us", svc == null ? null : svc.p99());
+        putNullable(n, "service_max_us", svc == null ? null : svc.max());
+        putNullable(n, "late_starts", o == null ? null : o.lateStarts());
+        putNullable(n, "max_start_delay_us", o == null ? null : o.maxStartDelayUs());
         return n;
     }
 
@@ -101,6 +131,17 @@ final class SummaryJson {
         ObjectNode run = root.putObject("run");
         run.put("failover_strategy", result.strategy());
         run.put("fault_kind", result.faultKind());
+        RunAnalysis.Design d = result.design();
+        run.put("arrival", d.arrival());
+        run.put("order", d.order());
+        putNullable(run, "seed", d.seed());
+        run.put("repeat", d.repeat());
+        run.put("warmup_per_client", d.warmupPerClient());
+        run.put("latency", d.openLoop() ? "client_recv_us - intended_us (open loop)"
+                : "client_recv_us - client_send_us (closed loop)");
+        run.put("co_correction", d.openLoop() ? "none: open-loop latency counts from the intended send time"
+                : "HdrHistogram recordValueWithExpectedInterval, expected interval = think time + median latency; "
+                        + "in the *_corrected_us fields only");
         ArrayNode configs = root.putArray("configs");
         for (RunAnalysis.Entry e : result.entries()) {
             configs.add(configNode(e));
@@ -112,6 +153,18 @@ final class SummaryJson {
             n.put("metric", a.metric());
             putNullable(n, "f", a.f());
             putNullable(n, "p", a.p());
+        }
+        ArrayNode factorial = root.putArray("anova_factorial");
+        for (RunAnalysis.FactorialEffect x : result.anovaFactorial()) {
+            ObjectNode n = factorial.addObject();
+            n.put("effect", x.effect());
+            n.put("metric", x.metric());
+            n.put("df", x.df());
+            n.put("sum_sq", x.sumOfSquares());
+            putNullable(n, "f", x.f());
+            putNullable(n, "p", x.p());
+            putNullable(n, "partial_eta_sq", x.partialEtaSq());
+            n.put("error_df", x.errorDf());
         }
         RunAnalysis.Regression r = result.regression();
         if (r == null) {
@@ -222,6 +275,11 @@ final class SummaryJson {
         x.put("p_over_1s", p.pOver1s());
         x.put("p_over_2s", p.pOver2s());
         x.put("demerits", p.demerits());
+        FailoverAnalysis.CorrectedPerformability c = p.corrected();
+        putNullable(x, "p_over_100ms_corrected", c == null ? null : c.pOver100ms());
+        putNullable(x, "p_over_1s_corrected", c == null ? null : c.pOver1s());
+        putNullable(x, "p_over_2s_corrected", c == null ? null : c.pOver2s());
+        putNullable(x, "punctuality_corrected", c == null ? null : c.punctuality());
         return x;
     }
 

@@ -59,7 +59,7 @@ public final class FailoverBench {
                 org.ftlab.harness.cli.Home.path());
         boolean complete = false;
         try {
-            complete = new GridRunner(lab, rd, plan, strategy, faultPlan, out).run();
+            complete = new GridRunner(lab, rd, out).run();
         } finally {
             rd.finish(complete ? "complete" : "aborted");
         }

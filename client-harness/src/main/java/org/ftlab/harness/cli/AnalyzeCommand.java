@@ -71,23 +71,36 @@ public final class AnalyzeCommand implements Callable<Integer> {
         for (String w : result.warnings()) {
             out.println("warning: " + w);
         }
-        out.printf(Locale.ROOT, "%-14s %7s %5s %9s %9s %9s %17s %9s %7s %3s %7s %7s%n", "config", "count", "fail",
-                "mean ms", "p99 ms", "max ms", "p99 99% CI ms", "req/s", "3σ out", "C1", "p99≤10×", "p99≤25×");
+        RunAnalysis.Design design = result.design();
+        out.printf(Locale.ROOT, "%s arrivals, %s order%s, %d replicate%s, %d warm-up requests per client; latency = "
+                + "%s%n", design.arrival(), design.order(), design.seed() == null ? "" : " (seed " + design.seed() + ")", design.repeat(),
+                design.repeat() == 1 ? "" : "s", design.warmupPerClient(), design.openLoop() ? "receive − intended send"
+                        : "receive − send");
+        String extra = design.openLoop() ? "svc p99 ms" : "p99 corr ms";
+        out.printf(Locale.ROOT, "%-19s %7s %5s %9s %9s %9s %17s %9s %7s %3s %7s %7s %11s %s%n", "block", "count",
+                "fail", "mean ms", "p99 ms", "max ms", "p99 99% CI ms", "req/s", "3σ out", "C1", "p99≤10×", "p99≤25×",
+                extra, "steady");
         for (RunAnalysis.Entry e : result.entries()) {
             if (!e.method().equals("all")) {
                 continue;
             }
             LatencyStats s = e.stats();
             if (s == null) {
-                out.printf(Locale.ROOT, "%-14s %7d %5d every request failed%n", e.config(), 0, e.failures());
+                out.printf(Locale.ROOT, "%-19s %7d %5d every request failed%n", e.label(), 0, e.failures());
                 continue;
             }
             String ci = s.p99CiLow() == null ? "n too small" : String.format(Locale.ROOT, "%.2f–%.2f",
                     s.p99CiLow() / 1000.0, s.p99CiHigh() / 1000.0);
-            out.printf(Locale.ROOT, "%-14s %7d %5d %9.3f %9.3f %9.3f %17s %9s %7d %3s %7s %7s%n", e.config(),
+            String second = e.openLoop() != null && e.openLoop().service() != null
+                    ? String.format(Locale.ROOT, "%.3f", e.openLoop().service().p99() / 1000.0)
+                    : e.corrected() != null ? String.format(Locale.ROOT, "%.3f", e.corrected().p99Us() / 1000.0) : "-";
+            String steady = e.steady() == null ? "-" : e.steady().steady() ? "yes"
+                    : String.format(Locale.ROOT, "NO (%.1f×)", e.steady().ratio());
+            out.printf(Locale.ROOT, "%-19s %7d %5d %9.3f %9.3f %9.3f %17s %9s %7d %3s %7s %7s %11s %s%n", e.label(),
                     s.count(), e.failures(), s.mean() / 1000.0, s.p99() / 1000.0, s.max() / 1000.0, ci,
                     e.requestRatePerS() == null ? "-" : String.format(Locale.ROOT, "%.0f", e.requestRatePerS()),
-                    s.outliers3Sigma(), s.c1() ? "yes" : "no", yesNo(s.p99Within(10)), yesNo(s.p99Within(25)));
+                    s.outliers3Sigma(), s.c1() ? "yes" : "no", yesNo(s.p99Within(10)), yesNo(s.p99Within(25)),
+                    second, steady);
         }
         RunAnalysis.MagicalOnePercent m = result.magical();
         out.printf(Locale.ROOT, "magical 1%%: p99 ≤ 10×mean (at p < 0.01) in %d of %d testable configurations, "
@@ -100,10 +113,20 @@ public final class AnalyzeCommand implements Callable<Integer> {
                     g.interceptUs() < 0 ? "−" : "+", Math.abs(g.interceptUs()), g.r(), g.p() == 0 ? "<" : "=",
                     g.p() == 0 ? 1e-16 : g.p(), g.n());
         }
-        out.println("ANOVA (F, p) across configurations:");
-        for (RunAnalysis.Anova a : result.anova()) {
-            out.printf(Locale.ROOT, "  %-9s %-5s %s%n", a.factor(), a.metric(), a.f() == null ? "not testable"
-                    : String.format(Locale.ROOT, "F=%.3f p=%.3g", a.f(), a.p()));
+        if (!result.anovaFactorial().isEmpty()) {
+            out.printf(Locale.ROOT, "factorial ANOVA (Type II; error df %d): F, p, partial η²%n",
+                    result.anovaFactorial().get(0).errorDf());
+            for (RunAnalysis.FactorialEffect x : result.anovaFactorial()) {
+                out.printf(Locale.ROOT, "  %-22s %-5s df=%-3d %s%n", x.effect(), x.metric(), x.df(), x.f() == null
+                        ? "not testable" : String.format(Locale.ROOT, "F=%.3f p=%.3g η²p=%.3f", x.f(), x.p(),
+                                x.partialEtaSq()));
+            }
+        } else {
+            out.println("ANOVA (F, p) across configurations:");
+            for (RunAnalysis.Anova a : result.anova()) {
+                out.printf(Locale.ROOT, "  %-10s %-5s %s%n", a.factor(), a.metric(), a.f() == null ? "not testable"
+                        : String.format(Locale.ROOT, "F=%.3f p=%.3g", a.f(), a.p()));
+            }
         }
         FailoverAnalysis.Result f = result.failover();
         if (f != null && f.hasFaults()) {
@@ -122,6 +145,12 @@ public final class AnalyzeCommand implements Callable<Integer> {
             out.printf(Locale.ROOT, "performability: goodput %s, punctuality %s, P(>0.1 s) %.3f%%, P(>1 s) %.3f%%, "
                     + "P(>2 s) %.3f%%, demerits %.1f%n", fmt(p.goodput()), fmt(p.punctuality()),
                     100 * p.pOver100ms(), 100 * p.pOver1s(), 100 * p.pOver2s(), p.demerits());
+            if (p.corrected() != null) {
+                out.printf(Locale.ROOT, "  corrected for coordinated omission: punctuality %s, P(>0.1 s) %.3f%%, "
+                        + "P(>1 s) %.3f%%, P(>2 s) %.3f%%%n", fmt(p.corrected().punctuality()),
+                        100 * p.corrected().pOver100ms(), 100 * p.corrected().pOver1s(),
+                        100 * p.corrected().pOver2s());
+            }
         }
         RunComparison c = result.comparison();
         if (c != null) {

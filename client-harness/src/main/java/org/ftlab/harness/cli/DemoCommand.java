@@ -32,7 +32,7 @@ public final class DemoCommand implements Callable<Integer> {
     Path out;
 
     @Option(names = "--profile", defaultValue = "quick", paramLabel = "NAME",
-            description = "Grid profile of the fault-free part: quick or full (default: ${DEFAULT-VALUE}).")
+            description = "Grid profile of the fault-free part: quick, paper or full (default: ${DEFAULT-VALUE}).")
     String profile;
 
     @Mixin

@@ -36,8 +36,9 @@ public final class GridCommand implements Callable<Integer> {
     @picocli.CommandLine.Spec
     picocli.CommandLine.Model.CommandSpec spec;
 
-    @Option(names = "--profile", paramLabel = "NAME", description = "quick (48 configurations, minutes) or full "
-            + "(48 configurations, 5,000 posts + 5,000 views per client: hours). Default: quick.")
+    @Option(names = "--profile", paramLabel = "NAME", description = "quick (48 configurations, minutes), paper "
+            + "(48 configurations x 2 replicates, about 45 min: docs/findings.md) or full (48 configurations, "
+            + "5,000 posts + 5,000 views per client: hours). Default: quick.")
     String profile;
 
     @Option(names = "--grid", paramLabel = "FILE", description = "A grid file (properties: clients, think_ms, reply, "
@@ -102,9 +103,12 @@ public final class GridCommand implements Callable<Integer> {
             }
             dir = RunDirectory.create(runDir, plan, failover, faultPlan, replicas,
                     external == null ? "embedded MariaDB" : external.redactedUrl(), FtlabCommand.home());
-            outw.printf(Locale.ROOT, "ftlab grid: %s profile, %d configurations, %d+%d invocations per client, "
-                    + "faults %s, strategy %s -> %s%n", plan.profile(), plan.configurations().size(),
-                    plan.postsPerClient(), plan.viewsPerClient(), faultPlan.kind(), failover.wireName(), runDir);
+            GridPlan.Design d = dir.plan().design();
+            outw.printf(Locale.ROOT, "ftlab grid: %s profile, %d configurations x %d replicate%s, %d+%d invocations "
+                    + "per client after %d warm-up, %s arrivals, %s order (seed %d), faults %s, strategy %s -> %s%n",
+                    plan.profile(), plan.configurations().size(), d.repeat(), d.repeat() == 1 ? "" : "s",
+                    plan.postsPerClient(), plan.viewsPerClient(), d.warmupPerClient(), d.arrival().wireName(),
+                    d.order().wireName(), d.seed(), faultPlan.kind(), failover.wireName(), runDir);
         }
         outw.flush();
         return run(dir, server, external, outw);
@@ -121,7 +125,7 @@ public final class GridCommand implements Callable<Integer> {
         }
         outw.printf(Locale.ROOT, "lab ready in %.1f s%n", (System.nanoTime() - t0) / 1e9);
         outw.flush();
-        GridRunner runner = new GridRunner(lab, dir, dir.plan(), dir.strategy(), dir.faults(), outw);
+        GridRunner runner = new GridRunner(lab, dir, outw);
         CountDownLatch finished = new CountDownLatch(1);
         Thread onInterrupt = new Thread(() -> {
             runner.abort();

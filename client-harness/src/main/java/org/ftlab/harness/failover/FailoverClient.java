@@ -17,7 +17,8 @@ import org.ftlab.rm.replica.ApplicationUser;
  * the chosen {@link FailoverStrategy} and retries the same request. The retry keeps the request's
  * {@code (clientId, seq)}, so the service executes it exactly once whatever happened to the first attempt.
  *
- * <p>One instance per client thread (not thread-safe for concurrent invocations).
+ * <p>Safe for concurrent invocations (an open-loop client has several in flight): one fail-over at a time; an
+ * invocation that failed on a replica the client has already switched away from simply retries on the new one.
  */
 public final class FailoverClient implements AutoCloseable {
     private static final long VIEW_POLL_NANOS = 2_000_000L;
@@ -27,7 +28,9 @@ public final class FailoverClient implements AutoCloseable {
     private final FailoverStrategy strategy;
     private final long invocationTimeoutMillis;
     private final long giveUpNanos;
-    private Target current;
+    private volatile Target current;
+    /** Held while switching replicas, so concurrent failures of one replica cause one switch. */
+    private final Object switchLock = new Object();
     /** PRECONNECTED only: a ready proxy to the next backup, refreshed after every switch. */
     private volatile Target spare;
     /** Pings sent to a new spare to warm its invocation path. */
@@ -133,8 +136,7 @@ public final class FailoverClient implements AutoCloseable {
         while (System.nanoTime() < deadline && !closed) {
             Target next;
             try {
-                next = strategy == FailoverStrategy.PRECONNECTED ? switchToSpare(failed, deadline)
-                        : awaitNewPrimary(failed, deadline);
+                next = switchAway(failed, deadline);
             } catch (IOException | NamingException | RuntimeException e) {
                 last = new IllegalStateException(e.getMessage(), e);
                 LockSupport.parkNanos(50_000_000L);
@@ -160,6 +162,19 @@ public final class FailoverClient implements AutoCloseable {
         throw new AllReplicasDownException("no replica answered for " + giveUpNanos / 1_000_000_000.0
                 + " s after " + firstFailed + " failed (" + attempts + " attempts); last failure: "
                 + rootMessage(last), last);
+    }
+
+    /** The target to retry on after {@code failed} failed: the strategy's choice, or the current one if another
+     * invocation has already switched away from {@code failed}. */
+    private Target switchAway(Target failed, long deadline) throws IOException, NamingException {
+        synchronized (switchLock) {
+            Target now = current;
+            if (now != failed) {
+                return now;
+            }
+            return strategy == FailoverStrategy.PRECONNECTED ? switchToSpare(failed, deadline)
+                    : awaitNewPrimary(failed, deadline);
+        }
     }
 
     /** REACTIVE: report, wait for a view whose primary is another replica, connect to it. */

@@ -11,7 +11,8 @@ import org.ftlab.harness.lab.ManagedLab;
 /**
  * One grid client for the whole run: its own id, fail-over client (its own proxies) and login. Set up once, before
  * any measurement, so that configurations measure only their invocations. Sequence numbers continue across
- * configurations, so (clientId, seq) stays unique for the run.
+ * configurations, so (clientId, seq) stays unique for the run. In open loop one client has several requests in
+ * flight at once, on the same fail-over client (which is safe for concurrent invocations).
  */
 public final class ClientSession implements AutoCloseable {
     public final String clientId;
@@ -20,6 +21,8 @@ public final class ClientSession implements AutoCloseable {
     /** An auction posted with the natural reply, viewed when sized replies carry no auction ids. */
     public final long anchorAuctionId;
     private long nextSeq;
+    /** Open loop only: the threads that carry this client's concurrent requests. */
+    private java.util.concurrent.ThreadPoolExecutor workers;
 
     public ClientSession(ManagedLab lab, FailoverStrategy strategy, String clientId) throws Exception {
         this.clientId = clientId;
@@ -36,8 +39,30 @@ public final class ClientSession implements AutoCloseable {
                 .result().value().auctionId();
     }
 
+    /** The next header; sequence numbers are handed out by one thread (the one that schedules requests). */
     public RequestHeader next(ReplySize size) {
         return new RequestHeader(clientId, nextSeq++, size);
+    }
+
+    /**
+     * The pool of at least {@code threads} workers that carry this client's concurrent open-loop requests (created at
+     * first use, grown when a configuration needs more). A request that finds every worker busy waits in its queue.
+     */
+    public synchronized java.util.concurrent.ExecutorService workers(int threads) {
+        if (workers == null) {
+            workers = new java.util.concurrent.ThreadPoolExecutor(threads, threads, 60, java.util.concurrent.TimeUnit
+                    .SECONDS, new java.util.concurrent.LinkedBlockingQueue<>(), r -> {
+                        Thread t = new Thread(r, clientId + "-worker");
+                        t.setDaemon(true);
+                        return t;
+                    });
+            workers.prestartAllCoreThreads();
+        } else if (workers.getMaximumPoolSize() < threads) {
+            workers.setMaximumPoolSize(threads);
+            workers.setCorePoolSize(threads);
+            workers.prestartAllCoreThreads();
+        }
+        return workers;
     }
 
     /** The next header, with the replica's probes on or off (off only to measure what probes cost). */
@@ -47,6 +72,11 @@ public final class ClientSession implements AutoCloseable {
 
     @Override
     public void close() {
+        synchronized (this) {
+            if (workers != null) {
+                workers.shutdownNow();
+            }
+        }
         client.close();
     }
 }

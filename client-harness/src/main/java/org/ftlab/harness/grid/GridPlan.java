@@ -2,22 +2,139 @@ package org.ftlab.harness.grid;
 
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Collections;
 import java.util.List;
 import java.util.Locale;
+import java.util.Random;
 import org.ftlab.auction.api.ReplySize;
 
 /**
- * What a grid run measures: the factor levels (their product is the list of configurations, in a fixed order),
- * and how many invocations of each method every client makes per configuration: first {@code postsPerClient}
- * post-auction calls, then {@code viewsPerClient} view-auction calls (seed 002's two methods).
+ * What a grid run measures and how: the factor levels (their product is the list of configurations), how many
+ * invocations of each method every client makes per configuration (first {@code postsPerClient} post-auction calls,
+ * then {@code viewsPerClient} view-auction calls: seed 002's two methods), and the {@link Design}: warm-up, order,
+ * replicates and the arrival process.
+ *
+ * <p>In a closed-loop grid (the seeds') the load factor is the think time; in an open-loop grid it is the request
+ * rate per client, and the think-time levels are not used.
  */
 public record GridPlan(String profile, List<Integer> clients, List<Integer> thinkMillis, List<ReplySize> replies,
-        int postsPerClient, int viewsPerClient) {
+        int postsPerClient, int viewsPerClient, Design design) {
 
     public static final List<Integer> SEED_CLIENTS = List.of(1, 4, 7, 10);
     public static final List<Integer> SEED_THINK_MS = List.of(0, 20, 40);
     public static final List<ReplySize> SEED_REPLIES = List.of(ReplySize.ORIGINAL, ReplySize.ofBytes(256),
             ReplySize.ofBytes(512), ReplySize.ofBytes(1024));
+    /**
+     * Warm-up requests per client before each configuration's measured ones, unless {@code --warmup} says otherwise.
+     * Chosen from measurement (docs/performance.md, "Warm-up"): with it, the first and last deciles of every
+     * configuration of the quick grid agree within the steady-state bound.
+     */
+    public static final int DEFAULT_WARMUP_PER_CLIENT = 30;
+    /** Hard bounds on the factors, validated where they are declared. */
+    public static final int MAX_REPEAT = 100;
+    public static final int MAX_WARMUP = 1_000_000;
+
+    /** The order configurations run in. */
+    public enum Order {
+        /** A random permutation of all (configuration, replicate) blocks, drawn from the seed. */
+        RANDOM,
+        /** Grid order (clients, then load, then reply size), replicate after replicate. */
+        SEQUENTIAL;
+
+        public static Order parse(String text) {
+            return switch (text.trim().toLowerCase(Locale.ROOT)) {
+                case "random" -> RANDOM;
+                case "sequential" -> SEQUENTIAL;
+                default -> throw new IllegalArgumentException("--order must be random or sequential, was '" + text
+                        + "'");
+            };
+        }
+
+        public String wireName() {
+            return name().toLowerCase(Locale.ROOT);
+        }
+    }
+
+    /** How a client's requests are spaced in time. */
+    public enum Arrival {
+        /** Closed loop (the seeds'): send, wait for the reply, think, send the next. */
+        CLOSED,
+        /** Open loop, requests every 1/rate s on a fixed schedule, whatever the replies do. */
+        UNIFORM,
+        /** Open loop, exponential gaps of mean 1/rate s (a Poisson process), drawn from the seed. */
+        POISSON;
+
+        public static Arrival parse(String text) {
+            return switch (text.trim().toLowerCase(Locale.ROOT)) {
+                case "closed" -> CLOSED;
+                case "uniform" -> UNIFORM;
+                case "poisson" -> POISSON;
+                default -> throw new IllegalArgumentException("--arrival must be closed, uniform or poisson, was '"
+                        + text + "'");
+            };
+        }
+
+        public boolean open() {
+            return this != CLOSED;
+        }
+
+        public String wireName() {
+            return name().toLowerCase(Locale.ROOT);
+        }
+    }
+
+    /**
+     * How the grid is run: {@code warmupPerClient} unmeasured requests of the configuration's own mix per client
+     * before its measured ones; {@code repeat} replicates of every configuration; their {@code order}, from
+     * {@code seed} (null until the run draws one); the {@code arrival} process and, for open loop, the request
+     * rates per client (levels of the load factor).
+     */
+    public record Design(int warmupPerClient, int repeat, Order order, Long seed, Arrival arrival,
+            List<Double> ratesPerS) {
+        /** Closed loop, no warm-up, one replicate, grid order: the plain run of one configuration (e.g. a bench). */
+        public static final Design PLAIN = new Design(0, 1, Order.SEQUENTIAL, 0L, Arrival.CLOSED, List.of());
+
+        public Design {
+            ratesPerS = List.copyOf(ratesPerS);
+            if (warmupPerClient < 0 || warmupPerClient > MAX_WARMUP) {
+                throw new IllegalArgumentException("--warmup must be 0 to " + MAX_WARMUP + ", was " + warmupPerClient);
+            }
+            if (repeat < 1 || repeat > MAX_REPEAT) {
+                throw new IllegalArgumentException("--repeat must be 1 to " + MAX_REPEAT + ", was " + repeat);
+            }
+            if (arrival.open() && ratesPerS.isEmpty()) {
+                throw new IllegalArgumentException("--arrival " + arrival.wireName() + " needs --rate R[,R...] "
+                        + "(requests per second per client)");
+            }
+            if (!arrival.open() && !ratesPerS.isEmpty()) {
+                throw new IllegalArgumentException("--rate applies to open-loop arrivals: add --arrival poisson or "
+                        + "--arrival uniform");
+            }
+            for (double r : ratesPerS) {
+                if (!(r > 0) || r > 10_000 || Double.isInfinite(r)) {
+                    throw new IllegalArgumentException("--rate must be above 0 and at most 10000 requests/s per "
+                            + "client, was " + GridConfig.formatRate(r));
+                }
+            }
+        }
+
+        public Design withSeed(long newSeed) {
+            return new Design(warmupPerClient, repeat, order, newSeed, arrival, ratesPerS);
+        }
+    }
+
+    /** One (configuration, replicate) of the schedule: a block of the randomized order. */
+    public record Block(GridConfig config, int replicate, int of) {
+        /** The probe file's name without {@code .csv}: the configuration id, with {@code -repK} when R > 1. */
+        public String id() {
+            return config.idOf(of > 1 ? replicate : 0).fileStem();
+        }
+
+        @Override
+        public String toString() {
+            return id();
+        }
+    }
 
     public GridPlan {
         clients = List.copyOf(clients);
@@ -32,42 +149,97 @@ public record GridPlan(String profile, List<Integer> clients, List<Integer> thin
         if (viewsPerClient > 0 && postsPerClient == 0) {
             throw new IllegalArgumentException("view-auction needs posts to view: give posts per client > 0");
         }
-        configurations(clients, thinkMillis, replies); // validates the levels
+        if (design == null) {
+            design = Design.PLAIN;
+        }
+        configurations(clients, thinkMillis, replies, design); // validates the levels
+    }
+
+    /** A closed-loop plan with no warm-up, one replicate, in grid order. */
+    public GridPlan(String profile, List<Integer> clients, List<Integer> thinkMillis, List<ReplySize> replies,
+            int postsPerClient, int viewsPerClient) {
+        this(profile, clients, thinkMillis, replies, postsPerClient, viewsPerClient, Design.PLAIN);
+    }
+
+    private static Design standard() {
+        return new Design(DEFAULT_WARMUP_PER_CLIENT, 1, Order.RANDOM, null, Arrival.CLOSED, List.of());
     }
 
     /** The seeds' grid: 48 configurations, 5,000 posts then 5,000 views per client. Hours, by design. */
     public static GridPlan full() {
-        return new GridPlan("full", SEED_CLIENTS, SEED_THINK_MS, SEED_REPLIES, 5_000, 5_000);
+        return new GridPlan("full", SEED_CLIENTS, SEED_THINK_MS, SEED_REPLIES, 5_000, 5_000, standard());
     }
 
     /** The same 48 configurations with 70 posts and 70 views per client: minutes, and from 4 clients on enough
      * requests (528) for the 99% interval of p99. */
     public static GridPlan quick() {
-        return new GridPlan("quick", SEED_CLIENTS, SEED_THINK_MS, SEED_REPLIES, 70, 70);
+        return new GridPlan("quick", SEED_CLIENTS, SEED_THINK_MS, SEED_REPLIES, 70, 70, standard());
+    }
+
+    /**
+     * The profile behind docs/findings.md: the 48 configurations in random order, each twice (so the factorial
+     * ANOVA has within-configuration variance), with warm-up; 270 posts and 270 views per client, so that from 2
+     * clients on every replicate has the 528 requests the p99 interval needs. About 45 minutes on 2 cores.
+     */
+    public static GridPlan paper() {
+        return new GridPlan("paper", SEED_CLIENTS, SEED_THINK_MS, SEED_REPLIES, 270, 270,
+                new Design(DEFAULT_WARMUP_PER_CLIENT, 2, Order.RANDOM, null, Arrival.CLOSED, List.of()));
     }
 
     public static GridPlan named(String profile) {
         return switch (profile.toLowerCase(Locale.ROOT)) {
             case "full" -> full();
             case "quick" -> quick();
-            default -> throw new IllegalArgumentException("profile must be quick or full, was '" + profile + "'");
+            case "paper" -> paper();
+            default -> throw new IllegalArgumentException("profile must be quick, paper or full, was '" + profile
+                    + "'");
         };
     }
 
+    /** The configurations in grid order: clients, then the load level (think time or rate), then reply size. */
     public List<GridConfig> configurations() {
-        return configurations(clients, thinkMillis, replies);
+        return configurations(clients, thinkMillis, replies, design);
     }
 
-    private static List<GridConfig> configurations(List<Integer> clients, List<Integer> think, List<ReplySize> replies) {
+    private static List<GridConfig> configurations(List<Integer> clients, List<Integer> think, List<ReplySize> replies,
+            Design design) {
         List<GridConfig> out = new ArrayList<>();
         for (int c : clients) {
-            for (int t : think) {
-                for (ReplySize r : replies) {
-                    out.add(new GridConfig(c, t, r));
+            if (design.arrival().open()) {
+                for (double rate : design.ratesPerS()) {
+                    for (ReplySize r : replies) {
+                        out.add(GridConfig.openLoop(c, rate, r));
+                    }
+                }
+            } else {
+                for (int t : think) {
+                    for (ReplySize r : replies) {
+                        out.add(new GridConfig(c, t, r));
+                    }
                 }
             }
         }
         return out;
+    }
+
+    /**
+     * Every (configuration, replicate) block in the order they run: grid order replicate after replicate, or a
+     * random permutation of all blocks drawn from the design's seed (the same seed gives the same order).
+     */
+    public List<Block> schedule() {
+        List<Block> blocks = new ArrayList<>();
+        for (int rep = 1; rep <= design.repeat(); rep++) {
+            for (GridConfig c : configurations()) {
+                blocks.add(new Block(c, rep, design.repeat()));
+            }
+        }
+        if (design.order() == Order.RANDOM) {
+            if (design.seed() == null) {
+                throw new IllegalStateException("a random order needs a seed: draw one before scheduling");
+            }
+            Collections.shuffle(blocks, new Random(design.seed()));
+        }
+        return blocks;
     }
 
     public int maxClients() {
@@ -81,11 +253,16 @@ public record GridPlan(String profile, List<Integer> clients, List<Integer> thin
     public GridPlan withFactors(List<Integer> newClients, List<Integer> newThink, List<ReplySize> newReplies) {
         return new GridPlan("custom", newClients != null ? newClients : clients,
                 newThink != null ? newThink : thinkMillis, newReplies != null ? newReplies : replies,
-                postsPerClient, viewsPerClient);
+                postsPerClient, viewsPerClient, design);
     }
 
     public GridPlan withCounts(int posts, int views) {
-        return new GridPlan("custom", clients, thinkMillis, replies, posts, views);
+        return new GridPlan("custom", clients, thinkMillis, replies, posts, views, design);
+    }
+
+    /** This plan run another way; the profile name stays (a profile names the sizes, not the design). */
+    public GridPlan withDesign(Design newDesign) {
+        return new GridPlan(profile, clients, thinkMillis, replies, postsPerClient, viewsPerClient, newDesign);
     }
 
     /** Parses a comma-separated list of whole numbers, e.g. {@code 1,4,7,10}. */
@@ -95,6 +272,17 @@ public record GridPlan(String profile, List<Integer> clients, List<Integer> thin
                     .map(Integer::parseInt).toList();
         } catch (NumberFormatException e) {
             throw new IllegalArgumentException(what + " must be comma-separated whole numbers, was '" + text + "'");
+        }
+    }
+
+    /** Parses a comma-separated list of positive numbers, e.g. {@code 50,100,12.5}. */
+    public static List<Double> parseRates(String text) {
+        try {
+            return Arrays.stream(text.split(",")).map(String::trim).filter(s -> !s.isEmpty())
+                    .map(Double::parseDouble).toList();
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException("--rate must be comma-separated numbers of requests per second, "
+                    + "e.g. 50,100; was '" + text + "'");
         }
     }
 

@@ -3,6 +3,7 @@ package org.ftlab.harness.grid;
 import com.fasterxml.jackson.databind.JsonNode;
 import java.io.IOException;
 import java.io.PrintWriter;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -11,6 +12,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.locks.LockSupport;
 import org.ftlab.auction.api.AuctionDraft;
 import org.ftlab.auction.api.AuctionPosted;
 import org.ftlab.auction.api.MicroClock;
@@ -24,13 +26,20 @@ import org.ftlab.harness.probe.ProbeTable;
 import org.ftlab.rm.db.DatabaseEndpoint;
 
 /**
- * Runs a {@link GridPlan} against a running lab: for every configuration not yet done, its clients run concurrently
- * (one thread, one proxy and one clientId each), posting then viewing with the configured think time and reply
- * size; their probes go to preallocated tables and are written after the configuration, atomically, as
- * {@code probes/<config>.csv}. Faults are injected as the {@link FaultPlan} says and joined to the requests they
- * overlapped; after the run the database is audited (every post exactly once).
+ * Runs a {@link GridPlan} against a running lab, block by block in the plan's schedule (every configuration's
+ * replicates, in random or grid order): each block's clients run concurrently (one thread, one proxy and one
+ * clientId each, for the whole run), first {@code warmup} requests of the configuration's own mix (recorded, marked
+ * {@code warmup}), then the measured posts and views, closed loop (think time) or open loop (a schedule of intended
+ * send times the client keeps whatever the replies do). Probes go to preallocated tables and are written after the
+ * block, atomically, as {@code probes/<block>.csv}. Faults are injected as the {@link FaultPlan} says and joined to
+ * the requests they overlapped; after the run the database is audited (every post exactly once), the completed
+ * requests of an interrupted block included.
  */
 public final class GridRunner {
+    /** A request that starts more than this after its intended send time counts as late (open loop). */
+    public static final long LATE_START_MICROS = 1_000;
+    /** Seconds of requests at a client's rate that its open-loop workers can have in flight before starts are late. */
+    static final double IN_FLIGHT_SECONDS = 3.0;
     private final ManagedLab lab;
     private final RunDirectory dir;
     private final GridPlan plan;
@@ -42,69 +51,71 @@ public final class GridRunner {
     /** Mean latency seen so far, for the ETA; 5 ms until measured. */
     private double meanLatencyMillis = 5;
 
-    public GridRunner(ManagedLab lab, RunDirectory dir, GridPlan plan, FailoverStrategy strategy, FaultPlan faults,
-            PrintWriter progress) {
+    /** Runs the plan, strategy and faults recorded in {@code dir}'s manifest. */
+    public GridRunner(ManagedLab lab, RunDirectory dir, PrintWriter progress) {
         this.lab = lab;
         this.dir = dir;
-        this.plan = plan;
-        this.strategy = strategy;
-        this.faults = faults;
+        this.plan = dir.plan();
+        this.strategy = dir.strategy();
+        this.faults = dir.faults();
         this.progress = progress;
     }
 
-    /** Asks the run to stop after the requests in flight; the unfinished configuration is discarded. */
+    /** Asks the run to stop after the requests in flight; the unfinished block's completed requests are kept. */
     public void abort() {
         aborted = true;
     }
 
-    /** Runs the configurations not done yet; returns true if all are done (false if aborted). */
+    /** Runs the blocks not done yet; returns true if all are done (false if aborted). */
     public boolean run() throws Exception {
         // Every run starts on a fully replicated lab (an earlier run's crash may still be under repair), and owns
         // only the failures from here on: the lab may outlive several runs.
         awaitFullDegree();
         sinceEpochUs = MicroClock.nowEpochMicros();
-        List<GridConfig> todo = new ArrayList<>();
-        for (GridConfig c : plan.configurations()) {
-            if (!dir.isDone(c)) {
-                todo.add(c);
+        List<GridPlan.Block> schedule = plan.schedule();
+        List<GridPlan.Block> todo = new ArrayList<>();
+        for (GridPlan.Block b : schedule) {
+            if (!dir.isDone(b)) {
+                todo.add(b);
             }
         }
-        int total = plan.configurations().size();
+        int total = schedule.size();
         int done = total - todo.size();
         if (done > 0) {
-            progress.printf(Locale.ROOT, "resuming: %d of %d configurations already done%n", done, total);
+            progress.printf(Locale.ROOT, "resuming: %d of %d blocks already done%n", done, total);
         }
         List<ClientSession> sessions = new ArrayList<>();
         List<ProbeTable> all = new ArrayList<>();
         String runTag = Long.toString(System.currentTimeMillis(), 36);
-        ExecutorService pool = Executors.newFixedThreadPool(plan.maxClients(), r -> {
-            Thread t = new Thread(r, "grid-client");
-            t.setDaemon(true);
-            return t;
-        });
+        ExecutorService pool = Executors.newFixedThreadPool(plan.maxClients(), daemon("grid-client"));
         FaultInjector injector = new FaultInjector(lab, faults, progress);
         try {
             for (int i = 0; i < plan.maxClients() && !todo.isEmpty(); i++) {
                 sessions.add(new ClientSession(lab, strategy, String.format(Locale.ROOT, "g%s-%02d", runTag, i + 1)));
             }
             injector.start();
-            for (GridConfig config : todo) {
+            for (int k = 0; k < todo.size() && !aborted; k++) {
+                GridPlan.Block block = todo.get(k);
+                long t0 = System.nanoTime();
+                List<ProbeTable> tables = runBlock(block, sessions, pool, injector);
+                all.addAll(tables);
+                joinFaults(tables);
                 if (aborted) {
+                    // Interrupted: keep what completed (its posts are in the database), but not as a done block.
+                    if (rows(tables) > 0) {
+                        Path kept = dir.writePartial(block, tables);
+                        progress.printf(Locale.ROOT, "%s interrupted: %d completed requests kept in %s (not counted;"
+                                + " the block runs again on resume)%n", block.id(), rows(tables),
+                                dir.path().relativize(kept));
+                    }
                     break;
                 }
-                long t0 = System.nanoTime();
-                List<ProbeTable> tables = runConfig(config, sessions, pool, injector);
-                if (aborted) {
-                    break; // a half-measured configuration is not kept
-                }
-                joinFaults(tables);
-                dir.writeProbes(config, tables);
+                dir.writeProbes(block, tables);
                 dir.writeFaults(ownFailures());
-                all.addAll(tables);
                 done++;
                 double seconds = (System.nanoTime() - t0) / 1e9;
                 progress.printf(Locale.ROOT, "[%d/%d] %s done in %.1f s (%d rows); ETA %s%n", done, total,
-                        config.id(), seconds, rows(tables), eta(todo.subList(todo.indexOf(config) + 1, todo.size())));
+                        block.id(), seconds, rows(tables), eta(todo.subList(k + 1, todo.size())));
                 progress.flush();
             }
         } finally {
@@ -124,18 +135,28 @@ public final class GridRunner {
         return !aborted;
     }
 
-    private List<ProbeTable> runConfig(GridConfig config, List<ClientSession> sessions, ExecutorService pool,
+    private static java.util.concurrent.ThreadFactory daemon(String name) {
+        return r -> {
+            Thread t = new Thread(r, name);
+            t.setDaemon(true);
+            return t;
+        };
+    }
+
+    private List<ProbeTable> runBlock(GridPlan.Block block, List<ClientSession> sessions, ExecutorService pool,
             FaultInjector injector) throws Exception {
-        int perClient = plan.invocationsPerClient();
+        GridConfig config = block.config();
         AtomicInteger completed = new AtomicInteger();
-        injector.beginConfig(config.clients() * perClient, completed);
+        injector.beginConfig(config.clients() * plan.invocationsPerClient(), completed);
         CountDownLatch start = new CountDownLatch(1);
         List<Future<ProbeTable>> futures = new ArrayList<>();
         for (int c = 0; c < config.clients(); c++) {
             ClientSession s = sessions.get(c);
+            int clientIndex = c;
             futures.add(pool.submit(() -> {
                 start.await();
-                return runClient(config, s, completed);
+                return config.openLoop() ? runOpenLoopClient(block, s, clientIndex, completed)
+                        : runClosedLoopClient(block, s, completed);
             }));
         }
         start.countDown();
@@ -147,45 +168,150 @@ public final class GridRunner {
         return tables;
     }
 
-    /** One client's share of a configuration; the timed path is the invocation and a few array stores. */
-    private ProbeTable runClient(GridConfig config, ClientSession s, AtomicInteger completed)
-            throws InterruptedException {
-        ProbeTable table = new ProbeTable(s.clientId, plan.invocationsPerClient());
-        int sizedBytes = config.reply().isOriginal() ? -1 : config.reply().bytes();
-        long[] posted = new long[Math.max(1, plan.postsPerClient())];
-        int postedCount = 0;
-        FailoverClient client = s.client;
-        for (int i = 0; i < plan.invocationsPerClient() && !aborted; i++) {
-            boolean post = i < plan.postsPerClient();
-            RequestHeader h = s.next(config.reply());
-            String method = post ? "postAuction" : "viewAuction";
-            long auctionId = post ? 0 : postedCount == 0 ? s.anchorAuctionId
-                    : posted[(i - plan.postsPerClient()) % postedCount];
-            AuctionDraft draft = post ? new AuctionDraft(s.clientId + "#" + h.seq(), "grid " + config.id(), 100,
-                    86_400) : null;
+    /**
+     * The method of a client's {@code i}-th request of a block: warm-up requests mix posts and views in the
+     * configuration's proportions, spread evenly; measured ones are the posts, then the views (seed 002's order).
+     */
+    private boolean isPost(int i) {
+        int warmup = plan.design().warmupPerClient();
+        if (i >= warmup) {
+            return i - warmup < plan.postsPerClient();
+        }
+        long posts = plan.postsPerClient();
+        long total = plan.invocationsPerClient();
+        return (i + 1) * posts / total > i * posts / total;
+    }
+
+    /** What one request of a block is: its header, method, and the auction it posts or views. */
+    private final class Request {
+        final RequestHeader header;
+        final boolean post;
+        final boolean warmup;
+        final String method;
+        final long auctionId;
+        final AuctionDraft draft;
+
+        Request(GridPlan.Block block, ClientSession s, int i, long viewedAuction) {
+            header = s.next(block.config().reply());
+            post = isPost(i);
+            warmup = i < plan.design().warmupPerClient();
+            method = post ? "postAuction" : "viewAuction";
+            auctionId = post ? 0 : viewedAuction;
+            draft = post ? new AuctionDraft(s.clientId + "#" + header.seq(), "grid " + block.id(), 100, 86_400) : null;
+        }
+
+        /** Invokes it and completes its row; returns the posted auction's id, or 0. */
+        long invoke(ClientSession s, ProbeTable table, int row, int sizedBytes) {
             long sent = MicroClock.nowEpochMicros();
             try {
                 FailoverClient.Outcome<? extends Reply<?>> o = post
-                        ? client.invoke(svc -> svc.postAuction(h, s.token, draft))
-                        : client.invoke(svc -> svc.viewAuction(h, auctionId));
+                        ? s.client.invoke(svc -> svc.postAuction(header, s.token, draft))
+                        : s.client.invoke(svc -> svc.viewAuction(header, auctionId));
                 long received = MicroClock.nowEpochMicros();
                 if (o.faulty()) {
-                    table.recordRetried(h.seq(), method, sizedBytes, sent, received, o.result(), o.phases(), null);
+                    table.retried(row, sizedBytes, sent, received, o.result(), o.phases(), null);
                 } else {
-                    table.recordOk(h.seq(), method, sizedBytes, sent, received, o.result());
+                    table.ok(row, sizedBytes, sent, received, o.result());
                 }
-                if (post && o.result().value() instanceof AuctionPosted p) {
-                    posted[postedCount++] = p.auctionId();
-                }
+                return post && o.result().value() instanceof AuctionPosted p ? p.auctionId() : 0;
             } catch (Exception e) {
-                table.recordFailure(h.seq(), method, sent, MicroClock.nowEpochMicros(), e);
+                table.failed(row, sent, MicroClock.nowEpochMicros(), e);
+                return 0;
             }
-            completed.incrementAndGet();
+        }
+    }
+
+    /** One client's share of a block, closed loop; the timed path is the invocation and a few array stores. */
+    private ProbeTable runClosedLoopClient(GridPlan.Block block, ClientSession s, AtomicInteger completed)
+            throws InterruptedException {
+        GridConfig config = block.config();
+        int n = plan.design().warmupPerClient() + plan.invocationsPerClient();
+        ProbeTable table = new ProbeTable(s.clientId, n, block.replicate());
+        int sizedBytes = config.reply().isOriginal() ? -1 : config.reply().bytes();
+        long[] posted = new long[n];
+        int postedCount = 0;
+        for (int i = 0; i < n && !aborted; i++) {
+            long viewed = postedCount == 0 ? s.anchorAuctionId : posted[viewIndex(i, postedCount)];
+            Request r = new Request(block, s, i, viewed);
+            int row = table.claim(r.header.seq(), r.method, MicroClock.nowEpochMicros(), r.warmup);
+            long id = r.invoke(s, table, row, sizedBytes);
+            table.setIntendedToSend(row); // closed loop: intended = sent
+            if (id != 0) {
+                posted[postedCount++] = id;
+            }
+            if (!r.warmup) {
+                completed.incrementAndGet();
+            }
             if (config.thinkMillis() > 0) {
                 Thread.sleep(config.thinkMillis());
             }
         }
         return table;
+    }
+
+    /** Which posted auction a view at request index {@code i} reads: the posts in turn, oldest first. */
+    private int viewIndex(int i, int postedCount) {
+        int sinceViews = Math.max(0, i - plan.design().warmupPerClient() - plan.postsPerClient());
+        return (i < plan.design().warmupPerClient() ? i : sinceViews) % postedCount;
+    }
+
+    /**
+     * One client's share of a block, open loop: this thread keeps the schedule of intended send times (every 1/rate
+     * s, or exponential gaps for Poisson arrivals, drawn from the run's seed) and hands each request to the client's
+     * worker pool, never waiting for a reply. A request that finds every worker busy starts late; the probe row keeps
+     * both times (intended and sent), so the wait counts in its latency and the lateness is visible.
+     */
+    private ProbeTable runOpenLoopClient(GridPlan.Block block, ClientSession s, int clientIndex,
+            AtomicInteger completed) throws InterruptedException {
+        GridConfig config = block.config();
+        int n = plan.design().warmupPerClient() + plan.invocationsPerClient();
+        ProbeTable table = new ProbeTable(s.clientId, n, block.replicate());
+        int sizedBytes = config.reply().isOriginal() ? -1 : config.reply().bytes();
+        java.util.concurrent.atomic.AtomicLongArray posted = new java.util.concurrent.atomic.AtomicLongArray(n);
+        AtomicInteger postedCount = new AtomicInteger();
+        ExecutorService workers = s.workers(maxInFlight(config.ratePerS()));
+        java.util.Random random = new java.util.Random(java.util.Objects.hash(plan.design().seed(), block.id(),
+                clientIndex));
+        double meanGapNanos = 1e9 / config.ratePerS();
+        java.util.concurrent.Phaser inFlight = new java.util.concurrent.Phaser(1);
+        long startNanos = System.nanoTime();
+        long startEpochUs = MicroClock.nowEpochMicros();
+        long nextNanos = startNanos;
+        for (int i = 0; i < n && !aborted; i++) {
+            if (i > 0) {
+                nextNanos += plan.design().arrival() == GridPlan.Arrival.POISSON
+                        ? (long) (-Math.log(1 - random.nextDouble()) * meanGapNanos) : (long) meanGapNanos;
+            }
+            long wait;
+            while ((wait = nextNanos - System.nanoTime()) > 0 && !aborted) {
+                LockSupport.parkNanos(wait);
+            }
+            int count = postedCount.get();
+            long viewed = count == 0 ? s.anchorAuctionId : posted.get(viewIndex(i, count));
+            Request r = new Request(block, s, i, viewed == 0 ? s.anchorAuctionId : viewed);
+            int row = table.claim(r.header.seq(), r.method, startEpochUs + (nextNanos - startNanos) / 1000, r.warmup);
+            inFlight.register();
+            workers.execute(() -> {
+                try {
+                    long id = r.invoke(s, table, row, sizedBytes);
+                    if (id != 0) {
+                        posted.set(Math.min(postedCount.getAndIncrement(), posted.length() - 1), id);
+                    }
+                    if (!r.warmup) {
+                        completed.incrementAndGet();
+                    }
+                } finally {
+                    inFlight.arriveAndDeregister();
+                }
+            });
+        }
+        inFlight.arriveAndAwaitAdvance(); // every request handed out has completed its row
+        return table;
+    }
+
+    /** Workers an open-loop client keeps for {@code ratePerS}: {@value #IN_FLIGHT_SECONDS} s of requests, 8 to 256. */
+    static int maxInFlight(double ratePerS) {
+        return (int) Math.max(8, Math.min(256, Math.ceil(ratePerS * IN_FLIGHT_SECONDS) + 4));
     }
 
     /** Marks requests that overlapped a fault, from its injection (or detection) until the new primary served. */
@@ -235,10 +361,13 @@ public final class GridRunner {
         }
     }
 
-    private String eta(List<GridConfig> remaining) {
+    private String eta(List<GridPlan.Block> remaining) {
         double ms = 0;
-        for (GridConfig c : remaining) {
-            ms += plan.invocationsPerClient() * (c.thinkMillis() + meanLatencyMillis * Math.max(1, c.clients() / 2.0));
+        int perClient = plan.design().warmupPerClient() + plan.invocationsPerClient();
+        for (GridPlan.Block b : remaining) {
+            GridConfig c = b.config();
+            ms += perClient * (c.openLoop() ? 1000 / c.ratePerS()
+                    : c.thinkMillis() + meanLatencyMillis * Math.max(1, c.clients() / 2.0));
         }
         long s = Math.round(ms / 1000);
         return s < 120 ? s + " s" : s < 7200 ? (s / 60) + " min" : String.format(Locale.ROOT, "%.1f h", s / 3600.0);

@@ -25,8 +25,10 @@ import org.ftlab.harness.probe.ProbeTable;
 
 /**
  * A grid run's directory, the public interface users' scripts read (docs/probe-format.md): {@code manifest.json},
- * {@code probes/<config>.csv}, {@code faults.csv}. Every file is written to a temporary name and renamed, so a file
- * under its final name is always whole; a configuration is done exactly when its probe file exists.
+ * {@code probes/<block>.csv}, {@code faults.csv}. Every file is written to a temporary name and renamed, so a file
+ * under its final name is always whole; a block (a configuration's replicate) is done exactly when its probe file
+ * exists. The completed requests of a block that was interrupted are kept in {@code probes/partial/}, never counted
+ * as done: the block runs again on resume.
  */
 public final class RunDirectory {
     public static final String MANIFEST = "manifest.json";
@@ -42,9 +44,15 @@ public final class RunDirectory {
         this.manifest = manifest;
     }
 
-    /** A new run: writes a manifest with status {@code running}. */
+    /**
+     * A new run: writes a manifest with status {@code running}. A random order without a seed gets one drawn here,
+     * recorded with the schedule it gives.
+     */
     public static RunDirectory create(Path dir, GridPlan plan, FailoverStrategy strategy, FaultPlan faults,
             int replicas, String database, Path home) throws IOException {
+        if (plan.design().seed() == null) {
+            plan = plan.withDesign(plan.design().withSeed(new java.security.SecureRandom().nextLong() >>> 1));
+        }
         Files.createDirectories(dir.resolve("probes"));
         ObjectNode m = JSON.createObjectNode();
         m.put("status", "running");
@@ -57,6 +65,15 @@ public final class RunDirectory {
         grid.put("posts_per_client", plan.postsPerClient());
         grid.put("views_per_client", plan.viewsPerClient());
         grid.put("configurations", plan.configurations().size());
+        GridPlan.Design d = plan.design();
+        grid.put("warmup_per_client", d.warmupPerClient());
+        grid.put("repeat", d.repeat());
+        grid.put("order", d.order().wireName());
+        grid.put("seed", d.seed());
+        grid.put("arrival", d.arrival().wireName());
+        grid.set("rate_per_s", JSON.valueToTree(d.ratesPerS()));
+        ArrayNode schedule = grid.putArray("schedule");
+        plan.schedule().forEach(b -> schedule.add(b.id()));
         m.put("failover_strategy", strategy.wireName());
         ObjectNode f = m.putObject("faults");
         f.put("kind", faults.kind());
@@ -76,6 +93,7 @@ public final class RunDirectory {
         m.put("start", Instant.now().toString());
         m.putNull("end");
         m.putArray("configs_done");
+        m.putArray("partial");
         m.putArray("segments").addObject().put("start", Instant.now().toString());
         RunDirectory run = new RunDirectory(dir, m);
         run.saveManifest();
@@ -109,8 +127,15 @@ public final class RunDirectory {
         g.path("think_ms").forEach(n -> think.add(n.asInt()));
         List<ReplySize> replies = new ArrayList<>();
         g.path("reply").forEach(n -> replies.add(ReplySize.parse(n.asText())));
+        List<Double> rates = new ArrayList<>();
+        g.path("rate_per_s").forEach(n -> rates.add(n.asDouble()));
+        // A manifest from before the design was recorded: the plain design it was run with.
+        GridPlan.Design design = !g.has("order") ? GridPlan.Design.PLAIN
+                : new GridPlan.Design(g.path("warmup_per_client").asInt(), g.path("repeat").asInt(1),
+                        GridPlan.Order.parse(g.path("order").asText()), g.path("seed").asLong(),
+                        GridPlan.Arrival.parse(g.path("arrival").asText("closed")), rates);
         return new GridPlan(manifest.path("profile").asText(), clients, think, replies,
-                g.path("posts_per_client").asInt(), g.path("views_per_client").asInt());
+                g.path("posts_per_client").asInt(), g.path("views_per_client").asInt(), design);
     }
 
     public FailoverStrategy strategy() {
@@ -130,18 +155,31 @@ public final class RunDirectory {
         return dir;
     }
 
-    public boolean isDone(GridConfig config) {
-        return Files.exists(probeFile(config));
+    public boolean isDone(GridPlan.Block block) {
+        return Files.exists(probeFile(block));
     }
 
-    public Path probeFile(GridConfig config) {
-        return dir.resolve("probes").resolve(config.id() + ".csv");
+    public Path probeFile(GridPlan.Block block) {
+        return dir.resolve("probes").resolve(block.id() + ".csv");
     }
 
-    public synchronized void writeProbes(GridConfig config, List<ProbeTable> tables) throws IOException {
-        ProbeTable.writeCsv(probeFile(config), tables);
-        ((ArrayNode) manifest.withArray("configs_done")).add(config.id());
+    /** A finished block: its probe file, and its id appended to the manifest's {@code configs_done}. */
+    public synchronized void writeProbes(GridPlan.Block block, List<ProbeTable> tables) throws IOException {
+        ProbeTable.writeCsv(probeFile(block), tables);
+        ((ArrayNode) manifest.withArray("configs_done")).add(block.id());
         saveManifest();
+    }
+
+    /**
+     * An interrupted block: the requests it completed, in {@code probes/partial/<block>-seg<N>.csv} (the segment
+     * that ran it), listed under the manifest's {@code partial}; the block is not done and runs again on resume.
+     */
+    public synchronized Path writePartial(GridPlan.Block block, List<ProbeTable> tables) throws IOException {
+        Path file = dir.resolve("probes").resolve("partial").resolve(block.id() + "-seg" + segmentCount() + ".csv");
+        ProbeTable.writeCsv(file, tables);
+        ((ArrayNode) manifest.withArray("partial")).add(dir.relativize(file).toString());
+        saveManifest();
+        return file;
     }
 
     /** {@code faults.csv} from the Replication Manager's failure records. */

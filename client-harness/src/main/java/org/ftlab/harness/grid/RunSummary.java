@@ -8,7 +8,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.stream.Stream;
 import org.ftlab.harness.analysis.ProbeFile;
-import org.ftlab.harness.probe.LatencySummary;
+import org.ftlab.harness.analysis.LatencySummary;
 
 /**
  * A short text summary of a finished run directory, read back from its files (so it shows what users' scripts

@@ -14,13 +14,26 @@ import org.ftlab.harness.failover.FailoverPhases;
  * Per-request probe rows of one client in preallocated columns, so that recording a request on the timed path is a
  * handful of array stores (no I/O, no allocation). Rows are written out after the run, atomically.
  *
+ * <p>A row is first claimed ({@link #claim}: its seq, method, intended send time and phase), then completed by
+ * {@link #ok}, {@link #retried} or {@link #failed}. One thread claims rows (so rows are in the order requests were
+ * scheduled); another may complete a claimed row, e.g. an open-loop client's worker, as long as the table is read
+ * only after every worker is done. The {@code record*} methods claim and complete in one step (closed loop: the
+ * intended send time is the send time).
+ *
  * <p>All timestamps are microseconds since the Unix epoch; client columns come from the client's clock, server
  * columns from the replica's (see docs/probe-format.md).
  */
 public final class ProbeTable {
     /** The probe file header (docs/probe-format.md); later columns may be added, never reordered. */
     public static final String HEADER = "client,seq,method,reply_bytes,client_send_us,client_recv_us,server_recv_us,"
-            + "db_start_us,db_end_us,server_send_us,epoch_us,replica,outcome,fault_id,detect_us,failover_us,retry_us";
+            + "db_start_us,db_end_us,server_send_us,epoch_us,replica,outcome,fault_id,detect_us,failover_us,retry_us,"
+            + "intended_us,phase,replicate";
+    /** The header before {@code intended_us}, {@code phase} and {@code replicate} were appended (still readable). */
+    public static final String HEADER_V1 = "client,seq,method,reply_bytes,client_send_us,client_recv_us,"
+            + "server_recv_us,db_start_us,db_end_us,server_send_us,epoch_us,replica,outcome,fault_id,detect_us,"
+            + "failover_us,retry_us";
+    public static final String PHASE_WARMUP = "warmup";
+    public static final String PHASE_MEASURE = "measure";
 
     private final String clientId;
     private final long[] seq;
@@ -39,10 +52,22 @@ public final class ProbeTable {
     private final long[] failover;
     private final long[] retry;
     private final String[] faultId;
+    /** When the request was scheduled to be sent (open loop); the send time in closed loop. */
+    private final long[] intended;
+    private final boolean[] warmup;
+    private final int replicate;
     private int size;
 
     public ProbeTable(String clientId, int capacity) {
+        this(clientId, capacity, 1);
+    }
+
+    /** A table for one client's rows in replicate {@code replicate} (1…R) of a configuration. */
+    public ProbeTable(String clientId, int capacity, int replicate) {
         this.clientId = clientId;
+        this.replicate = replicate;
+        intended = new long[capacity];
+        warmup = new boolean[capacity];
         seq = new long[capacity];
         method = new String[capacity];
         replyBytes = new int[capacity];
@@ -60,12 +85,27 @@ public final class ProbeTable {
         faultId = new String[capacity];
     }
 
-    /** Records a successful invocation. {@code replyBytes} is the payload size, or -1 for the natural reply. */
-    public void recordOk(long seqNo, String methodName, int replyPayloadBytes, long sendMicros, long recvMicros,
-            Reply<?> reply) {
+    /**
+     * Claims the next row for a request about to be sent: its sequence number, method, the time it was scheduled to
+     * be sent (µs since the epoch) and whether it is a warm-up request. Complete it with {@link #ok}, {@link #retried}
+     * or {@link #failed}.
+     */
+    public int claim(long seqNo, String methodName, long intendedMicros, boolean warmupRequest) {
         int i = size++;
         seq[i] = seqNo;
         method[i] = methodName;
+        intended[i] = intendedMicros;
+        warmup[i] = warmupRequest;
+        faultId[i] = null;
+        detect[i] = -1;
+        outcome[i] = "failed:Unfinished";
+        replica[i] = "";
+        replyBytes[i] = -1;
+        return i;
+    }
+
+    /** Completes row {@code i}: a successful invocation; {@code replyPayloadBytes} is -1 for the natural reply. */
+    public void ok(int i, int replyPayloadBytes, long sendMicros, long recvMicros, Reply<?> reply) {
         replyBytes[i] = replyPayloadBytes;
         clientSend[i] = sendMicros;
         clientRecv[i] = recvMicros;
@@ -77,22 +117,48 @@ public final class ProbeTable {
         replica[i] = reply.replica();
         outcome[i] = "ok";
         detect[i] = -1;
-        faultId[i] = null;
     }
 
     /**
-     * Records a faulty invocation that succeeded after fail-over: outcome {@code retried}, with its three phases.
-     * {@code fault} names the injected fault it met, or null if unknown yet.
+     * Completes row {@code i}: a faulty invocation that succeeded after fail-over, outcome {@code retried}, with its
+     * three phases. {@code fault} names the injected fault it met, or null if unknown yet.
      */
-    public void recordRetried(long seqNo, String methodName, int replyPayloadBytes, long sendMicros, long recvMicros,
-            Reply<?> reply, FailoverPhases phases, String fault) {
-        recordOk(seqNo, methodName, replyPayloadBytes, sendMicros, recvMicros, reply);
-        int i = size - 1;
+    public void retried(int i, int replyPayloadBytes, long sendMicros, long recvMicros, Reply<?> reply,
+            FailoverPhases phases, String fault) {
+        ok(i, replyPayloadBytes, sendMicros, recvMicros, reply);
         outcome[i] = "retried";
         detect[i] = phases.detectMicros();
         failover[i] = phases.failoverMicros();
         retry[i] = phases.retryMicros();
         faultId[i] = fault;
+    }
+
+    /** Completes row {@code i}: a failed invocation; the outcome names the exception class. */
+    public void failed(int i, long sendMicros, long recvMicros, Throwable failure) {
+        replyBytes[i] = -1;
+        clientSend[i] = sendMicros;
+        clientRecv[i] = recvMicros;
+        replica[i] = "";
+        outcome[i] = "failed:" + failure.getClass().getSimpleName();
+        detect[i] = -1;
+    }
+
+    /** Closed loop: row {@code i}'s intended send time is its send time (call after completing it). */
+    public void setIntendedToSend(int i) {
+        intended[i] = clientSend[i];
+    }
+
+    /** Records a successful measured invocation (closed loop: intended = sent). */
+    public void recordOk(long seqNo, String methodName, int replyPayloadBytes, long sendMicros, long recvMicros,
+            Reply<?> reply) {
+        ok(claim(seqNo, methodName, sendMicros, false), replyPayloadBytes, sendMicros, recvMicros, reply);
+    }
+
+    /** Records a measured faulty invocation that succeeded after fail-over (closed loop: intended = sent). */
+    public void recordRetried(long seqNo, String methodName, int replyPayloadBytes, long sendMicros, long recvMicros,
+            Reply<?> reply, FailoverPhases phases, String fault) {
+        retried(claim(seqNo, methodName, sendMicros, false), replyPayloadBytes, sendMicros, recvMicros, reply, phases,
+                fault);
     }
 
     /**
@@ -101,7 +167,7 @@ public final class ProbeTable {
      */
     public void markOverlapping(String fault, long fromMicros, long toMicros) {
         for (int i = 0; i < size; i++) {
-            if (faultId[i] == null && clientSend[i] <= toMicros && clientRecv[i] >= fromMicros) {
+            if (faultId[i] == null && intended[i] <= toMicros && clientRecv[i] >= fromMicros) {
                 faultId[i] = fault;
             }
         }
@@ -112,18 +178,9 @@ public final class ProbeTable {
         return detect[i] < 0 ? null : new long[] {detect[i], failover[i], retry[i]};
     }
 
-    /** Records a failed invocation; the outcome names the exception class. */
+    /** Records a failed measured invocation (closed loop: intended = sent). */
     public void recordFailure(long seqNo, String methodName, long sendMicros, long recvMicros, Throwable failure) {
-        int i = size++;
-        faultId[i] = null;
-        seq[i] = seqNo;
-        method[i] = methodName;
-        replyBytes[i] = -1;
-        clientSend[i] = sendMicros;
-        clientRecv[i] = recvMicros;
-        replica[i] = "";
-        outcome[i] = "failed:" + failure.getClass().getSimpleName();
-        detect[i] = -1;
+        failed(claim(seqNo, methodName, sendMicros, false), sendMicros, recvMicros, failure);
     }
 
     public int size() {
@@ -134,9 +191,20 @@ public final class ProbeTable {
         return clientId;
     }
 
-    /** Latency of row {@code i} (client receive minus client send), in microseconds. */
+    /**
+     * Latency of row {@code i} as a user who wanted to send at the intended time sees it: client receive minus
+     * intended send, µs (closed loop: minus the send).
+     */
     public long latencyMicros(int i) {
-        return clientRecv[i] - clientSend[i];
+        return clientRecv[i] - intended[i];
+    }
+
+    public boolean isWarmup(int i) {
+        return warmup[i];
+    }
+
+    public long intendedMicros(int i) {
+        return intended[i];
     }
 
     public long seqAt(int i) {
@@ -204,6 +272,8 @@ public final class ProbeTable {
                     } else {
                         row.append(",,,");
                     }
+                    row.append(',').append(t.intended[i]).append(',')
+                            .append(t.warmup[i] ? PHASE_WARMUP : PHASE_MEASURE).append(',').append(t.replicate);
                     row.append('\n');
                     out.write(row.toString());
                 }

@@ -99,6 +99,40 @@
     render();
   })();
 
+  // Percentile spectrum of one block: recorded vs corrected (closed loop) or vs service time (open loop), on the
+  // usual 1/(1 - p) axis, so that every nine gets the same width.
+  (function () {
+    const select = document.getElementById('spectrum-config');
+    if (!select) return;
+    data.plots.forEach((p, i) => { const o = document.createElement('option'); o.value = i; o.textContent = p.config; select.appendChild(o); });
+    const NINES = { 1: '0%', 2: '50%', 10: '90%', 100: '99%', 1000: '99.9%', 10000: '99.99%', 100000: '99.999%', 1000000: '99.9999%' };
+    function points(spectrum) {
+      const out = [];
+      spectrum.forEach(q => {
+        if (q[0] >= 100) {
+          // the max sits one decade past the last finite point
+          const last = out.length ? out[out.length - 1].x : 1;
+          out.push({ x: last * 10, y: ms(q[1]) });
+        } else {
+          out.push({ x: 1 / (1 - q[0] / 100), y: ms(q[1]) });
+        }
+      });
+      return out;
+    }
+    function render() {
+      const p = data.plots[Number(select.value) || 0];
+      if (!p) return;
+      draw('spectrum', { type: 'line', data: { datasets: [
+        { label: 'recorded', data: points(p.spectrum), borderColor: color(0), backgroundColor: color(0), pointRadius: 1, borderWidth: 1.5 },
+        { label: p.spectrum2_label, data: points(p.spectrum2), borderColor: color(1), backgroundColor: color(1), pointRadius: 1, borderWidth: 1.5 }] },
+        options: { parsing: false, plugins: { title: title('latency by percentile, ' + p.config + ' (last point: max)') },
+          scales: { x: axis('percentile (axis: 1/(1 − p), log)', true, { min: 1, ticks: { callback: v => NINES[v] !== undefined ? NINES[v] : '' } }),
+            y: axis('latency (ms, log)', true) } } });
+    }
+    select.addEventListener('change', render);
+    render();
+  })();
+
   // Max, p99 and mean vs number of clients: one plot per reply size, a colour per think time.
   (function () {
     const box = document.getElementById('by-reply');

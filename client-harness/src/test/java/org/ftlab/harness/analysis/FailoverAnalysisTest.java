@@ -45,7 +45,7 @@ class FailoverAnalysisTest {
         rows.add("a,11,postAuction,," + (T0 + 9_500_000) + "," + (T0 + 9_600_000) + ",,,,," + (T0 + 9_500_000)
                 + ",,failed:AllReplicasDownException,,,,");
         Files.createDirectories(run.resolve("probes"));
-        Files.writeString(run.resolve("probes/c01-t00-rorig.csv"), ProbeTable.HEADER + "\n" + String.join("\n", rows)
+        Files.writeString(run.resolve("probes/c01-t00-rorig.csv"), ProbeTable.HEADER_V1 + "\n" + String.join("\n", rows)
                 + "\n");
         long f = T0 + 8_000_000;
         Files.writeString(run.resolve("faults.csv"), FaultRecord.HEADER + "\nf1,crash,r1," + f + "," + (f + 60_000) + ","

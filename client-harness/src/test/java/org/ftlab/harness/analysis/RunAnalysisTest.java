@@ -27,7 +27,7 @@ class RunAnalysisTest {
     private static void write(Path dir, String config, List<String> rows) throws Exception {
         Files.createDirectories(dir.resolve("probes"));
         Files.writeString(dir.resolve("probes/" + config + ".csv"),
-                ProbeTable.HEADER + "\n" + String.join("\n", rows) + "\n");
+                ProbeTable.HEADER_V1 + "\n" + String.join("\n", rows) + "\n");
     }
 
     @Test

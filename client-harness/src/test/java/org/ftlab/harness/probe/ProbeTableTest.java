@@ -24,12 +24,15 @@ class ProbeTableTest {
 
         List<String> lines = Files.readAllLines(file);
         assertEquals(ProbeTable.HEADER, lines.get(0));
-        assertEquals("c1,7,viewAuction,256,1000,1900,1100,1200,1700,1800,1000,r1,ok,,,,", lines.get(1));
-        assertEquals("c1,8,postAuction,,2000,2500,,,,,2000,,failed:IllegalStateException,,,,", lines.get(2));
+        // closed loop: intended = sent, phase measure, replicate 1
+        assertEquals("c1,7,viewAuction,256,1000,1900,1100,1200,1700,1800,1000,r1,ok,,,,,1000,measure,1",
+                lines.get(1));
+        assertEquals("c1,8,postAuction,,2000,2500,,,,,2000,,failed:IllegalStateException,,,,,2000,measure,1",
+                lines.get(2));
         assertEquals(3, lines.size());
-        assertEquals(17, lines.get(0).split(",", -1).length);
-        assertEquals(17, lines.get(1).split(",", -1).length);
-        assertEquals(17, lines.get(2).split(",", -1).length);
+        assertEquals(20, lines.get(0).split(",", -1).length);
+        assertEquals(20, lines.get(1).split(",", -1).length);
+        assertEquals(20, lines.get(2).split(",", -1).length);
     }
 
     @Test

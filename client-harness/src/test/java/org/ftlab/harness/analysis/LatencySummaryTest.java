@@ -1,4 +1,4 @@
-package org.ftlab.harness.probe;
+package org.ftlab.harness.analysis;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 

@@ -1,7 +1,6 @@
-package org.ftlab.harness.probe;
+package org.ftlab.harness.analysis;
 
 import java.util.Arrays;
-import org.ftlab.harness.analysis.LatencyStats;
 
 /**
  * Count, mean, median, 99th percentile and maximum of a set of latencies, in microseconds. Percentiles use the
