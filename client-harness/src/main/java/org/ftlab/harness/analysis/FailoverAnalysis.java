@@ -168,7 +168,7 @@ public final class FailoverAnalysis {
                 maxRecv = Math.max(maxRecv, pf.recvUs[i]);
                 String faultId = pf.fault[i] < 0 ? null : pf.faultIds.get(pf.fault[i]);
                 if (faultId != null) {
-                    configByFault.putIfAbsent(faultId, pf.config);
+                    configByFault.putIfAbsent(faultId, pf.block);
                 }
                 if (!pf.completed(i)) {
                     continue;
@@ -279,7 +279,7 @@ public final class FailoverAnalysis {
                 }
                 timelines(pf, minSend, maxRecv);
             }
-            configs.add(new Performability(pf.config, pf.size, failedHere, faultyHere, goodput,
+            configs.add(new Performability(pf.block, pf.size, failedHere, faultyHere, goodput,
                     idealMean == null || allCount == 0 ? null : idealMean / (allSum / allCount),
                     frac(overHere[0] + failedHere, pf.size), frac(overHere[1] + failedHere, pf.size),
                     frac(overHere[2] + failedHere, pf.size), demeritsHere, corrected));
@@ -306,7 +306,7 @@ public final class FailoverAnalysis {
         private void timelines(ProbeFile pf, long minSend, long maxRecv) {
             for (FaultRecord f : faults) {
                 long start = f.startUs();
-                boolean here = pf.config.equals(configByFault.get(f.id()))
+                boolean here = pf.block.equals(configByFault.get(f.id()))
                         || (!configByFault.containsKey(f.id()) && start >= minSend && start <= maxRecv);
                 if (start == ProbeFile.NONE || !here || timelines.containsKey(f.id())) {
                     continue;
@@ -345,7 +345,7 @@ public final class FailoverAnalysis {
                                 LatencyStats.perMille(v, 990) / 1e3, v[v.length - 1] / 1e3, done[s]));
                     }
                 }
-                timelines.put(f.id(), new Timeline(f.id(), f.kind(), pf.config, rel(f.detectedUs(), start),
+                timelines.put(f.id(), new Timeline(f.id(), f.kind(), pf.block, rel(f.detectedUs(), start),
                         rel(f.promotedUs(), start), rel(f.restoredUs(), start), slices));
             }
         }

@@ -94,7 +94,7 @@ final class HtmlReport {
     }
 
     private static void headline(StringBuilder h, RunAnalysis.Result r) {
-        h.append("<h2 id=\"headline\">Headline: every configuration, all methods</h2>\n<table><tr><th>config</th>"
+        h.append("<h2 id=\"headline\">Headline: every block (configuration × replicate), all methods</h2>\n<table><tr><th>block</th>"
                 + "<th>count</th><th>failed</th><th>mean ms</th><th>median ms</th><th>p99 ms</th>"
                 + "<th>p99 99% CI ms</th><th>max ms</th><th>3σ outliers</th><th>C1 max&gt;10×mean</th>"
                 + "<th>p99≤10×mean</th><th>p99≤25×mean</th><th>middleware / server / DB ms</th>"
@@ -168,8 +168,9 @@ final class HtmlReport {
 
     private static String design(RunAnalysis.Design d) {
         return String.format(Locale.ROOT, "%s arrivals, %s order%s, %d replicate%s, %d warm-up requests per client "
-                + "and configuration.", d.arrival(), d.order(), d.seed() == null ? "" : " (seed " + d.seed() + ")",
-                d.repeat(), d.repeat() == 1 ? "" : "s", d.warmupPerClient());
+                + "and configuration after %d per client for the lab.", d.arrival(), d.order(), d.seed() == null ? ""
+                        : " (seed " + d.seed() + ")", d.repeat(), d.repeat() == 1 ? "" : "s", d.warmupPerClient(),
+                d.labWarmupPerClient());
     }
 
     /** The factorial ANOVA as a table a student can read: one row per effect, the three metrics side by side. */

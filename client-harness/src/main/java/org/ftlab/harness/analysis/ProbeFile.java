@@ -15,8 +15,9 @@ import org.ftlab.harness.probe.ProbeTable;
 
 /**
  * One block's probe file ({@code probes/<config>[-repK].csv}) read into columns of primitives: the one parser of
- * probe rows in ftlab. Only measured rows are kept: warm-up rows (phase {@code warmup}) are counted in
- * {@link #warmupRows} and left out, so no statistic can include them. Files written before the {@code intended_us},
+ * probe rows in ftlab. Only measured rows are kept: warm-up rows (phase {@code warmup}) and hold rows (phase
+ * {@code hold}) are counted in {@link #warmupRows} and {@link #holdRows} and left out, so no statistic can include
+ * them. Files written before the {@code intended_us},
  * {@code phase} and {@code replicate} columns existed read as closed loop (intended = sent), all measured, replicate
  * 1. A damaged file is an {@link IllegalArgumentException} naming the file and line, never a silently skipped row.
  * Timestamps are µs since the epoch; {@link #NONE} marks an empty field.
@@ -44,6 +45,8 @@ public final class ProbeFile {
     public final double ratePerS;
     /** Warm-up rows in the file, left out of the columns. */
     public final int warmupRows;
+    /** Hold rows in the file (sent to keep the load while other clients finished), left out of the columns. */
+    public final int holdRows;
     /** {@code original} or the reply size in bytes. */
     public final String reply;
     public final int size;
@@ -78,6 +81,7 @@ public final class ProbeFile {
         this.reply = id.reply();
         this.size = c.size;
         this.warmupRows = c.warmupRows;
+        this.holdRows = c.holdRows;
         this.replicate = c.replicate > 0 ? c.replicate : Math.max(1, id.replicate());
         this.clientIds = List.copyOf(c.clientIds);
         this.methods = List.copyOf(c.methods);
@@ -184,12 +188,14 @@ public final class ProbeFile {
         short[] fault = new short[1024];
         long[][] t = new long[10][1024];
         int warmupRows;
+        int holdRows;
         int replicate;
 
         void add(String[] f) {
             boolean v2 = f.length > 17;
             if (v2) {
-                if (!f[18].equals(ProbeTable.PHASE_MEASURE) && !f[18].equals(ProbeTable.PHASE_WARMUP)) {
+                if (!f[18].equals(ProbeTable.PHASE_MEASURE) && !f[18].equals(ProbeTable.PHASE_WARMUP)
+                        && !f[18].equals(ProbeTable.PHASE_HOLD)) {
                     throw new NumberFormatException("unknown phase '" + f[18] + "'");
                 }
                 int rep = Integer.parseInt(f[19]);
@@ -199,6 +205,10 @@ public final class ProbeFile {
                 replicate = rep;
                 if (f[18].equals(ProbeTable.PHASE_WARMUP)) {
                     warmupRows++;
+                    return;
+                }
+                if (f[18].equals(ProbeTable.PHASE_HOLD)) {
+                    holdRows++;
                     return;
                 }
             }

@@ -144,8 +144,9 @@ public final class RunAnalysis {
      * How the run was designed, from its manifest: arrival, order, seed, replicates, warm-up requests per client;
      * {@code loadFactor} is {@code think_ms} (closed loop) or {@code rate_per_s} (open loop).
      */
-    public record Design(String arrival, String order, Long seed, int repeat, int warmupPerClient) {
-        public static final Design UNKNOWN = new Design("closed", "unknown", null, 1, 0);
+    public record Design(String arrival, String order, Long seed, int repeat, int warmupPerClient,
+            int labWarmupPerClient) {
+        public static final Design UNKNOWN = new Design("closed", "unknown", null, 1, 0, 0);
 
         public boolean openLoop() {
             return !arrival.equals("closed");
@@ -229,9 +230,9 @@ public final class RunAnalysis {
             if (g.has("order")) {
                 design = new Design(g.path("arrival").asText("closed"), g.path("order").asText(),
                         g.path("seed").isNumber() ? g.path("seed").asLong() : null, repeat,
-                        g.path("warmup_per_client").asInt());
+                        g.path("warmup_per_client").asInt(), g.path("lab_warmup_per_client").asInt());
             } else {
-                design = new Design("closed", "sequential", null, 1, 0);
+                design = new Design("closed", "sequential", null, 1, 0, 0);
             }
             if (design.order().equals("sequential") && g.path("configurations").asInt() > 1) {
                 warnings.add("configurations ran in grid order (--order sequential): a factor's effect is "

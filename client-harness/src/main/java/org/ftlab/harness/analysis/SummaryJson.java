@@ -137,6 +137,7 @@ final class SummaryJson {
         putNullable(run, "seed", d.seed());
         run.put("repeat", d.repeat());
         run.put("warmup_per_client", d.warmupPerClient());
+        run.put("lab_warmup_per_client", d.labWarmupPerClient());
         run.put("latency", d.openLoop() ? "client_recv_us - intended_us (open loop)"
                 : "client_recv_us - client_send_us (closed loop)");
         run.put("co_correction", d.openLoop() ? "none: open-loop latency counts from the intended send time"

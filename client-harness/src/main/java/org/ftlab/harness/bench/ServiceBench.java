@@ -61,6 +61,12 @@ public final class ServiceBench {
     /** Runs {@code rounds} rounds of every workload with each client count; returns all samples. */
     public List<Sample> run(int rounds, List<Integer> clientCounts, int requestsPerClient, int warmupPerClient)
             throws Exception {
+        return run(rounds, clientCounts, requestsPerClient, warmupPerClient, WORKLOADS);
+    }
+
+    /** Runs {@code rounds} rounds of the given workloads (of {@link #WORKLOADS}) with each client count. */
+    public List<Sample> run(int rounds, List<Integer> clientCounts, int requestsPerClient, int warmupPerClient,
+            List<String> workloads) throws Exception {
         DatabaseEndpoint db = DatabaseEndpoint.loadForAudits(lab.runDir());
         int maxClients = clientCounts.stream().mapToInt(Integer::intValue).max().orElse(1);
         List<ClientSession> sessions = new ArrayList<>();
@@ -73,8 +79,9 @@ public final class ServiceBench {
             // Round 0 warms up both JVMs (JIT, pools) and is not kept.
             for (int round = 0; round <= rounds; round++) {
                 for (int n : clientCounts) {
-                    List<String> order = new ArrayList<>(WORKLOADS);
-                    if (round % 2 == 0) { // A/B interleaving: the probe pair swaps order every round
+                    List<String> order = new ArrayList<>(workloads);
+                    if (round % 2 == 0 && order.contains("view") && order.contains("view-no-probes")) {
+                        // A/B interleaving: the probe pair swaps order every round
                         order.set(order.indexOf("view"), "tmp");
                         order.set(order.indexOf("view-no-probes"), "view");
                         order.set(order.indexOf("tmp"), "view-no-probes");

@@ -48,7 +48,7 @@ public final class BenchCommand implements Callable<Integer> {
             + "(default: runs/bench-<time>).")
     Path out;
 
-    @Option(names = "--suites", paramLabel = "LIST", split = ",", defaultValue = "service,failover,analysis,jmh",
+    @Option(names = "--suites", paramLabel = "LIST", split = ",", defaultValue = "service,agreement,failover,analysis,jmh",
             description = "Which suites to run (default ${DEFAULT-VALUE}).")
     List<String> suites;
 
@@ -85,9 +85,9 @@ public final class BenchCommand implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         for (String suite : suites) {
-            if (!List.of("service", "failover", "analysis", "jmh").contains(suite)) {
+            if (!List.of("service", "agreement", "failover", "analysis", "jmh").contains(suite)) {
                 throw new IllegalArgumentException("--suites: unknown suite '" + suite + "'; choose from service, "
-                        + "failover, analysis, jmh");
+                        + "agreement, failover, analysis, jmh");
             }
         }
         if (failoverClients.stream().anyMatch(c -> c < 1 || c > 50)) {
@@ -121,7 +121,7 @@ public final class BenchCommand implements Callable<Integer> {
         StringBuilder table = new StringBuilder();
         table.append(String.format(Locale.ROOT, "machine: %d CPUs, %.1f GiB, %s, %s%n", machine.path("cpus").asInt(),
                 machine.path("memory_gib").asDouble(), machine.path("os").asText(), machine.path("java").asText()));
-        if (suites.contains("service") || suites.contains("failover")) {
+        if (suites.contains("service") || suites.contains("failover") || suites.contains("agreement")) {
             Path server = Home.replicaServer(serverDir);
             pw.println("starting the lab (2 replicas, embedded database) ...");
             pw.flush();
@@ -135,6 +135,15 @@ public final class BenchCommand implements Callable<Integer> {
                     Map<String, Object> summary = ServiceBench.summarize(samples);
                     root.set("service", json.valueToTree(summary));
                     serviceTable(table, summary);
+                }
+                if (suites.contains("agreement")) {
+                    pw.printf(Locale.ROOT, "agreement: %d rounds of the bench's view and post alternating with a grid "
+                            + "run at the same load%n", repeat);
+                    pw.flush();
+                    Map<String, Object> a = new org.ftlab.harness.bench.AgreementBench(lab, dir, pw).run(repeat,
+                            requests);
+                    root.set("agreement", json.valueToTree(a));
+                    agreementTable(table, a);
                 }
                 if (suites.contains("failover")) {
                     FailoverBench fb = new FailoverBench(lab, dir, pw);
@@ -172,6 +181,22 @@ public final class BenchCommand implements Callable<Integer> {
         pw.println("bench.json: " + dir.resolve("bench.json"));
         pw.flush();
         return 0;
+    }
+
+    @SuppressWarnings("unchecked")
+    private static void agreementTable(StringBuilder table, Map<String, Object> a) {
+        table.append(String.format(Locale.ROOT, "%nbench vs grid, same lab and load (medians over rounds; range in "
+                + "brackets)%n%-8s %-5s %14s %14s %24s%n", "clients", "op", "bench mean ms", "grid mean ms",
+                "grid ÷ bench"));
+        for (Map.Entry<String, Object> e : a.entrySet()) {
+            String[] k = e.getKey().split("/");
+            Map<String, Object> f = (Map<String, Object>) e.getValue();
+            ServiceBench.Spread b = (ServiceBench.Spread) f.get("bench_mean_us");
+            ServiceBench.Spread g = (ServiceBench.Spread) f.get("grid_mean_us");
+            ServiceBench.Spread r = (ServiceBench.Spread) f.get("grid_over_bench");
+            table.append(String.format(Locale.ROOT, "%-8s %-5s %14.3f %14.3f %8.3f [%.3f–%.3f]%n", k[0], k[1],
+                    b.median() / 1e3, g.median() / 1e3, r.median(), r.min(), r.max()));
+        }
     }
 
     private void analysis(Path dir, PrintWriter pw, ObjectNode a, StringBuilder table) throws Exception {

@@ -26,6 +26,11 @@ public final class GridOptions {
             + "and left out of every statistic (default: " + GridPlan.DEFAULT_WARMUP_PER_CLIENT + ").")
     Integer warmup;
 
+    @Option(names = "--lab-warmup", paramLabel = "N", description = "Requests per client, in every method and reply "
+            + "size, that warm a new lab up before the first configuration; kept in probes/warmup/, never measured "
+            + "(default: " + GridPlan.DEFAULT_LAB_WARMUP_PER_CLIENT + "; 0: none).")
+    Integer labWarmup;
+
     @Option(names = "--order", paramLabel = "ORDER", description = "random (default): every (configuration, "
             + "replicate) block in an order drawn from --seed; sequential: grid order.")
     String order;
@@ -48,7 +53,8 @@ public final class GridOptions {
 
     boolean any() {
         return clients != null || think != null || reply != null || posts != null || views != null || warmup != null
-                || order != null || seed != null || repeat != null || arrival != null || rate != null;
+                || order != null || seed != null || repeat != null || arrival != null || rate != null
+                || labWarmup != null;
     }
 
     /** {@code plan} with the given options applied. */
@@ -64,7 +70,8 @@ public final class GridOptions {
                 : GridPlan.parseRates(rate);
         p = p.withDesign(new GridPlan.Design(warmup != null ? warmup : d.warmupPerClient(),
                 repeat != null ? repeat : d.repeat(), order != null ? GridPlan.Order.parse(order) : d.order(),
-                seed != null ? seed : d.seed(), arrivalKind, rates));
+                seed != null ? seed : d.seed(), arrivalKind, rates,
+                labWarmup != null ? labWarmup : d.labWarmupPerClient()));
         if (clients != null || think != null || reply != null || arrivalKind.open()) {
             p = p.withFactors(clients == null ? null : GridPlan.parseInts("--clients", clients),
                     arrivalKind.open() ? List.of(0) : think == null ? null : GridPlan.parseInts("--think", think),

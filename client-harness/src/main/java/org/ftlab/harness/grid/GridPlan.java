@@ -30,6 +30,12 @@ public record GridPlan(String profile, List<Integer> clients, List<Integer> thin
      * configuration of the quick grid agree within the steady-state bound.
      */
     public static final int DEFAULT_WARMUP_PER_CLIENT = 30;
+    /**
+     * Requests per client that warm a new lab up before a run's first block (the replicas' JIT compilers, the
+     * database's buffers), in every method and reply size of the plan; chosen from measurement like
+     * {@link #DEFAULT_WARMUP_PER_CLIENT} (docs/performance.md, "Warm-up").
+     */
+    public static final int DEFAULT_LAB_WARMUP_PER_CLIENT = 1000;
     /** Hard bounds on the factors, validated where they are declared. */
     public static final int MAX_REPEAT = 100;
     public static final int MAX_WARMUP = 1_000_000;
@@ -87,14 +93,19 @@ public record GridPlan(String profile, List<Integer> clients, List<Integer> thin
      * How the grid is run: {@code warmupPerClient} unmeasured requests of the configuration's own mix per client
      * before its measured ones; {@code repeat} replicates of every configuration; their {@code order}, from
      * {@code seed} (null until the run draws one); the {@code arrival} process and, for open loop, the request
-     * rates per client (levels of the load factor).
+     * rates per client (levels of the load factor); {@code labWarmupPerClient} requests per client that warm a new
+     * lab up before the first block (and again after a resume, whose lab is new).
      */
     public record Design(int warmupPerClient, int repeat, Order order, Long seed, Arrival arrival,
-            List<Double> ratesPerS) {
+            List<Double> ratesPerS, int labWarmupPerClient) {
         /** Closed loop, no warm-up, one replicate, grid order: the plain run of one configuration (e.g. a bench). */
-        public static final Design PLAIN = new Design(0, 1, Order.SEQUENTIAL, 0L, Arrival.CLOSED, List.of());
+        public static final Design PLAIN = new Design(0, 1, Order.SEQUENTIAL, 0L, Arrival.CLOSED, List.of(), 0);
 
         public Design {
+            if (labWarmupPerClient < 0 || labWarmupPerClient > MAX_WARMUP) {
+                throw new IllegalArgumentException("--lab-warmup must be 0 to " + MAX_WARMUP + ", was "
+                        + labWarmupPerClient);
+            }
             ratesPerS = List.copyOf(ratesPerS);
             if (warmupPerClient < 0 || warmupPerClient > MAX_WARMUP) {
                 throw new IllegalArgumentException("--warmup must be 0 to " + MAX_WARMUP + ", was " + warmupPerClient);
@@ -119,7 +130,7 @@ public record GridPlan(String profile, List<Integer> clients, List<Integer> thin
         }
 
         public Design withSeed(long newSeed) {
-            return new Design(warmupPerClient, repeat, order, newSeed, arrival, ratesPerS);
+            return new Design(warmupPerClient, repeat, order, newSeed, arrival, ratesPerS, labWarmupPerClient);
         }
     }
 
@@ -162,7 +173,8 @@ public record GridPlan(String profile, List<Integer> clients, List<Integer> thin
     }
 
     private static Design standard() {
-        return new Design(DEFAULT_WARMUP_PER_CLIENT, 1, Order.RANDOM, null, Arrival.CLOSED, List.of());
+        return new Design(DEFAULT_WARMUP_PER_CLIENT, 1, Order.RANDOM, null, Arrival.CLOSED, List.of(),
+                DEFAULT_LAB_WARMUP_PER_CLIENT);
     }
 
     /** The seeds' grid: 48 configurations, 5,000 posts then 5,000 views per client. Hours, by design. */
@@ -183,7 +195,8 @@ public record GridPlan(String profile, List<Integer> clients, List<Integer> thin
      */
     public static GridPlan paper() {
         return new GridPlan("paper", SEED_CLIENTS, SEED_THINK_MS, SEED_REPLIES, 270, 270,
-                new Design(DEFAULT_WARMUP_PER_CLIENT, 2, Order.RANDOM, null, Arrival.CLOSED, List.of()));
+                new Design(DEFAULT_WARMUP_PER_CLIENT, 2, Order.RANDOM, null, Arrival.CLOSED, List.of(),
+                        DEFAULT_LAB_WARMUP_PER_CLIENT));
     }
 
     public static GridPlan named(String profile) {

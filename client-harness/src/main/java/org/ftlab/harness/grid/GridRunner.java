@@ -17,6 +17,7 @@ import org.ftlab.auction.api.AuctionDraft;
 import org.ftlab.auction.api.AuctionPosted;
 import org.ftlab.auction.api.MicroClock;
 import org.ftlab.auction.api.Reply;
+import org.ftlab.auction.api.ReplySize;
 import org.ftlab.auction.api.RequestHeader;
 import org.ftlab.harness.failover.FailoverClient;
 import org.ftlab.harness.failover.FailoverStrategy;
@@ -93,6 +94,9 @@ public final class GridRunner {
             for (int i = 0; i < plan.maxClients() && !todo.isEmpty(); i++) {
                 sessions.add(new ClientSession(lab, strategy, String.format(Locale.ROOT, "g%s-%02d", runTag, i + 1)));
             }
+            if (plan.design().labWarmupPerClient() > 0 && !todo.isEmpty()) {
+                all.addAll(labWarmup(sessions, pool));
+            }
             injector.start();
             for (int k = 0; k < todo.size() && !aborted; k++) {
                 GridPlan.Block block = todo.get(k);
@@ -149,6 +153,9 @@ public final class GridRunner {
         AtomicInteger completed = new AtomicInteger();
         injector.beginConfig(config.clients() * plan.invocationsPerClient(), completed);
         CountDownLatch start = new CountDownLatch(1);
+        // Closed loop: each method's measured requests end together (see runClosedLoopClient).
+        CountDownLatch postsDone = new CountDownLatch(config.clients());
+        CountDownLatch viewsDone = new CountDownLatch(config.clients());
         List<Future<ProbeTable>> futures = new ArrayList<>();
         for (int c = 0; c < config.clients(); c++) {
             ClientSession s = sessions.get(c);
@@ -156,7 +163,7 @@ public final class GridRunner {
             futures.add(pool.submit(() -> {
                 start.await();
                 return config.openLoop() ? runOpenLoopClient(block, s, clientIndex, completed)
-                        : runClosedLoopClient(block, s, completed);
+                        : runClosedLoopClient(block, s, completed, postsDone, viewsDone);
             }));
         }
         start.countDown();
@@ -186,18 +193,24 @@ public final class GridRunner {
     private final class Request {
         final RequestHeader header;
         final boolean post;
-        final boolean warmup;
+        final ProbeTable.Phase phase;
         final String method;
         final long auctionId;
         final AuctionDraft draft;
 
         Request(GridPlan.Block block, ClientSession s, int i, long viewedAuction) {
-            header = s.next(block.config().reply());
-            post = isPost(i);
-            warmup = i < plan.design().warmupPerClient();
+            this(s, block.config().reply(), block.id(), isPost(i), i < plan.design().warmupPerClient()
+                    ? ProbeTable.Phase.WARMUP : ProbeTable.Phase.MEASURE, viewedAuction);
+        }
+
+        Request(ClientSession s, ReplySize reply, String tag, boolean post, ProbeTable.Phase phase,
+                long viewedAuction) {
+            header = s.next(reply);
+            this.post = post;
+            this.phase = phase;
             method = post ? "postAuction" : "viewAuction";
             auctionId = post ? 0 : viewedAuction;
-            draft = post ? new AuctionDraft(s.clientId + "#" + header.seq(), "grid " + block.id(), 100, 86_400) : null;
+            draft = post ? new AuctionDraft(s.clientId + "#" + header.seq(), "grid " + tag, 100, 86_400) : null;
         }
 
         /** Invokes it and completes its row; returns the posted auction's id, or 0. */
@@ -221,32 +234,144 @@ public final class GridRunner {
         }
     }
 
-    /** One client's share of a block, closed loop; the timed path is the invocation and a few array stores. */
-    private ProbeTable runClosedLoopClient(GridPlan.Block block, ClientSession s, AtomicInteger completed)
-            throws InterruptedException {
+    /**
+     * One client's share of a block, closed loop; the timed path is the invocation and a few array stores. A client
+     * that has sent a method's measured requests counts itself done with that method and, until every client of the
+     * block is, keeps sending that method unmeasured (phase {@code hold}): each measured request meets the same
+     * number of busy clients doing the same thing, instead of a load that thins out as clients finish (without the
+     * hold, the last views of a 4-client block ran up to 3× faster than the first, because the others had stopped).
+     */
+    private ProbeTable runClosedLoopClient(GridPlan.Block block, ClientSession s, AtomicInteger completed,
+            CountDownLatch postsDone, CountDownLatch viewsDone) throws InterruptedException {
         GridConfig config = block.config();
-        int n = plan.design().warmupPerClient() + plan.invocationsPerClient();
+        int warmup = plan.design().warmupPerClient();
+        int n = warmup + plan.invocationsPerClient();
+        int lastPost = warmup + plan.postsPerClient() - 1;
         ProbeTable table = new ProbeTable(s.clientId, n, block.replicate());
         int sizedBytes = config.reply().isOriginal() ? -1 : config.reply().bytes();
         long[] posted = new long[n];
         int postedCount = 0;
-        for (int i = 0; i < n && !aborted; i++) {
-            long viewed = postedCount == 0 ? s.anchorAuctionId : posted[viewIndex(i, postedCount)];
-            Request r = new Request(block, s, i, viewed);
-            int row = table.claim(r.header.seq(), r.method, MicroClock.nowEpochMicros(), r.warmup);
-            long id = r.invoke(s, table, row, sizedBytes);
-            table.setIntendedToSend(row); // closed loop: intended = sent
-            if (id != 0) {
-                posted[postedCount++] = id;
+        boolean countedPosts = false;
+        boolean countedViews = false;
+        try {
+            for (int i = 0; i < n && !aborted; i++) {
+                long viewed = postedCount == 0 ? s.anchorAuctionId : posted[viewIndex(i, postedCount)];
+                Request r = new Request(block, s, i, viewed);
+                long id = closedLoopRequest(r, s, table, sizedBytes, config.thinkMillis());
+                if (id != 0 && postedCount < posted.length) {
+                    posted[postedCount++] = id;
+                }
+                if (r.phase == ProbeTable.Phase.MEASURE) {
+                    completed.incrementAndGet();
+                }
+                if (i == lastPost) {
+                    countedPosts = true;
+                    hold(postsDone, true, block, s, table, sizedBytes, viewed);
+                }
+                if (i == n - 1 && plan.viewsPerClient() > 0) {
+                    countedViews = true;
+                    hold(viewsDone, false, block, s, table, sizedBytes, viewed);
+                }
             }
-            if (!r.warmup) {
-                completed.incrementAndGet();
+        } finally {
+            // An aborted client must not hold the others forever.
+            if (!countedPosts) {
+                postsDone.countDown();
             }
-            if (config.thinkMillis() > 0) {
-                Thread.sleep(config.thinkMillis());
+            if (!countedViews) {
+                viewsDone.countDown();
             }
         }
         return table;
+    }
+
+    /** Counts this client done with a method, then sends it unmeasured until every client is done with it. */
+    private void hold(CountDownLatch done, boolean post, GridPlan.Block block, ClientSession s, ProbeTable table,
+            int sizedBytes, long viewed) throws InterruptedException {
+        done.countDown();
+        while (done.getCount() > 0 && !aborted) {
+            Request r = new Request(s, block.config().reply(), block.id(), post, ProbeTable.Phase.HOLD,
+                    post ? 0 : viewed);
+            closedLoopRequest(r, s, table, sizedBytes, block.config().thinkMillis());
+        }
+    }
+
+    /** Sends one closed-loop request and thinks; returns the posted auction's id, or 0. */
+    private static long closedLoopRequest(Request r, ClientSession s, ProbeTable table, int sizedBytes,
+            int thinkMillis) throws InterruptedException {
+        int row = table.claim(r.header.seq(), r.method, 0, r.phase);
+        long id = r.invoke(s, table, row, sizedBytes);
+        table.setIntendedToSend(row); // closed loop: intended = sent
+        if (thinkMillis > 0) {
+            Thread.sleep(thinkMillis);
+        }
+        return id;
+    }
+
+    /**
+     * Warms a new lab up before the first block: every session sends {@code labWarmupPerClient} requests, closed loop
+     * with no think time, posts and views in the plan's proportions, cycling through the plan's reply sizes, so
+     * that the replicas' JIT compilers and the database have seen every request path at load. The rows are kept
+     * (phase warmup, in probes/warmup/) and audited, and never measured.
+     */
+    private List<ProbeTable> labWarmup(List<ClientSession> sessions, ExecutorService pool) throws Exception {
+        int n = plan.design().labWarmupPerClient();
+        progress.printf(Locale.ROOT, "warming the lab up: %d requests per client, %d clients%n", n, sessions.size());
+        progress.flush();
+        long t0 = System.nanoTime();
+        List<Future<ProbeTable>> futures = new ArrayList<>();
+        List<ReplySize> replies = plan.replies();
+        long posts = Math.max(1, plan.postsPerClient());
+        long total = plan.invocationsPerClient();
+        for (ClientSession s : sessions) {
+            futures.add(pool.submit(() -> {
+                ProbeTable table = new ProbeTable(s.clientId, n, 1);
+                long[] posted = new long[n];
+                int postedCount = 0;
+                for (int i = 0; i < n && !aborted; i++) {
+                    ReplySize reply = replies.get((i / 2) % replies.size());
+                    boolean post = (i + 1) * posts / total > i * posts / total;
+                    Request r = new Request(s, reply, "lab warm-up", post, ProbeTable.Phase.WARMUP,
+                            postedCount == 0 ? s.anchorAuctionId : posted[i % postedCount]);
+                    int row = table.claim(r.header.seq(), r.method, 0, ProbeTable.Phase.WARMUP);
+                    long id = r.invoke(s, table, row, reply.isOriginal() ? -1 : reply.bytes());
+                    table.setIntendedToSend(row);
+                    if (id != 0) {
+                        posted[postedCount++] = id;
+                    }
+                }
+                return table;
+            }));
+        }
+        List<ProbeTable> tables = new ArrayList<>();
+        for (Future<ProbeTable> f : futures) {
+            tables.add(f.get());
+        }
+        double seconds = (System.nanoTime() - t0) / 1e9;
+        double[] deciles = deciles(tables);
+        dir.writeLabWarmup(tables, n, seconds, deciles[0], deciles[1]);
+        progress.printf(Locale.ROOT, "lab warm-up done in %.1f s: mean latency %.2f ms in its first 10%%, %.2f ms in "
+                + "its last 10%%%n", seconds, deciles[0] / 1e3, deciles[1] / 1e3);
+        progress.flush();
+        return tables;
+    }
+
+    /** Mean latency of each table's first and last 10% of completed rows, pooled, µs. */
+    private static double[] deciles(List<ProbeTable> tables) {
+        double first = 0;
+        double last = 0;
+        int count = 0;
+        for (ProbeTable t : tables) {
+            int decile = (int) Math.ceil(t.size() / 10.0);
+            for (int k = 0; k < decile && k < t.size(); k++) {
+                if (t.isOk(k) && t.isOk(t.size() - 1 - k)) {
+                    first += t.latencyMicros(k);
+                    last += t.latencyMicros(t.size() - 1 - k);
+                    count++;
+                }
+            }
+        }
+        return count == 0 ? new double[] {0, 0} : new double[] {first / count, last / count};
     }
 
     /** Which posted auction a view at request index {@code i} reads: the posts in turn, oldest first. */
@@ -273,7 +398,8 @@ public final class GridRunner {
         java.util.Random random = new java.util.Random(java.util.Objects.hash(plan.design().seed(), block.id(),
                 clientIndex));
         double meanGapNanos = 1e9 / config.ratePerS();
-        java.util.concurrent.Phaser inFlight = new java.util.concurrent.Phaser(1);
+        java.util.concurrent.Semaphore finished = new java.util.concurrent.Semaphore(0);
+        int handedOut = 0;
         long startNanos = System.nanoTime();
         long startEpochUs = MicroClock.nowEpochMicros();
         long nextNanos = startNanos;
@@ -289,23 +415,23 @@ public final class GridRunner {
             int count = postedCount.get();
             long viewed = count == 0 ? s.anchorAuctionId : posted.get(viewIndex(i, count));
             Request r = new Request(block, s, i, viewed == 0 ? s.anchorAuctionId : viewed);
-            int row = table.claim(r.header.seq(), r.method, startEpochUs + (nextNanos - startNanos) / 1000, r.warmup);
-            inFlight.register();
+            int row = table.claim(r.header.seq(), r.method, startEpochUs + (nextNanos - startNanos) / 1000, r.phase);
+            handedOut++;
             workers.execute(() -> {
                 try {
                     long id = r.invoke(s, table, row, sizedBytes);
                     if (id != 0) {
                         posted.set(Math.min(postedCount.getAndIncrement(), posted.length() - 1), id);
                     }
-                    if (!r.warmup) {
+                    if (r.phase == ProbeTable.Phase.MEASURE) {
                         completed.incrementAndGet();
                     }
                 } finally {
-                    inFlight.arriveAndDeregister();
+                    finished.release();
                 }
             });
         }
-        inFlight.arriveAndAwaitAdvance(); // every request handed out has completed its row
+        finished.acquireUninterruptibly(handedOut); // every request handed out has completed its row
         return table;
     }
 

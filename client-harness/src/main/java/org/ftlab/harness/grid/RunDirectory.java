@@ -72,6 +72,7 @@ public final class RunDirectory {
         grid.put("seed", d.seed());
         grid.put("arrival", d.arrival().wireName());
         grid.set("rate_per_s", JSON.valueToTree(d.ratesPerS()));
+        grid.put("lab_warmup_per_client", d.labWarmupPerClient());
         ArrayNode schedule = grid.putArray("schedule");
         plan.schedule().forEach(b -> schedule.add(b.id()));
         m.put("failover_strategy", strategy.wireName());
@@ -133,7 +134,8 @@ public final class RunDirectory {
         GridPlan.Design design = !g.has("order") ? GridPlan.Design.PLAIN
                 : new GridPlan.Design(g.path("warmup_per_client").asInt(), g.path("repeat").asInt(1),
                         GridPlan.Order.parse(g.path("order").asText()), g.path("seed").asLong(),
-                        GridPlan.Arrival.parse(g.path("arrival").asText("closed")), rates);
+                        GridPlan.Arrival.parse(g.path("arrival").asText("closed")), rates,
+                        g.path("lab_warmup_per_client").asInt());
         return new GridPlan(manifest.path("profile").asText(), clients, think, replies,
                 g.path("posts_per_client").asInt(), g.path("views_per_client").asInt(), design);
     }
@@ -180,6 +182,25 @@ public final class RunDirectory {
         ((ArrayNode) manifest.withArray("partial")).add(dir.relativize(file).toString());
         saveManifest();
         return file;
+    }
+
+    /**
+     * The lab warm-up of this segment: its rows in {@code probes/warmup/lab-seg<N>.csv} (phase warmup; not read by
+     * the analysis) and a summary under the manifest's {@code lab_warmup}: requests per client, seconds, and the mean
+     * latency of the first and last 10% of them.
+     */
+    public synchronized void writeLabWarmup(List<ProbeTable> tables, int perClient, double seconds,
+            double firstDecileMeanUs, double lastDecileMeanUs) throws IOException {
+        Path file = dir.resolve("probes").resolve("warmup").resolve("lab-seg" + segmentCount() + ".csv");
+        ProbeTable.writeCsv(file, tables);
+        ObjectNode w = ((ArrayNode) manifest.withArray("lab_warmup")).addObject();
+        w.put("segment", segmentCount());
+        w.put("file", dir.relativize(file).toString());
+        w.put("requests_per_client", perClient);
+        w.put("seconds", seconds);
+        w.put("first_decile_mean_us", firstDecileMeanUs);
+        w.put("last_decile_mean_us", lastDecileMeanUs);
+        saveManifest();
     }
 
     /** {@code faults.csv} from the Replication Manager's failure records. */

@@ -34,27 +34,47 @@ public final class ProbeTable {
             + "failover_us,retry_us";
     public static final String PHASE_WARMUP = "warmup";
     public static final String PHASE_MEASURE = "measure";
+    public static final String PHASE_HOLD = "hold";
+
+    /**
+     * Why a request was sent: to be measured; to warm the system up first; or to hold the load while the other
+     * clients of a block finish the same method (closed loop), so that every measured request met the same number
+     * of busy clients. Only {@code measure} rows are measured.
+     */
+    public enum Phase {
+        MEASURE(PHASE_MEASURE), WARMUP(PHASE_WARMUP), HOLD(PHASE_HOLD);
+
+        private final String wireName;
+
+        Phase(String wireName) {
+            this.wireName = wireName;
+        }
+
+        public String wireName() {
+            return wireName;
+        }
+    }
 
     private final String clientId;
-    private final long[] seq;
-    private final String[] method;
-    private final int[] replyBytes;
-    private final long[] clientSend;
-    private final long[] clientRecv;
-    private final long[] serverRecv;
-    private final long[] dbStart;
-    private final long[] dbEnd;
-    private final long[] serverSend;
-    private final String[] replica;
-    private final String[] outcome;
+    private long[] seq;
+    private String[] method;
+    private int[] replyBytes;
+    private long[] clientSend;
+    private long[] clientRecv;
+    private long[] serverRecv;
+    private long[] dbStart;
+    private long[] dbEnd;
+    private long[] serverSend;
+    private String[] replica;
+    private String[] outcome;
     /** Fail-over phases of faulty invocations, µs; -1 for fault-free rows. */
-    private final long[] detect;
-    private final long[] failover;
-    private final long[] retry;
-    private final String[] faultId;
+    private long[] detect;
+    private long[] failover;
+    private long[] retry;
+    private String[] faultId;
     /** When the request was scheduled to be sent (open loop); the send time in closed loop. */
-    private final long[] intended;
-    private final boolean[] warmup;
+    private long[] intended;
+    private Phase[] phase;
     private final int replicate;
     private int size;
 
@@ -67,7 +87,7 @@ public final class ProbeTable {
         this.clientId = clientId;
         this.replicate = replicate;
         intended = new long[capacity];
-        warmup = new boolean[capacity];
+        phase = new Phase[capacity];
         seq = new long[capacity];
         method = new String[capacity];
         replyBytes = new int[capacity];
@@ -90,18 +110,42 @@ public final class ProbeTable {
      * be sent (µs since the epoch) and whether it is a warm-up request. Complete it with {@link #ok}, {@link #retried}
      * or {@link #failed}.
      */
-    public int claim(long seqNo, String methodName, long intendedMicros, boolean warmupRequest) {
+    public int claim(long seqNo, String methodName, long intendedMicros, Phase why) {
+        if (size == seq.length) {
+            grow(); // only rows beyond the planned count (hold rows) ever get here: off the measured path
+        }
         int i = size++;
         seq[i] = seqNo;
         method[i] = methodName;
         intended[i] = intendedMicros;
-        warmup[i] = warmupRequest;
+        phase[i] = why;
         faultId[i] = null;
         detect[i] = -1;
         outcome[i] = "failed:Unfinished";
         replica[i] = "";
         replyBytes[i] = -1;
         return i;
+    }
+
+    private void grow() {
+        int n = Math.max(16, seq.length * 2);
+        seq = java.util.Arrays.copyOf(seq, n);
+        method = java.util.Arrays.copyOf(method, n);
+        replyBytes = java.util.Arrays.copyOf(replyBytes, n);
+        clientSend = java.util.Arrays.copyOf(clientSend, n);
+        clientRecv = java.util.Arrays.copyOf(clientRecv, n);
+        serverRecv = java.util.Arrays.copyOf(serverRecv, n);
+        dbStart = java.util.Arrays.copyOf(dbStart, n);
+        dbEnd = java.util.Arrays.copyOf(dbEnd, n);
+        serverSend = java.util.Arrays.copyOf(serverSend, n);
+        replica = java.util.Arrays.copyOf(replica, n);
+        outcome = java.util.Arrays.copyOf(outcome, n);
+        detect = java.util.Arrays.copyOf(detect, n);
+        failover = java.util.Arrays.copyOf(failover, n);
+        retry = java.util.Arrays.copyOf(retry, n);
+        faultId = java.util.Arrays.copyOf(faultId, n);
+        intended = java.util.Arrays.copyOf(intended, n);
+        phase = java.util.Arrays.copyOf(phase, n);
     }
 
     /** Completes row {@code i}: a successful invocation; {@code replyPayloadBytes} is -1 for the natural reply. */
@@ -151,14 +195,14 @@ public final class ProbeTable {
     /** Records a successful measured invocation (closed loop: intended = sent). */
     public void recordOk(long seqNo, String methodName, int replyPayloadBytes, long sendMicros, long recvMicros,
             Reply<?> reply) {
-        ok(claim(seqNo, methodName, sendMicros, false), replyPayloadBytes, sendMicros, recvMicros, reply);
+        ok(claim(seqNo, methodName, sendMicros, Phase.MEASURE), replyPayloadBytes, sendMicros, recvMicros, reply);
     }
 
     /** Records a measured faulty invocation that succeeded after fail-over (closed loop: intended = sent). */
     public void recordRetried(long seqNo, String methodName, int replyPayloadBytes, long sendMicros, long recvMicros,
             Reply<?> reply, FailoverPhases phases, String fault) {
-        retried(claim(seqNo, methodName, sendMicros, false), replyPayloadBytes, sendMicros, recvMicros, reply, phases,
-                fault);
+        retried(claim(seqNo, methodName, sendMicros, Phase.MEASURE), replyPayloadBytes, sendMicros, recvMicros, reply,
+                phases, fault);
     }
 
     /**
@@ -180,7 +224,7 @@ public final class ProbeTable {
 
     /** Records a failed measured invocation (closed loop: intended = sent). */
     public void recordFailure(long seqNo, String methodName, long sendMicros, long recvMicros, Throwable failure) {
-        failed(claim(seqNo, methodName, sendMicros, false), sendMicros, recvMicros, failure);
+        failed(claim(seqNo, methodName, sendMicros, Phase.MEASURE), sendMicros, recvMicros, failure);
     }
 
     public int size() {
@@ -199,8 +243,8 @@ public final class ProbeTable {
         return clientRecv[i] - intended[i];
     }
 
-    public boolean isWarmup(int i) {
-        return warmup[i];
+    public Phase phaseAt(int i) {
+        return phase[i];
     }
 
     public long intendedMicros(int i) {
@@ -273,7 +317,7 @@ public final class ProbeTable {
                         row.append(",,,");
                     }
                     row.append(',').append(t.intended[i]).append(',')
-                            .append(t.warmup[i] ? PHASE_WARMUP : PHASE_MEASURE).append(',').append(t.replicate);
+                            .append(t.phase[i].wireName()).append(',').append(t.replicate);
                     row.append('\n');
                     out.write(row.toString());
                 }

@@ -137,15 +137,19 @@
   (function () {
     const box = document.getElementById('by-reply');
     const replies = uniq(all.map(c => c.reply)).sort((a, b) => replyOrder(a) - replyOrder(b));
-    const thinks = uniq(all.map(c => c.think_ms)).sort((a, b) => a - b);
+    const load = c => c.rate_per_s != null ? c.rate_per_s : c.think_ms;
+    const loadName = all.some(c => c.rate_per_s != null) ? (t => 'rate ' + t + '/s') : (t => 'think ' + t + ' ms');
+    const thinks = uniq(all.map(load)).sort((a, b) => a - b);
     const clients = uniq(all.map(c => c.clients)).sort((a, b) => a - b);
+    // replicates of a configuration: their mean (each replicate's figures are in the tables)
+    const avg = (xs, k) => xs.reduce((s, c) => s + c[k], 0) / xs.length;
     replies.forEach((reply, ri) => {
       const canvas = addCanvas(box, 'by-reply-' + ri, 'max, p99, mean vs clients, reply ' + reply);
       const ds = [];
       thinks.forEach((t, ti) => {
         [['max', 'max_us', [2, 2]], ['p99', 'p99_us', [6, 3]], ['mean', 'mean_us', []]].forEach(m => {
-          ds.push({ label: m[0] + ', think ' + t + ' ms', borderColor: color(ti), backgroundColor: color(ti), borderDash: m[2],
-            data: clients.map(n => { const c = all.find(x => x.reply === reply && x.think_ms === t && x.clients === n); return c ? { x: n, y: ms(c[m[1]]) } : null; }).filter(Boolean) });
+          ds.push({ label: m[0] + ', ' + loadName(t), borderColor: color(ti), backgroundColor: color(ti), borderDash: m[2],
+            data: clients.map(n => { const cs = all.filter(x => x.reply === reply && load(x) === t && x.clients === n); return cs.length ? { x: n, y: ms(avg(cs, m[1])) } : null; }).filter(Boolean) });
         });
       });
       draw(canvas, { type: 'line', data: { datasets: ds }, options: {
@@ -158,7 +162,7 @@
   // The haircut: configurations sorted by mean; max and p99 as areas, the mean as a line.
   (function () {
     const s = all.slice().sort((a, b) => a.mean_us - b.mean_us);
-    const labels = s.map(c => c.config);
+    const labels = s.map(c => c.block || c.config);
     draw('haircut', { type: 'line', data: { labels: labels, datasets: [
       { label: 'max', data: s.map(c => ms(c.max_us)), borderColor: color(1), backgroundColor: 'rgba(214,39,40,0.25)', fill: 'origin', pointRadius: 0 },
       { label: 'p99', data: s.map(c => ms(c.p99_us)), borderColor: color(3), backgroundColor: 'rgba(255,127,14,0.35)', fill: 'origin', pointRadius: 0 },
@@ -171,7 +175,7 @@
   // Where the top-1% requests spend their time: stacked middleware / server (excluding DB) / database.
   (function () {
     const s = all.filter(c => c.top1pct_count > 0);
-    draw('outlier-breakdown', { type: 'bar', data: { labels: s.map(c => c.config), datasets: [
+    draw('outlier-breakdown', { type: 'bar', data: { labels: s.map(c => c.block || c.config), datasets: [
       { label: 'middleware', data: s.map(c => ms(c.top1pct_middleware_mean_us)), backgroundColor: color(0) },
       { label: 'server, outside the database', data: s.map(c => ms(Math.max(0, c.top1pct_server_mean_us - c.top1pct_database_mean_us))), backgroundColor: color(3) },
       { label: 'database', data: s.map(c => ms(c.top1pct_database_mean_us)), backgroundColor: color(2) }] },
@@ -204,7 +208,7 @@
   (function () {
     const clients = uniq(all.map(c => c.clients)).sort((a, b) => a - b);
     draw('cdf', { type: 'line', data: { datasets: data.plots.filter(p => p.cdf_ms.length > 0).map(p => {
-      const c = all.find(x => x.config === p.config); const ci = c ? clients.indexOf(c.clients) : 0;
+      const c = all.find(x => (x.block || x.config) === p.config); const ci = c ? clients.indexOf(c.clients) : 0;
       return { label: p.config, data: p.cdf_ms.map((x, k) => ({ x: x, y: p.cdf_fraction[k] })), borderColor: color(ci), borderWidth: 1, pointRadius: 0 };
     }) }, options: { parsing: false, plugins: { title: title('latency CDF per configuration (colour: number of clients)'), legend: { display: false } },
       scales: { x: axis('latency (ms, log)', true), y: axis('fraction of requests at or below', false, { min: 0, max: 1 }) } } });
@@ -212,7 +216,7 @@
 
   // Box plots: box p25–p75, whiskers min–p99, median tick, max dot.
   (function () {
-    draw('boxes', { type: 'bar', data: { labels: all.map(c => c.config), datasets: [
+    draw('boxes', { type: 'bar', data: { labels: all.map(c => c.block || c.config), datasets: [
       { label: 'min – p99', data: all.map(c => [ms(c.min_us), ms(c.p99_us)]), backgroundColor: '#555', barPercentage: 0.12, grouped: false },
       { label: 'p25 – p75', data: all.map(c => [ms(c.p25_us), ms(c.p75_us)]), backgroundColor: 'rgba(31,119,180,0.6)', barPercentage: 0.7, grouped: false },
       { type: 'line', label: 'median', data: all.map(c => ms(c.median_us)), showLine: false, pointStyle: 'line', pointRadius: 8, borderColor: '#000', borderWidth: 2 },

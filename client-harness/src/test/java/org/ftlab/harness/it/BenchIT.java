@@ -25,7 +25,7 @@ class BenchIT {
         StringWriter text = new StringWriter();
         StringWriter err = new StringWriter();
         int code = FtlabCommand.execute(new String[] {"bench", "--out", out.toString(), "--suites",
-            "service,analysis,jmh", "--repeat", "1", "--requests", "20", "--requests-per-method", "3"},
+            "service,agreement,analysis,jmh", "--repeat", "1", "--requests", "20", "--requests-per-method", "3"},
                 new PrintWriter(text, true), new PrintWriter(err, true));
         assertEquals(0, code, text + "\n" + err);
         JsonNode bench = new ObjectMapper().readTree(out.resolve("bench.json").toFile());
@@ -38,6 +38,14 @@ class BenchIT {
             }
             assertTrue(bench.path("service").path(clients).path("ratios_of_means_same_round")
                     .path("view_over_noop").path("median").asDouble() > 0);
+        }
+        // the grid and the bench measured the same operations at the same load on the same lab
+        for (String key : new String[] {"1/view", "1/post", "10/view", "10/post"}) {
+            JsonNode a = bench.path("agreement").path(key);
+            assertTrue(a.path("bench_mean_us").path("median").asDouble() > 0, key + " " + a);
+            assertTrue(a.path("grid_mean_us").path("median").asDouble() > 0, key + " " + a);
+            assertEquals(a.path("grid_mean_us").path("median").asDouble() / a.path("bench_mean_us").path("median")
+                    .asDouble(), a.path("grid_over_bench").path("median").asDouble(), 1e-9, key);
         }
         // 12 configurations per client count, 1 + 4 + 7 + 10 = 22 clients, 3 posts and 3 views each
         assertEquals(12 * 22 * 2 * 3, bench.path("analysis").path("rows").asLong());

@@ -29,7 +29,8 @@ class FtlabCommandIT {
     void demoRunsTheGridAndBothCrashRunsPrintsTheSummaryAndLeavesNoProcessBehind() throws Exception {
         Path runDir = Files.createTempDirectory(Path.of("target").toAbsolutePath(), "demo-");
         Process demo = ftlab("demo", "--out", runDir.toString(), "--clients", "1,2", "--think", "0",
-                "--reply", "orig", "--posts", "5", "--views", "5", "--crash-clients", "2", "--crash-posts", "60",
+                "--reply", "orig", "--posts", "5", "--views", "5", "--warmup", "2", "--lab-warmup", "10",
+                "--crash-clients", "2", "--crash-posts", "60",
                 "--crash-views", "20", "--crashes", "1");
         String output = readAll(demo, Duration.ofMinutes(6));
 
@@ -44,7 +45,10 @@ class FtlabCommandIT {
         for (String config : List.of("c01-t00-rorig", "c02-t00-rorig")) {
             List<String> probes = Files.readAllLines(runDir.resolve("grid/probes/" + config + ".csv"));
             assertEquals(ProbeTable.HEADER, probes.get(0));
-            assertEquals(1 + (config.startsWith("c01") ? 10 : 20), probes.size(), config);
+            // 5 posts + 5 views per client measured, after 2 warm-up requests each
+            int clients = config.startsWith("c01") ? 1 : 2;
+            assertEquals(10 * clients, probes.stream().filter(l -> l.endsWith(",measure,1")).count(), config);
+            assertEquals(2 * clients, probes.stream().filter(l -> l.endsWith(",warmup,1")).count(), config);
         }
         ObjectMapper json = new ObjectMapper();
         for (String part : List.of("grid", "crash-preconnected", "crash-reactive")) {
@@ -103,7 +107,14 @@ class FtlabCommandIT {
         assertOneLineError(List.of("demo", "--replicas", "9"), "--replicas must be 2 to 5");
         assertOneLineError(List.of("demo", "--reply", "orig,huge"), "reply size must be 'original' or a byte count");
         assertOneLineError(List.of("grid", "--faults", "crash"), "needs exactly one of --fault-every");
-        assertOneLineError(List.of("grid", "--profile", "medium"), "profile must be quick or full");
+        assertOneLineError(List.of("grid", "--profile", "medium"), "profile must be quick, paper or full");
+        assertOneLineError(List.of("grid", "--arrival", "poisson"), "--arrival poisson needs --rate");
+        assertOneLineError(List.of("grid", "--rate", "50"), "--rate applies to open-loop arrivals");
+        assertOneLineError(List.of("grid", "--arrival", "poisson", "--rate", "50", "--think", "20"),
+                "--think applies to closed-loop arrivals");
+        assertOneLineError(List.of("grid", "--order", "shuffled"), "--order must be random or sequential");
+        assertOneLineError(List.of("grid", "--repeat", "0"), "--repeat must be 1 to 100");
+        assertOneLineError(List.of("grid", "--warmup", "-1"), "--warmup must be 0 to");
         assertOneLineError(List.of("grid", "--clients", "1,x"), "--clients must be comma-separated whole numbers");
         assertOneLineError(List.of("demo", "--db-url", "jdbc:postgresql://h/db", "--db-user", "u"),
                 "must start with jdbc:mysql://");

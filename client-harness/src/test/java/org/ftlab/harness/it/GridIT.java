@@ -61,7 +61,8 @@ class GridIT {
 
     private static Set<String> probeFiles(Path runDir) throws Exception {
         try (Stream<Path> files = Files.list(runDir.resolve("probes"))) {
-            return files.map(p -> p.getFileName().toString()).collect(Collectors.toCollection(TreeSet::new));
+            return files.map(p -> p.getFileName().toString()).filter(n -> n.endsWith(".csv"))
+                    .collect(Collectors.toCollection(TreeSet::new));
         }
     }
 
@@ -69,14 +70,27 @@ class GridIT {
     void tinyGridWritesOneWholeProbeFilePerConfigurationAndHonoursThinkTimeAndReplySize() throws Exception {
         Path runDir = Files.createTempDirectory(Path.of("target").toAbsolutePath(), "grid-");
         assertEquals(0, ftlab("grid", "--clients", "1,2", "--think", "0,20", "--reply", "orig,256", "--posts", "6",
-                "--views", "6", "--out", runDir.toString()));
+                "--views", "6", "--warmup", "3", "--lab-warmup", "20", "--out", runDir.toString()));
 
         assertEquals(TINY.stream().map(id -> id + ".csv").collect(Collectors.toCollection(TreeSet::new)),
                 probeFiles(runDir));
+        long postsStored = 0;
         for (String id : TINY) {
-            List<Map<String, String>> rows = rows(runDir.resolve("probes/" + id + ".csv"));
+            List<Map<String, String>> all = rows(runDir.resolve("probes/" + id + ".csv"));
             int clients = id.startsWith("c02") ? 2 : 1;
-            assertEquals(clients * 12, rows.size(), id);
+            // each client: 3 warm-up requests first, then 12 measured ones; with 2 clients, hold rows keep the load
+            // while the other client finishes a method (closed loop), never with 1
+            assertEquals(clients * 3, all.stream().filter(r -> r.get("phase").equals("warmup")).count(), id);
+            assertEquals(clients * 12, all.stream().filter(r -> r.get("phase").equals("measure")).count(), id);
+            assertTrue(all.stream().allMatch(r -> List.of("warmup", "measure", "hold").contains(r.get("phase"))), id);
+            if (clients == 1) {
+                assertEquals(15, all.size(), id);
+            }
+            postsStored += all.stream().filter(r -> r.get("method").equals("postAuction")
+                    && !r.get("outcome").startsWith("failed")).count();
+            List<Map<String, String>> rows = all.stream().filter(r -> r.get("phase").equals("measure")).toList();
+            assertTrue(all.stream().allMatch(r -> r.get("replicate").equals("1")
+                    && r.get("intended_us").equals(r.get("client_send_us"))), id + ": closed loop, one replicate");
             Map<String, List<Map<String, String>>> byClient = rows.stream()
                     .collect(Collectors.groupingBy(r -> r.get("client")));
             assertEquals(clients, byClient.size(), id);
@@ -104,16 +118,103 @@ class GridIT {
         assertEquals("complete", manifest.path("status").asText());
         assertEquals(8, manifest.path("configs_done").size());
         assertTrue(manifest.path("audit").path("passed").asBoolean());
-        // 8 configurations, 6 posts per client; 1 client in half of them, 2 in the other half.
-        assertEquals(4 * 6 + 4 * 12, manifest.path("audit").path("posts_checked").asInt());
+        // Every post is audited: measured, warm-up and hold posts of the blocks, and the lab warm-up's (2 clients × 20
+        // requests, half of them posts).
+        assertEquals(postsStored + 20, manifest.path("audit").path("posts_checked").asInt());
+        assertEquals(40, rows(runDir.resolve("probes/warmup/lab-seg1.csv")).size());
+        assertEquals(20, manifest.path("lab_warmup").get(0).path("requests_per_client").asInt());
+    }
+
+    @Test
+    void replicatedGridRunsInTheSeedsRandomOrderRecordsItAndGivesTheFactorialAnova() throws Exception {
+        Path runDir = Files.createTempDirectory(Path.of("target").toAbsolutePath(), "grid-rep-");
+        assertEquals(0, ftlab("grid", "--clients", "1,2", "--think", "0,20", "--reply", "orig,256", "--posts", "6",
+                "--views", "6", "--warmup", "2", "--lab-warmup", "0", "--repeat", "2", "--order", "random",
+                "--seed", "7", "--out", runDir.toString()));
+        JsonNode manifest = new ObjectMapper().readTree(runDir.resolve("manifest.json").toFile());
+        JsonNode grid = manifest.path("grid");
+        assertEquals(7, grid.path("seed").asLong());
+        assertEquals("random", grid.path("order").asText());
+        assertEquals(2, grid.path("repeat").asInt());
+        List<String> schedule = new ArrayList<>();
+        grid.path("schedule").forEach(n -> schedule.add(n.asText()));
+        List<String> done = new ArrayList<>();
+        manifest.path("configs_done").forEach(n -> done.add(n.asText()));
+        assertEquals(16, schedule.size());
+        assertEquals(schedule, done, "the blocks ran in the recorded order");
+        List<String> sequential = new ArrayList<>();
+        for (int rep = 1; rep <= 2; rep++) {
+            for (String id : new TreeSet<>(TINY)) {
+                sequential.add(id + "-rep" + rep);
+            }
+        }
+        assertEquals(new TreeSet<>(sequential), new TreeSet<>(schedule));
+        assertFalse(schedule.equals(sequential), "random order is not grid order");
+        for (String block : schedule) {
+            String rep = block.substring(block.length() - 1);
+            assertTrue(rows(runDir.resolve("probes/" + block + ".csv")).stream()
+                    .allMatch(r -> r.get("replicate").equals(rep)), block);
+        }
+        assertEquals(0, ftlab("analyze", runDir.toString()));
+        JsonNode summary = new ObjectMapper().readTree(runDir.resolve("report/summary.json").toFile());
+        assertTrue(summary.path("anova_factorial").size() > 0, "factorial ANOVA with replicates");
+        assertEquals(7, summary.path("run").path("seed").asLong());
+        for (String block : schedule) {
+            assertTrue(Files.exists(runDir.resolve("report/histograms/" + block + ".hlog")), block);
+        }
+    }
+
+    @Test
+    void openLoopClientsKeepTheirScheduleThroughAHangAndNothingIsLostOrDuplicated() throws Exception {
+        Path runDir = Files.createTempDirectory(Path.of("target").toAbsolutePath(), "grid-open-");
+        assertEquals(0, ftlab("grid", "--clients", "2", "--arrival", "poisson", "--rate", "50", "--reply", "orig",
+                "--posts", "200", "--views", "0", "--warmup", "10", "--lab-warmup", "0", "--faults", "hang",
+                "--faults-per-config", "1", "--out", runDir.toString()));
+        List<Map<String, String>> rows = rows(runDir.resolve("probes/c02-rate50-rorig.csv"));
+        assertEquals(2 * 210, rows.size());
+        assertTrue(rows.stream().allMatch(r -> r.get("outcome").equals("ok") || r.get("outcome").equals("retried")),
+                "every request completed");
+        assertTrue(rows.stream().anyMatch(r -> r.get("outcome").equals("retried")), "requests met the hang");
+        // No request was sent before its time, and each client's schedule is in order.
+        for (Map<String, String> r : rows) {
+            assertTrue(us(r, "intended_us") <= us(r, "client_send_us"), r.toString());
+        }
+        String[] fault = Files.readAllLines(runDir.resolve("faults.csv")).get(1).split(",", -1);
+        assertEquals("hang", fault[1]);
+        long injected = Long.parseLong(fault[3]);
+        long detected = Long.parseLong(fault[4]);
+        // Requests the schedule put between the hang and its detection were sent on time to the stopped primary:
+        // none could be answered before the hang was detected, so each shows that whole wait.
+        List<Map<String, String>> duringHang = rows.stream().filter(r -> us(r, "intended_us") >= injected
+                && us(r, "intended_us") < detected && r.get("outcome").equals("retried")).toList();
+        assertFalse(duringHang.isEmpty(), "requests were scheduled during the hang");
+        for (Map<String, String> r : duringHang) {
+            assertTrue(us(r, "client_recv_us") >= detected, r.toString());
+        }
+        JsonNode manifest = new ObjectMapper().readTree(runDir.resolve("manifest.json").toFile());
+        assertEquals("poisson", manifest.path("grid").path("arrival").asText());
+        assertTrue(manifest.path("audit").path("passed").asBoolean(), manifest.path("audit").toString());
+        assertEquals(2 * 210, manifest.path("audit").path("posts_checked").asInt());
+        assertEquals(0, ftlab("analyze", runDir.toString()));
+        JsonNode all = null;
+        for (JsonNode c : new ObjectMapper().readTree(runDir.resolve("report/summary.json").toFile()).path("configs")) {
+            if (c.path("method").asText().equals("all")) {
+                all = c;
+            }
+        }
+        long maxWait = rows.stream().filter(r -> r.get("phase").equals("measure"))
+                .mapToLong(r -> us(r, "client_recv_us") - us(r, "intended_us")).max().orElseThrow();
+        assertEquals(maxWait, all.path("max_us").asLong(), "latency counts from the intended send time");
+        assertTrue(all.path("p99_corrected_us").isNull(), "an open-loop run is never corrected");
+        assertTrue(all.has("service_p99_us"));
     }
 
     @Test
     void abortedRunKeepsFinishedConfigurationsAndResumingCompletesTheSameSet() throws Exception {
         Path runDir = Files.createTempDirectory(Path.of("target").toAbsolutePath(), "grid-abort-");
         Process grid = new ProcessBuilder(HOME.resolve("scripts/ftlab").toString(), "grid", "--clients", "1,2",
-                "--think", "0,20", "--reply", "orig,256", "--posts", "40", "--views", "40", "--out",
-                runDir.toString()).redirectErrorStream(true).redirectOutput(runDir.resolveSibling(
+                "--think", "0,20", "--reply", "orig,256", "--posts", "40", "--views", "40", "--lab-warmup", "0",
+                "--order", "sequential", "--out", runDir.toString()).redirectErrorStream(true).redirectOutput(runDir.resolveSibling(
                         runDir.getFileName() + ".log").toFile()).start();
         try {
             long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(3);
@@ -122,8 +223,8 @@ class GridIT {
                 Thread.sleep(100);
             }
             assertTrue(probeFiles(runDir).size() >= 2, "two configurations finished");
-            new ProcessBuilder("kill", "-INT", Long.toString(grid.pid())).start().waitFor();
-            assertTrue(grid.waitFor(90, TimeUnit.SECONDS), "grid stops after Ctrl-C");
+            new ProcessBuilder("kill", "-TERM", Long.toString(grid.pid())).start().waitFor();
+            assertTrue(grid.waitFor(90, TimeUnit.SECONDS), "grid stops after SIGTERM");
         } finally {
             grid.destroyForcibly();
         }
@@ -133,6 +234,12 @@ class GridIT {
         assertTrue(kept.size() < 8, "aborted before the end: " + kept);
         assertFalse(kept.stream().anyMatch(f -> f.endsWith(".tmp")), "no half-written file: " + kept);
         assertEquals(kept.size(), aborted.path("configs_done").size());
+        // The interrupted block's completed requests are kept apart, so the audit accounts for every stored post.
+        assertTrue(aborted.path("audit").path("passed").asBoolean(), aborted.path("audit").toString());
+        for (JsonNode partial : aborted.path("partial")) {
+            assertTrue(Files.exists(runDir.resolve(partial.asText())), partial.asText());
+            assertFalse(kept.contains(Path.of(partial.asText()).getFileName().toString()));
+        }
 
         assertEquals(0, ftlab("grid", "--out", runDir.toString()));
         assertEquals(TINY.stream().map(id -> id + ".csv").collect(Collectors.toCollection(TreeSet::new)),
@@ -147,7 +254,8 @@ class GridIT {
     void crashRunLogsTheFaultJoinsItToRequestsAndPassesTheAudit() throws Exception {
         Path runDir = Files.createTempDirectory(Path.of("target").toAbsolutePath(), "grid-crash-");
         assertEquals(0, ftlab("grid", "--clients", "2", "--think", "0", "--reply", "orig", "--posts", "150",
-                "--views", "50", "--faults", "crash", "--faults-per-config", "1", "--out", runDir.toString()));
+                "--views", "50", "--warmup", "0", "--lab-warmup", "0", "--faults", "crash", "--faults-per-config", "1",
+                "--out", runDir.toString()));
         List<String> faults = Files.readAllLines(runDir.resolve("faults.csv"));
         assertEquals("fault_id,kind,replica,injected_epoch_us,detected_epoch_us,promoted_epoch_us,"
                 + "restored_epoch_us", faults.get(0));

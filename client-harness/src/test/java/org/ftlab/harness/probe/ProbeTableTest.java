@@ -2,6 +2,7 @@ package org.ftlab.harness.probe;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -48,5 +49,29 @@ class ProbeTableTest {
         t.recordOk(1, "viewAuction", -1, 10_000, 12_345, new Reply<>(null, null, false, "r1",
                 new ServerProbes(10_100, 10_200, 12_000, 12_100)));
         assertEquals(2_345, t.latencyMicros(0));
+    }
+
+    @Test
+    void anOpenLoopRowKeepsItsIntendedTimeAndItsLatencyCountsFromIt() throws Exception {
+        ProbeTable t = new ProbeTable("c", 2, 3);
+        int row = t.claim(9, "postAuction", 5_000, ProbeTable.Phase.MEASURE);
+        int warm = t.claim(10, "viewAuction", 6_000, ProbeTable.Phase.WARMUP);
+        // completed by another thread, as an open-loop worker does
+        Thread worker = new Thread(() -> t.ok(row, -1, 8_000, 9_000, new Reply<>(null, null, false, "r2",
+                new ServerProbes(8_100, 8_200, 8_800, 8_900))));
+        worker.start();
+        worker.join();
+        t.failed(warm, 6_000, 6_500, new IllegalStateException("x"));
+        assertEquals(4_000, t.latencyMicros(row)); // 9,000 received − 5,000 intended, not − 8,000 sent
+        assertEquals(ProbeTable.Phase.WARMUP, t.phaseAt(warm));
+        // rows beyond the planned capacity (hold rows) still fit
+        int hold = t.claim(11, "viewAuction", 7_000, ProbeTable.Phase.HOLD);
+        t.failed(hold, 7_000, 7_100, new IllegalStateException("y"));
+        java.nio.file.Path dir = java.nio.file.Files.createTempDirectory("probe");
+        ProbeTable.writeCsv(dir.resolve("x.csv"), List.of(t));
+        List<String> lines = java.nio.file.Files.readAllLines(dir.resolve("x.csv"));
+        assertTrue(lines.get(1).endsWith(",5000,measure,3"), lines.get(1));
+        assertTrue(lines.get(2).endsWith(",6000,warmup,3"), lines.get(2));
+        assertTrue(lines.get(3).endsWith(",7000,hold,3"), lines.get(3));
     }
 }
