@@ -291,6 +291,12 @@ public final class RunAnalysis {
                             java.util.Locale.ROOT, " (%.2f×)", unsteady.get(0).steady().ratio())
                     + ": give more --warmup; they are marked in the headline table");
         }
+        if (!Files.exists(manifest)) {
+            // No manifest: what the probe files themselves say (open loop from a rate in the name, replicates).
+            boolean open = entries.stream().anyMatch(x -> x.block().openLoop());
+            design = new Design(open ? "open" : "closed", "unknown", null,
+                    entries.stream().mapToInt(Entry::replicate).max().orElse(1), 0, 0);
+        }
         FailoverAnalysis.Result fo = failover.finish(strategy);
         return new Result(strategy, faultKind, design, entries, anova(entries, design), factorial(entries, design),
                 regression(entries), magical(entries), fo, plots, histograms, warnings, null);

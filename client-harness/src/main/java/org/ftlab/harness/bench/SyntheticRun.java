@@ -91,6 +91,8 @@ public final class SyntheticRun {
                                 } else {
                                     line.append(",,");
                                 }
+                                // closed loop: intended = sent; every row measured; one replicate
+                                line.append(',').append(t).append(",measure,1");
                                 w.append(line).append('\n');
                                 rows++;
                                 t = recv + think * 1000L;

@@ -190,11 +190,11 @@ public record GridPlan(String profile, List<Integer> clients, List<Integer> thin
 
     /**
      * The profile behind docs/findings.md: the 48 configurations in random order, each twice (so the factorial
-     * ANOVA has within-configuration variance), with warm-up; 270 posts and 270 views per client, so that from 2
-     * clients on every replicate has the 528 requests the p99 interval needs. About 45 minutes on 2 cores.
+     * ANOVA has within-configuration variance), with warm-up; 500 posts and 500 views per client, so that every
+     * block, 1 client included, has the 528 requests the p99 interval needs. About 45 minutes on 2 cores.
      */
     public static GridPlan paper() {
-        return new GridPlan("paper", SEED_CLIENTS, SEED_THINK_MS, SEED_REPLIES, 270, 270,
+        return new GridPlan("paper", SEED_CLIENTS, SEED_THINK_MS, SEED_REPLIES, 500, 500,
                 new Design(DEFAULT_WARMUP_PER_CLIENT, 2, Order.RANDOM, null, Arrival.CLOSED, List.of(),
                         DEFAULT_LAB_WARMUP_PER_CLIENT));
     }

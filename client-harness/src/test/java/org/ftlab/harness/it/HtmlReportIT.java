@@ -39,12 +39,14 @@ class HtmlReportIT {
         Browser page = open(run.resolve("report/index.html"), dir);
         int expected = attribute(page.dom, "data-plots-expected");
         int rendered = attribute(page.dom, "data-plots-rendered");
-        // 8 latency plots + 4 per reply size, the phases, 12 fault timelines, exceedance, 2 comparison plots.
-        assertEquals(28, expected, "plots on the page");
+        // 8 latency plots + 4 per reply size, the percentile spectrum, the phases, 12 fault timelines, exceedance,
+        // 2 comparison plots.
+        assertEquals(29, expected, "plots on the page");
         assertEquals(expected, rendered, "every plot has pixels on its canvas\n" + errors(page.dom));
         assertTrue(page.dom.contains("id=\"report-errors\" class=\"errors\" hidden"), errors(page.dom));
         assertFalse(page.log.contains("Uncaught"), page.log);
-        for (String heading : List.of("The magical 1%", "Fail-over", "Performability", "Comparison with")) {
+        for (String heading : List.of("The magical 1%", "Coordinated omission", "Fail-over", "Performability",
+                "Comparison with")) {
             assertTrue(page.dom.contains(heading), heading);
         }
     }
@@ -60,6 +62,45 @@ class HtmlReportIT {
         int expected = attribute(page.dom, "data-plots-expected");
         assertTrue(expected >= 13, "plots on the page: " + expected);
         assertEquals(expected, attribute(page.dom, "data-plots-rendered"), errors(page.dom));
+    }
+
+    @Test
+    void reportOfAReplicatedOpenLoopRunShowsTheFactorialAnovaAndDrawsEveryPlot(@TempDir Path dir) throws Exception {
+        Path run = dir.resolve("run");
+        Files.createDirectories(run.resolve("probes"));
+        java.util.Random random = new java.util.Random(5);
+        long t = 1_700_000_000_000_000L;
+        for (String config : List.of("c01-rate50-rorig", "c02-rate50-rorig", "c01-rate100-rorig",
+                "c02-rate100-rorig")) {
+            for (int rep = 1; rep <= 2; rep++) {
+                StringBuilder csv = new StringBuilder(org.ftlab.harness.probe.ProbeTable.HEADER).append('\n');
+                int clients = config.startsWith("c02") ? 2 : 1;
+                for (int c = 0; c < clients; c++) {
+                    for (int i = 0; i < 80; i++) {
+                        long intended = t + i * 20_000L;
+                        long send = intended + (i % 40 == 0 ? 3_000 : 0); // an occasional late start
+                        long recv = send + 500 + random.nextInt(2_000) + (i < 40 ? 1_500 : 0);
+                        csv.append("k").append(c).append(',').append(i).append(',')
+                                .append(i < 40 ? "postAuction" : "viewAuction").append(",,").append(send).append(',')
+                                .append(recv).append(',').append(send + 100).append(',').append(send + 150)
+                                .append(',').append(recv - 150).append(',').append(recv - 100).append(',').append(send)
+                                .append(",r1,ok,,,,,").append(intended).append(i < 5 ? ",warmup," : ",measure,")
+                                .append(rep).append('\n');
+                    }
+                }
+                t += 10_000_000L;
+                Files.writeString(run.resolve("probes/" + config + "-rep" + rep + ".csv"), csv);
+            }
+        }
+        RunAnalysis.write(run, RunAnalysis.analyze(run));
+        Browser page = open(run.resolve("report/index.html"), dir);
+        int expected = attribute(page.dom, "data-plots-expected");
+        // p99 vs mean, the percentile spectrum, 7 latency plots with one reply size, no fault plots
+        assertEquals(10, expected, "plots on the page");
+        assertEquals(expected, attribute(page.dom, "data-plots-rendered"), errors(page.dom));
+        assertTrue(page.dom.contains("Factorial ANOVA"), "the factorial table of a replicated run");
+        assertTrue(page.dom.contains("rate_per_s"), "open loop: the load factor is the rate");
+        assertTrue(page.dom.contains("service p99 ms"), "open loop: the service time beside the latency");
     }
 
     private record Browser(String dom, String log) {
