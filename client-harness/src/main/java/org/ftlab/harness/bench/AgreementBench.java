@@ -50,13 +50,7 @@ public final class AgreementBench {
             Path dir = benchDir.resolve("agreement-round-" + round);
             RunDirectory rd = RunDirectory.create(dir, plan, FailoverStrategy.PRECONNECTED, FaultPlan.NONE, 2,
                     "embedded MariaDB", org.ftlab.harness.cli.Home.path());
-            boolean complete = false;
-            try {
-                complete = new GridRunner(lab, rd, out).run();
-            } finally {
-                rd.finish(complete ? "complete" : "aborted");
-            }
-            if (!complete) {
+            if (!GridRunner.runToEnd(lab, rd, out)) {
                 throw new IllegalStateException("the grid run " + dir + " did not complete");
             }
             RunAnalysis.Result grid = RunAnalysis.analyze(dir);

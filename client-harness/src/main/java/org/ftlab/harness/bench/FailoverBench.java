@@ -57,13 +57,7 @@ public final class FailoverBench {
         out.flush();
         RunDirectory rd = RunDirectory.create(dir, plan, strategy, faultPlan, 2, "embedded MariaDB",
                 org.ftlab.harness.cli.Home.path());
-        boolean complete = false;
-        try {
-            complete = new GridRunner(lab, rd, out).run();
-        } finally {
-            rd.finish(complete ? "complete" : "aborted");
-        }
-        if (!complete) {
+        if (!GridRunner.runToEnd(lab, rd, out)) {
             throw new IllegalStateException("the fail-over run " + dir + " did not complete");
         }
         RunAnalysis.Result r = RunAnalysis.analyze(dir);

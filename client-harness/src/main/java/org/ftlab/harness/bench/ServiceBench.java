@@ -33,7 +33,8 @@ import org.ftlab.rm.db.DatabaseEndpoint;
  * database round trip costs;</li>
  * <li>{@code jdbc-log}: the request-log lookup every state-changing request starts with (primary key
  * {@code (client_id, seq)}), over Connector/J from this process;</li>
- * <li>{@code view}, {@code post}: the grid's invocations, through the fail-over client with probes recorded;</li>
+ * <li>{@code view}, {@code post}: the grid's invocations, through the fail-over client with probes recorded; a
+ * view reads the client's own {@value #VIEWED_AUCTIONS} most recent posts in turn, as the grid's views do;</li>
  * <li>{@code view-no-probes}: the same view with no probe taken on either side, run right after or before
  * {@code view} (alternating each round), for the probe overhead.</li>
  * </ul>
@@ -211,22 +212,29 @@ public final class ServiceBench {
             }
             case "view": {
                 ProbeTable table = new ProbeTable(s.clientId, capacity);
+                long[] auctions = postedAuctions(s);
+                int[] next = {0};
                 return () -> {
                     RequestHeader h = s.next(ReplySize.ORIGINAL);
+                    long auction = auctions[next[0]++ % auctions.length];
                     long sent = MicroClock.nowEpochMicros();
                     FailoverClient.Outcome<Reply<org.ftlab.auction.api.AuctionDetails>> o =
-                            client.invoke(svc -> svc.viewAuction(h, s.anchorAuctionId));
+                            client.invoke(svc -> svc.viewAuction(h, auction));
                     long received = MicroClock.nowEpochMicros();
                     if (table.size() < capacity) {
                         table.recordOk(h.seq(), "viewAuction", -1, sent, received, o.result());
                     }
                 };
             }
-            case "view-no-probes":
+            case "view-no-probes": {
+                long[] auctions = postedAuctions(s);
+                int[] next = {0};
                 return () -> {
                     RequestHeader h = s.next(ReplySize.ORIGINAL, false);
-                    client.invoke(svc -> svc.viewAuction(h, s.anchorAuctionId));
+                    long auction = auctions[next[0]++ % auctions.length];
+                    client.invoke(svc -> svc.viewAuction(h, auction));
                 };
+            }
             case "post": {
                 ProbeTable table = new ProbeTable(s.clientId, capacity);
                 return () -> {
@@ -243,6 +251,22 @@ public final class ServiceBench {
             default:
                 throw new IllegalArgumentException("unknown workload " + workload);
         }
+    }
+
+    /**
+     * Auctions a view workload reads in turn, posted by the client before it is timed: like the grid's views, which
+     * read the client's own posts one after another, not one row over and over (always hot in every cache).
+     */
+    static final int VIEWED_AUCTIONS = 100;
+
+    private static long[] postedAuctions(ClientSession s) throws Exception {
+        long[] ids = new long[VIEWED_AUCTIONS];
+        for (int i = 0; i < ids.length; i++) {
+            RequestHeader h = s.next(ReplySize.ORIGINAL);
+            AuctionDraft draft = new AuctionDraft(s.clientId + "#" + h.seq(), "bench: viewed", 100, 86_400);
+            ids[i] = s.client.invoke(svc -> svc.postAuction(h, s.token, draft)).result().value().auctionId();
+        }
+        return ids;
     }
 
     /** Medians over rounds, per workload and client count, and the same-round ratios. */

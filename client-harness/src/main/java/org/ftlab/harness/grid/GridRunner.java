@@ -62,6 +62,20 @@ public final class GridRunner {
         this.progress = progress;
     }
 
+    /**
+     * Runs {@code dir}'s plan on {@code lab} to the end and records how it ended in the manifest ({@code complete}
+     * or {@code aborted}); returns whether it completed. For runs that nobody interrupts (benchmarks).
+     */
+    public static boolean runToEnd(ManagedLab lab, RunDirectory dir, PrintWriter progress) throws Exception {
+        boolean complete = false;
+        try {
+            complete = new GridRunner(lab, dir, progress).run();
+        } finally {
+            dir.finish(complete ? "complete" : "aborted");
+        }
+        return complete;
+    }
+
     /** Asks the run to stop after the requests in flight; the unfinished block's completed requests are kept. */
     public void abort() {
         aborted = true;

@@ -70,7 +70,7 @@
     const ds = [{ type: 'scatter', label: 'configuration', data: pts, backgroundColor: color(0) }];
     const g = summary.p99_regression;
     if (g) {
-      ds.push({ type: 'line', label: 'fit: p99 = ' + g.slope.toFixed(3) + '·mean + ' + g.intercept_us.toFixed(0) + ' µs',
+      ds.push({ type: 'line', label: 'fit: p99 = ' + g.slope.toFixed(3) + '·mean ' + (g.intercept_us < 0 ? '− ' : '+ ') + Math.abs(g.intercept_us).toFixed(0) + ' µs',
         data: [{ x: lo, y: g.slope * lo + g.intercept_us / 1000 }, { x: hi, y: g.slope * hi + g.intercept_us / 1000 }],
         borderColor: color(1), pointRadius: 0 });
     }
