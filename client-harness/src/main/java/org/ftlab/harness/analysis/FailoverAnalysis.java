@@ -147,6 +147,7 @@ public final class FailoverAnalysis {
         private long completedCount;
         private final long[] correctedOver = new long[3];
         private long correctedTotal;
+        private long correctedCompleted;
         private double correctedSum;
         private boolean anyOpenLoop;
 
@@ -225,7 +226,13 @@ public final class FailoverAnalysis {
             CorrectedPerformability corrected = null;
             if (pf.openLoop()) {
                 anyOpenLoop = true;
-            } else if (allCount > 0) {
+            } else if (allCount == 0) {
+                // every request failed: each exceeds every threshold, corrected or not
+                for (int k = 0; k < 3; k++) {
+                    correctedOver[k] += failedHere;
+                }
+                correctedTotal += failedHere;
+            } else {
                 LongList done = new LongList();
                 for (int i = 0; i < pf.size; i++) {
                     if (pf.completed(i)) {
@@ -244,6 +251,7 @@ public final class FailoverAnalysis {
                     p[k] = frac(over, total);
                 }
                 correctedTotal += total;
+                correctedCompleted += h.getTotalCount();
                 correctedSum += h.getMean() * h.getTotalCount();
                 corrected = new CorrectedPerformability(p[0], p[1], p[2],
                         idealMean == null ? null : idealMean / h.getMean());
@@ -422,8 +430,9 @@ public final class FailoverAnalysis {
                     frac(over[2] + failed, requests), demerits, anyOpenLoop || correctedTotal == 0 ? null
                             : new CorrectedPerformability(frac(correctedOver[0], correctedTotal),
                                     frac(correctedOver[1], correctedTotal), frac(correctedOver[2], correctedTotal),
-                                    faultFree.size() == 0 ? null : (faultFreeSum / faultFree.size())
-                                            / (correctedSum / (correctedTotal - failed))));
+                                    faultFree.size() == 0 || correctedCompleted == 0 ? null
+                                            : (faultFreeSum / faultFree.size()) / (correctedSum
+                                                    / correctedCompleted)));
             return new Result(strategy, summaries, phaseStats, detection, LatencyStats.ofSorted(ff),
                     LatencyStats.ofSorted(fy), LatencyStats.of(overlapping.toArray()),
                     Double.isInfinite(jitterMin) ? null : jitterMin, Double.isInfinite(jitterMax) ? null : jitterMax,

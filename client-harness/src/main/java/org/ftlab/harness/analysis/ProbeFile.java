@@ -114,7 +114,7 @@ public final class ProbeFile {
             throw new IllegalArgumentException(file + ": not a configuration probe file (expected a name like "
                     + "c04-t20-r512.csv, c04-rate50-rorig.csv or c04-t20-r512-rep2.csv)");
         }
-        Columns c = new Columns();
+        Columns c = null;
         try (BufferedReader in = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
             String header = in.readLine();
             boolean v1 = header != null && !header.startsWith(ProbeTable.HEADER)
@@ -123,6 +123,7 @@ public final class ProbeFile {
                 throw new IllegalArgumentException(file + ": missing or unknown header; expected " + ProbeTable.HEADER);
             }
             int columns = v1 ? COLUMNS_V1 : COLUMNS;
+            c = new Columns(!v1);
             String line;
             int lineNo = 1;
             while ((line = in.readLine()) != null) {
@@ -190,9 +191,14 @@ public final class ProbeFile {
         int warmupRows;
         int holdRows;
         int replicate;
+        /** Whether the header has the intended_us, phase and replicate columns. */
+        final boolean v2;
+
+        Columns(boolean v2) {
+            this.v2 = v2;
+        }
 
         void add(String[] f) {
-            boolean v2 = f.length > 17;
             if (v2) {
                 if (!f[18].equals(ProbeTable.PHASE_MEASURE) && !f[18].equals(ProbeTable.PHASE_WARMUP)
                         && !f[18].equals(ProbeTable.PHASE_HOLD)) {

@@ -205,8 +205,7 @@ public final class RunAnalysis {
         try (Stream<Path> list = Files.list(probes)) {
             // Grid order: clients, then think time, then reply size (original first), not the file names' order.
             files = list.filter(p -> p.getFileName().toString().endsWith(".csv"))
-                    .sorted(java.util.Comparator.comparingDouble(RunAnalysis::gridOrder)
-                            .thenComparing(p -> p.getFileName().toString()))
+                    .sorted(GRID_ORDER)
                     .toList();
         }
         if (files.isEmpty()) {
@@ -302,13 +301,18 @@ public final class RunAnalysis {
                 regression(entries), magical(entries), fo, plots, histograms, warnings, null);
     }
 
-    private static double gridOrder(Path file) {
+    /** Grid order of probe files: clients, load (think time or rate), reply size (original first), replicate. */
+    private static final java.util.Comparator<Path> GRID_ORDER = java.util.Comparator
+            .comparing((Path p) -> ProbeFile.configName(p.getFileName().toString().replace(".csv", "")) == null)
+            .thenComparingInt(p -> id(p).clients())
+            .thenComparingDouble(p -> id(p).openLoop() ? id(p).ratePerS() : id(p).thinkMillis())
+            .thenComparingInt(p -> id(p).replyBytes())
+            .thenComparingInt(p -> id(p).replicate())
+            .thenComparing(p -> p.getFileName().toString());
+
+    private static org.ftlab.harness.probe.ConfigId id(Path file) {
         org.ftlab.harness.probe.ConfigId id = ProbeFile.configName(file.getFileName().toString().replace(".csv", ""));
-        if (id == null) {
-            return Double.MAX_VALUE;
-        }
-        double load = id.openLoop() ? id.ratePerS() : id.thinkMillis();
-        return id.clients() * 1e15 + load * 1e7 + (id.replyBytes() + 1) * 1e2 + id.replicate();
+        return id != null ? id : new org.ftlab.harness.probe.ConfigId(0, 0, 0, 0, 0);
     }
 
     /** One entry per method (in order of first appearance) and one for all methods. */
@@ -357,7 +361,9 @@ public final class RunAnalysis {
         long[] sorted = latencies.toArray();
         Arrays.sort(sorted);
         LatencyStats stats = LatencyStats.ofSorted(sorted);
-        Breakdown breakdown = stats == null ? null : breakdown(pf, method, stats.p99());
+        long[] services = service.toArray();
+        Arrays.sort(services);
+        Breakdown breakdown = stats == null ? null : breakdown(pf, method, LatencyStats.perMille(services, 990));
         Double rate = null;
         Double throughput = null;
         if (serverRecv.size() >= 2) {
@@ -448,7 +454,8 @@ public final class RunAnalysis {
             if ((method >= 0 && pf.method[i] != method) || !pf.completed(i) || !pf.hasServerProbes(i)) {
                 continue;
             }
-            long latency = pf.latencyUs(i);
+            // the request's own time: in open loop a wait for a free worker is not middleware
+            long latency = pf.serviceUs(i);
             long server = pf.serverSendUs[i] - pf.serverRecvUs[i];
             long db = pf.dbEndUs[i] - pf.dbStartUs[i];
             double[] c = {latency - server, server, db};

@@ -38,14 +38,20 @@ public record RunComparison(String otherRun, String otherStrategy, List<Row> row
 
     public static RunComparison of(RunAnalysis.Result self, Path otherDir, RunAnalysis.Result other) {
         Map<String, RunAnalysis.Entry> byKey = new HashMap<>();
+        Map<String, RunAnalysis.Entry> byConfig = new HashMap<>();
         for (RunAnalysis.Entry e : other.entries()) {
             byKey.put(e.label() + "/" + e.method(), e);
+            byConfig.putIfAbsent(e.config() + "/" + e.method(), e);
         }
         List<Row> rows = new ArrayList<>();
         List<Double> meanRatios = new ArrayList<>();
         List<Double> p99Ratios = new ArrayList<>();
         for (RunAnalysis.Entry e : self.entries()) {
             RunAnalysis.Entry o = byKey.get(e.label() + "/" + e.method());
+            if (o == null) {
+                // runs with different replicate counts: compare with the other run's first replicate of the config
+                o = byConfig.get(e.config() + "/" + e.method());
+            }
             if (o == null || e.stats() == null || o.stats() == null) {
                 continue;
             }

@@ -46,7 +46,7 @@ public final class ClientSession implements AutoCloseable {
 
     /**
      * The pool of at least {@code threads} workers that carry this client's concurrent open-loop requests (created at
-     * first use, grown when a configuration needs more). A request that finds every worker busy waits in its queue.
+     * first use, grown when a configuration needs more; each block caps its own requests in flight).
      */
     public synchronized java.util.concurrent.ExecutorService workers(int threads) {
         if (workers == null) {

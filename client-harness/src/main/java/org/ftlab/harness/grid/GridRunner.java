@@ -280,11 +280,15 @@ public final class GridRunner {
                 }
                 if (i == lastPost) {
                     countedPosts = true;
-                    hold(postsDone, true, block, s, table, sizedBytes, viewed);
+                    hold(postsDone, true, block, s, table, sizedBytes, null);
                 }
                 if (i == n - 1 && plan.viewsPerClient() > 0) {
                     countedViews = true;
-                    hold(viewsDone, false, block, s, table, sizedBytes, viewed);
+                    // hold views read the client's posts in turn, as its measured views did
+                    int posts = postedCount;
+                    int[] next = {0};
+                    hold(viewsDone, false, block, s, table, sizedBytes, () -> posts == 0 ? s.anchorAuctionId
+                            : posted[next[0]++ % posts]);
                 }
             }
         } finally {
@@ -301,11 +305,11 @@ public final class GridRunner {
 
     /** Counts this client done with a method, then sends it unmeasured until every client is done with it. */
     private void hold(CountDownLatch done, boolean post, GridPlan.Block block, ClientSession s, ProbeTable table,
-            int sizedBytes, long viewed) throws InterruptedException {
+            int sizedBytes, java.util.function.LongSupplier viewed) throws InterruptedException {
         done.countDown();
         while (done.getCount() > 0 && !aborted) {
             Request r = new Request(s, block.config().reply(), block.id(), post, ProbeTable.Phase.HOLD,
-                    post ? 0 : viewed);
+                    post ? 0 : viewed.getAsLong());
             closedLoopRequest(r, s, table, sizedBytes, block.config().thinkMillis());
         }
     }
@@ -408,7 +412,10 @@ public final class GridRunner {
         int sizedBytes = config.reply().isOriginal() ? -1 : config.reply().bytes();
         java.util.concurrent.atomic.AtomicLongArray posted = new java.util.concurrent.atomic.AtomicLongArray(n);
         AtomicInteger postedCount = new AtomicInteger();
-        ExecutorService workers = s.workers(maxInFlight(config.ratePerS()));
+        int inFlightCap = maxInFlight(config.ratePerS());
+        ExecutorService workers = s.workers(inFlightCap);
+        // this block's cap on requests in flight, whatever size earlier blocks grew the client's pool to
+        java.util.concurrent.Semaphore slots = new java.util.concurrent.Semaphore(inFlightCap);
         java.util.Random random = new java.util.Random(java.util.Objects.hash(plan.design().seed(), block.id(),
                 clientIndex));
         double meanGapNanos = 1e9 / config.ratePerS();
@@ -430,6 +437,7 @@ public final class GridRunner {
             long viewed = count == 0 ? s.anchorAuctionId : posted.get(viewIndex(i, count));
             Request r = new Request(block, s, i, viewed == 0 ? s.anchorAuctionId : viewed);
             int row = table.claim(r.header.seq(), r.method, startEpochUs + (nextNanos - startNanos) / 1000, r.phase);
+            slots.acquire(); // every slot busy: this request (and those due after it) start late
             handedOut++;
             workers.execute(() -> {
                 try {
@@ -441,11 +449,13 @@ public final class GridRunner {
                         completed.incrementAndGet();
                     }
                 } finally {
+                    slots.release();
                     finished.release();
                 }
             });
         }
-        finished.acquireUninterruptibly(handedOut); // every request handed out has completed its row
+        // every request handed out has completed its row (interruptible: a run that fails shuts the pools down)
+        finished.acquire(handedOut);
         return table;
     }
 

@@ -147,4 +147,24 @@ class RunDesignAnalysisTest {
         assertEquals(100, recorded.getTotalCount());
         assertEquals(199, corrected.getTotalCount());
     }
+
+    @Test
+    void correctedPerformabilityCountsABlockWhoseRequestsAllFailedOnceAndOnlyAsExceeding(@TempDir Path run)
+            throws Exception {
+        List<String> ok = new ArrayList<>();
+        for (int i = 0; i < 10; i++) {
+            long t = i * 10_000L;
+            ok.add(row("a", i, "viewAuction", t, t, t + 1_000, "measure", 1));
+        }
+        write(run, "c01-t00-rorig", ok);
+        String failed = ",,,,,,r1,failed:AllReplicasDownException,,,,,";
+        write(run, "c01-t00-r256", List.of("b,1,viewAuction,256,0,5000" + failed + "0,measure,1",
+                "b,2,viewAuction,256,6000,9000" + failed + "6000,measure,1"));
+        FailoverAnalysis.Performability all = RunAnalysis.analyze(run).failover().run();
+        // 10 completed requests of 1 ms, no stall: the corrected mean is the fault-free mean
+        assertEquals(1.0, all.corrected().punctuality(), 1e-9);
+        // the 2 failures exceed every threshold, among 12 requests, corrected or not
+        assertEquals(2.0 / 12, all.corrected().pOver100ms(), 1e-9);
+        assertEquals(2.0 / 12, all.pOver100ms(), 1e-9);
+    }
 }
