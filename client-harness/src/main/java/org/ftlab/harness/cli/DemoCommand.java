@@ -75,8 +75,10 @@ public final class DemoCommand implements Callable<Integer> {
             throw new IllegalArgumentException("--crashes must be 1 to 20, was " + crashes);
         }
         GridPlan grid = gridOptions.applyTo(GridPlan.named(profile));
+        // Each crash run starts with the grid's block warm-up (its lab is already warm from the grid).
         GridPlan crashRun = new GridPlan("custom", List.of(crashClients), List.of(0), List.of(ReplySize.ORIGINAL),
-                crashPosts, crashViews);
+                crashPosts, crashViews, new GridPlan.Design(GridPlan.DEFAULT_WARMUP_PER_CLIENT, 1,
+                        GridPlan.Order.SEQUENTIAL, 0L, GridPlan.Arrival.CLOSED, List.of(), 0));
         DatabaseEndpoint external = database.external();
         Path runDir = out != null ? out : FtlabCommand.home().resolve("runs").resolve(RUN_NAME.format(Instant.now()));
         if (Files.exists(runDir) && !Files.isDirectory(runDir)) {
