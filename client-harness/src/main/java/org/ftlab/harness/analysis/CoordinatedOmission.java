@@ -98,14 +98,15 @@ public final class CoordinatedOmission {
         return new Corrected(expectedIntervalUs, h.getTotalCount(), h.getMean(), p, h.getMaxValue());
     }
 
+    /** How many of the histogram's values lie above {@code thresholdUs}. */
+    public static long countAbove(Histogram h, long thresholdUs) {
+        return h.getTotalCount() - h.getCountBetweenValues(0, thresholdUs);
+    }
+
     /** Fraction of the histogram's values above {@code thresholdUs}. */
     public static double fractionAbove(Histogram h, long thresholdUs) {
         long total = h.getTotalCount();
-        if (total == 0) {
-            return 0;
-        }
-        long atOrBelow = h.getCountBetweenValues(0, thresholdUs);
-        return (double) (total - atOrBelow) / total;
+        return total == 0 ? 0 : (double) countAbove(h, thresholdUs) / total;
     }
 
     /**

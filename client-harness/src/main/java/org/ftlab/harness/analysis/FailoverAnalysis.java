@@ -246,7 +246,7 @@ public final class FailoverAnalysis {
                 long total = h.getTotalCount() + failedHere;
                 double[] p = new double[3];
                 for (int k = 0; k < 3; k++) {
-                    long over = h.getTotalCount() - h.getCountBetweenValues(0, THRESHOLDS_US[k]) + failedHere;
+                    long over = CoordinatedOmission.countAbove(h, THRESHOLDS_US[k]) + failedHere;
                     correctedOver[k] += over;
                     p[k] = frac(over, total);
                 }

@@ -52,11 +52,6 @@ public record GridConfig(int clients, int thinkMillis, double ratePerS, ReplySiz
         return new ConfigId(clients, thinkMillis, ratePerS, reply.isOriginal() ? -1 : reply.bytes(), replicate);
     }
 
-    /** A rate as written in ids and tables: no trailing zeros ({@code 50}, {@code 12.5}). */
-    public static String formatRate(double r) {
-        return ConfigId.formatRate(r);
-    }
-
     @Override
     public String toString() {
         return id();

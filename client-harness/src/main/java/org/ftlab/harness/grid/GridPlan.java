@@ -124,7 +124,7 @@ public record GridPlan(String profile, List<Integer> clients, List<Integer> thin
             for (double r : ratesPerS) {
                 if (!(r > 0) || r > 10_000 || Double.isInfinite(r)) {
                     throw new IllegalArgumentException("--rate must be above 0 and at most 10000 requests/s per "
-                            + "client, was " + GridConfig.formatRate(r));
+                            + "client, was " + org.ftlab.harness.probe.ConfigId.formatRate(r));
                 }
             }
         }

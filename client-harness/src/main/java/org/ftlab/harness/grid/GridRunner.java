@@ -198,6 +198,11 @@ public final class GridRunner {
         if (i >= warmup) {
             return i - warmup < plan.postsPerClient();
         }
+        return inMixIsPost(i);
+    }
+
+    /** Whether the {@code i}-th request of a warm-up is a post: posts spread evenly in the plan's proportion. */
+    private boolean inMixIsPost(int i) {
         long posts = plan.postsPerClient();
         long total = plan.invocationsPerClient();
         return (i + 1) * posts / total > i * posts / total;
@@ -339,8 +344,6 @@ public final class GridRunner {
         long t0 = System.nanoTime();
         List<Future<ProbeTable>> futures = new ArrayList<>();
         List<ReplySize> replies = plan.replies();
-        long posts = Math.max(1, plan.postsPerClient());
-        long total = plan.invocationsPerClient();
         for (ClientSession s : sessions) {
             futures.add(pool.submit(() -> {
                 ProbeTable table = new ProbeTable(s.clientId, n, 1);
@@ -348,12 +351,9 @@ public final class GridRunner {
                 int postedCount = 0;
                 for (int i = 0; i < n && !aborted; i++) {
                     ReplySize reply = replies.get((i / 2) % replies.size());
-                    boolean post = (i + 1) * posts / total > i * posts / total;
-                    Request r = new Request(s, reply, "lab warm-up", post, ProbeTable.Phase.WARMUP,
+                    Request r = new Request(s, reply, "lab warm-up", inMixIsPost(i), ProbeTable.Phase.WARMUP,
                             postedCount == 0 ? s.anchorAuctionId : posted[i % postedCount]);
-                    int row = table.claim(r.header.seq(), r.method, 0, ProbeTable.Phase.WARMUP);
-                    long id = r.invoke(s, table, row, reply.isOriginal() ? -1 : reply.bytes());
-                    table.setIntendedToSend(row);
+                    long id = closedLoopRequest(r, s, table, reply.isOriginal() ? -1 : reply.bytes(), 0);
                     if (id != 0) {
                         posted[postedCount++] = id;
                     }
