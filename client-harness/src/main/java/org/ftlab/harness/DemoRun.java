@@ -112,6 +112,11 @@ public final class DemoRun {
                 faults, settings.replicas(), database, org.ftlab.harness.cli.Home.path());
         GridRunner runner = new GridRunner(lab, dir, out);
         current = runner;
+        if (aborted) {
+            // Ctrl-C came after the check above but before the hook could see this runner (both fields are
+            // volatile: the hook, which sets aborted before reading current, or this thread sees the other).
+            runner.abort();
+        }
         boolean complete = false;
         try {
             complete = runner.run();
