@@ -11,7 +11,6 @@ import java.util.List;
 import java.util.Locale;
 import org.ftlab.harness.analysis.RunAnalysis;
 import org.ftlab.harness.analysis.RunComparison;
-import org.ftlab.harness.failover.FailoverStrategy;
 import org.ftlab.harness.grid.FaultPlan;
 import org.ftlab.harness.grid.GridPlan;
 import org.ftlab.harness.grid.GridRunner;
@@ -69,13 +68,13 @@ public final class DemoRun {
             String database = settings.externalDatabase() == null ? "embedded MariaDB"
                     : settings.externalDatabase().redactedUrl();
             part(out, summary, lab, "grid", "fault-free grid (" + settings.grid().profile() + ")", settings.grid(),
-                    FailoverStrategy.PRECONNECTED, FaultPlan.NONE, database);
+                    "preconnected", FaultPlan.NONE, database);
             FaultPlan crashes = new FaultPlan("crash", 0, settings.crashesPerRun());
-            for (FailoverStrategy strategy : List.of(FailoverStrategy.PRECONNECTED, FailoverStrategy.REACTIVE)) {
+            for (String strategy : List.of("preconnected", "reactive")) {
                 if (aborted) {
                     break;
                 }
-                part(out, summary, lab, "crash-" + strategy.wireName(), "crash injection, " + strategy.wireName()
+                part(out, summary, lab, "crash-" + strategy, "crash injection, " + strategy
                         + " clients", settings.crashRun(), strategy, crashes, database);
             }
             if (aborted) {
@@ -101,7 +100,7 @@ public final class DemoRun {
     }
 
     private void part(PrintWriter out, StringBuilder summary, ManagedLab lab, String name, String title,
-            GridPlan plan, FailoverStrategy strategy, FaultPlan faults, String database) throws Exception {
+            GridPlan plan, String strategy, FaultPlan faults, String database) throws Exception {
         if (aborted) {
             return;
         }

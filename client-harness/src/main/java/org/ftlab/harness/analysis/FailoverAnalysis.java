@@ -11,8 +11,15 @@ import java.util.Map;
 /**
  * The fail-over breakdown and performability of a run, accumulated one configuration at a time:
  * <ul>
- * <li>per faulty invocation (outcome {@code retried}) its three phases: fault detection, fail-over, fault-free retry
- * (seed 004);</li>
+ * <li>per faulty invocation its three phases: fault detection, fail-over, fault-free retry (seed 004). A faulty
+ * invocation is a request the client failed over (outcome {@code retried}), or one a hedge or an active replica
+ * answered (outcome {@code hedged}) while an injected fault was on (it has a {@code fault_id}); a hedge at any other
+ * time is only a hedge;</li>
+ * <li>redundancy: the extra requests hedged and active clients send, who answered, and the false suspicions (a
+ * fail-over with no fault on: the client's timeout fired on a healthy replica);</li>
+ * <li>per fault of a primary, the hand-over: the median latency of the first {@value #HANDOVER_ROWS} requests the
+ * new primary served against the last {@value #HANDOVER_ROWS} the old one served (how warm the new primary
+ * was);</li>
  * <li>latency of faulty invocations vs fault-free requests (no {@code fault_id}) vs requests that overlapped a fault
  * but did not fail; jitter in the presence of faults (the standard deviation of the latencies that overlapped each
  * fault; min and max over faults);</li>
@@ -32,6 +39,8 @@ public final class FailoverAnalysis {
     static final int TIMELINE_AFTER_S = 5;
     static final int TIMELINE_MAX_S = 40;
     static final long[] THRESHOLDS_US = {100_000, 1_000_000, 2_000_000};
+    /** Requests on each side of a hand-over whose medians are compared. */
+    static final int HANDOVER_ROWS = 100;
 
     /**
      * Demerit weights (seed 001 §5.6, mapped onto this lab's events): a failed request is a user who gave up (the
@@ -73,7 +82,32 @@ public final class FailoverAnalysis {
 
     /** A fault with where it struck and what it did to the requests that overlapped it. */
     public record FaultSummary(FaultRecord fault, String config, int faultyInvocations, int overlapping,
-            Double jitterUs, Long maxLatencyUs) {
+            Double jitterUs, Long maxLatencyUs, Handover handover) {
+    }
+
+    /**
+     * A primary's fault seen from the requests on either side: the median latency of the last {@code oldCount}
+     * (at most {@value #HANDOVER_ROWS}) requests the failed primary served before the fault, and of the first
+     * {@code newCount} the replica that served most requests after it served (faulty invocations left out).
+     */
+    public record Handover(String oldReplica, String newReplica, long oldMedianUs, long newMedianUs, int oldCount,
+            int newCount) {
+        public double ratio() {
+            return oldMedianUs == 0 ? Double.NaN : (double) newMedianUs / oldMedianUs;
+        }
+    }
+
+    /**
+     * What redundancy cost and bought: requests, the copies sent beyond one per request ({@code extraRequests}:
+     * hedges, active replicas, fail-over retries), answers that came from a hedge or an active replica other than
+     * the first choice, fail-overs with no fault on (false suspicions) and who answered how many requests.
+     */
+    public record Redundancy(long requests, long extraRequests, long hedgedAnswers, long falseSuspicions,
+            Map<String, Long> answeredBy) {
+        /** Extra requests ÷ requests. */
+        public double extraRate() {
+            return requests == 0 ? 0 : (double) extraRequests / requests;
+        }
     }
 
     /** One 1-s slice of a fault timeline; second is relative to the fault's start; latencies ms, null when none. */
@@ -115,7 +149,7 @@ public final class FailoverAnalysis {
     public record Result(String strategy, List<FaultSummary> faults, List<PhaseStats> phases,
             List<PhaseStats> detection, LatencyStats faultFree, LatencyStats faulty, LatencyStats overlapping,
             Double jitterMinUs, Double jitterMaxUs, RecoveryVsOutliers recoveryVsOutliers, Performability run,
-            List<Performability> configs, List<Timeline> timelines, Demerits weights) {
+            List<Performability> configs, List<Timeline> timelines, Demerits weights, Redundancy redundancy) {
 
         /** Whether the run had any fault to break down. */
         public boolean hasFaults() {
@@ -136,6 +170,11 @@ public final class FailoverAnalysis {
         private final LongList[] phases = {new LongList(), new LongList(), new LongList(), new LongList()};
         private final List<Performability> configs = new ArrayList<>();
         private final Map<String, Timeline> timelines = new LinkedHashMap<>();
+        private final Map<String, Handover> handovers = new HashMap<>();
+        private final Map<String, Long> answeredBy = new java.util.TreeMap<>();
+        private long extraRequests;
+        private long hedgedAnswers;
+        private long falseSuspicions;
         private long requests;
         private long failed;
         private final long[] over = new long[3];
@@ -177,7 +216,17 @@ public final class FailoverAnalysis {
                 long latency = pf.latencyUs(i);
                 allSum += latency;
                 allCount++;
-                if (pf.outcome[i] == ProbeFile.RETRIED) {
+                extraRequests += Math.max(0, pf.sentTo[i] - 1);
+                if (pf.replica[i] >= 0) {
+                    answeredBy.merge(pf.replicaNames.get(pf.replica[i]), 1L, Long::sum);
+                }
+                if (pf.outcome[i] == ProbeFile.HEDGED) {
+                    hedgedAnswers++;
+                }
+                if (pf.outcome[i] == ProbeFile.RETRIED && faultId == null) {
+                    falseSuspicions++;
+                }
+                if (pf.outcome[i] == ProbeFile.RETRIED || (pf.outcome[i] == ProbeFile.HEDGED && faultId != null)) {
                     faulty.add(latency);
                     faultyHere++;
                     if (faultId != null) {
@@ -286,6 +335,7 @@ public final class FailoverAnalysis {
                     }
                 }
                 timelines(pf, minSend, maxRecv);
+                handovers(pf, minSend, maxRecv);
             }
             configs.add(new Performability(pf.block, pf.size, failedHere, faultyHere, goodput,
                     idealMean == null || allCount == 0 ? null : idealMean / (allSum / allCount),
@@ -358,6 +408,65 @@ public final class FailoverAnalysis {
             }
         }
 
+        /** The hand-over of every primary fault that struck during this block. */
+        private void handovers(ProbeFile pf, long minSend, long maxRecv) {
+            Integer[] byRecv = null;
+            for (FaultRecord f : faults) {
+                long start = f.startUs();
+                if (start == ProbeFile.NONE || start < minSend || start > maxRecv || handovers.containsKey(f.id())) {
+                    continue;
+                }
+                if (byRecv == null) {
+                    byRecv = new Integer[pf.size];
+                    for (int i = 0; i < pf.size; i++) {
+                        byRecv[i] = i;
+                    }
+                    java.util.Arrays.sort(byRecv, (a, b) -> Long.compare(pf.recvUs[a], pf.recvUs[b]));
+                }
+                LongList before = new LongList();
+                for (int k = byRecv.length - 1; k >= 0 && before.size() < HANDOVER_ROWS; k--) {
+                    int i = byRecv[k];
+                    if (pf.completed(i) && pf.recvUs[i] < start && pf.fault[i] < 0 && pf.replica[i] >= 0
+                            && pf.replicaNames.get(pf.replica[i]).equals(f.replica())) {
+                        before.add(pf.latencyUs(i));
+                    }
+                }
+                Map<String, Integer> after = new HashMap<>();
+                int seen = 0;
+                for (int k = 0; k < byRecv.length && seen < 2 * HANDOVER_ROWS; k++) {
+                    int i = byRecv[k];
+                    if (afterFault(pf, i, f)) {
+                        after.merge(pf.replicaNames.get(pf.replica[i]), 1, Integer::sum);
+                        seen++;
+                    }
+                }
+                if (before.size() == 0 || after.isEmpty()) {
+                    continue; // a backup's fault, or no requests on one side
+                }
+                String next = java.util.Collections.max(after.entrySet(), Map.Entry.comparingByValue()).getKey();
+                LongList first = new LongList();
+                for (int k = 0; k < byRecv.length && first.size() < HANDOVER_ROWS; k++) {
+                    int i = byRecv[k];
+                    if (afterFault(pf, i, f) && pf.replicaNames.get(pf.replica[i]).equals(next)) {
+                        first.add(pf.latencyUs(i));
+                    }
+                }
+                long[] b = before.toArray();
+                long[] a = first.toArray();
+                Arrays.sort(b);
+                Arrays.sort(a);
+                handovers.put(f.id(), new Handover(f.replica(), next, LatencyStats.perMille(b, 500),
+                        LatencyStats.perMille(a, 500), b.length, a.length));
+            }
+        }
+
+        /** A completed request sent after fault {@code f} began, not a faulty invocation, answered by a survivor. */
+        private static boolean afterFault(ProbeFile pf, int i, FaultRecord f) {
+            return pf.completed(i) && pf.sendUs[i] > f.startUs() && pf.fault[i] < 0 && pf.replica[i] >= 0
+                    && pf.outcome[i] != ProbeFile.RETRIED
+                    && !pf.replicaNames.get(pf.replica[i]).equals(f.replica());
+        }
+
         private static int slice(long t, long start) {
             return (int) Math.floorDiv(t - start, 1_000_000L) + TIMELINE_BEFORE_S;
         }
@@ -384,7 +493,7 @@ public final class FailoverAnalysis {
                     }
                 }
                 summaries.add(new FaultSummary(f, configByFault.get(f.id()), faultyByFault.getOrDefault(f.id(), 0),
-                        l == null ? 0 : l.size(), jitter, max));
+                        l == null ? 0 : l.size(), jitter, max, handovers.get(f.id())));
             }
             List<PhaseStats> phaseStats = new ArrayList<>();
             String[] names = {"detection", "failover", "retry", "total"};
@@ -436,7 +545,9 @@ public final class FailoverAnalysis {
             return new Result(strategy, summaries, phaseStats, detection, LatencyStats.ofSorted(ff),
                     LatencyStats.ofSorted(fy), LatencyStats.of(overlapping.toArray()),
                     Double.isInfinite(jitterMin) ? null : jitterMin, Double.isInfinite(jitterMax) ? null : jitterMax,
-                    rvo, run, List.copyOf(configs), List.copyOf(timelines.values()), weights);
+                    rvo, run, List.copyOf(configs), List.copyOf(timelines.values()), weights,
+                    new Redundancy(completedCount, extraRequests, hedgedAnswers, falseSuspicions,
+                            java.util.Collections.unmodifiableMap(new LinkedHashMap<>(answeredBy))));
         }
 
         private static PhaseStats phase(String name, long[] v) {

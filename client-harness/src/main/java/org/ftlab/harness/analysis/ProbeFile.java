@@ -28,8 +28,11 @@ public final class ProbeFile {
     public static final byte OK = 0;
     public static final byte RETRIED = 1;
     public static final byte FAILED = 2;
+    /** Answered by another replica than the first choice while the first choice had not failed it (a hedge). */
+    public static final byte HEDGED = 3;
 
     private static final int COLUMNS = ProbeTable.HEADER.split(",").length;
+    private static final int COLUMNS_V2 = ProbeTable.HEADER_V2.split(",").length;
     private static final int COLUMNS_V1 = ProbeTable.HEADER_V1.split(",").length;
 
     /** The configuration id (without the replicate). */
@@ -56,6 +59,14 @@ public final class ProbeFile {
     public final List<String> methods;
     /** Distinct fault ids; {@link #fault} indexes into it, -1 for none. */
     public final List<String> faultIds;
+    /** Distinct replicas that answered; {@link #replica} indexes into it, -1 for none (a failed request). */
+    public final List<String> replicaNames;
+    public final short[] replica;
+    /**
+     * Replicas each request was sent to: 1 unless hedged, replicated actively or failed over; 0 for a failed
+     * request, and 1 for a completed one in files from before the column existed.
+     */
+    public final int[] sentTo;
     public final int[] client;
     public final byte[] method;
     public final byte[] outcome;
@@ -86,6 +97,9 @@ public final class ProbeFile {
         this.clientIds = List.copyOf(c.clientIds);
         this.methods = List.copyOf(c.methods);
         this.faultIds = List.copyOf(c.faultIds);
+        this.replicaNames = List.copyOf(c.replicaNames);
+        this.replica = Arrays.copyOf(c.replica, size);
+        this.sentTo = Arrays.copyOf(c.sentTo, size);
         this.client = Arrays.copyOf(c.client, size);
         this.method = Arrays.copyOf(c.method, size);
         this.outcome = Arrays.copyOf(c.outcome, size);
@@ -117,13 +131,13 @@ public final class ProbeFile {
         Columns c = null;
         try (BufferedReader in = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
             String header = in.readLine();
-            boolean v1 = header != null && !header.startsWith(ProbeTable.HEADER)
-                    && header.startsWith(ProbeTable.HEADER_V1);
-            if (header == null || !(v1 || header.startsWith(ProbeTable.HEADER))) {
+            int version = header == null ? 0 : header.startsWith(ProbeTable.HEADER) ? 3
+                    : header.startsWith(ProbeTable.HEADER_V2) ? 2 : header.startsWith(ProbeTable.HEADER_V1) ? 1 : 0;
+            if (version == 0) {
                 throw new IllegalArgumentException(file + ": missing or unknown header; expected " + ProbeTable.HEADER);
             }
-            int columns = v1 ? COLUMNS_V1 : COLUMNS;
-            c = new Columns(!v1);
+            int columns = version == 3 ? COLUMNS : version == 2 ? COLUMNS_V2 : COLUMNS_V1;
+            c = new Columns(version);
             String line;
             int lineNo = 1;
             while ((line = in.readLine()) != null) {
@@ -183,6 +197,9 @@ public final class ProbeFile {
         final Map<String, Integer> clientIndex = new HashMap<>();
         final List<String> methods = new ArrayList<>();
         final List<String> faultIds = new ArrayList<>();
+        final List<String> replicaNames = new ArrayList<>();
+        short[] replica = new short[1024];
+        int[] sentTo = new int[1024];
         int[] client = new int[1024];
         byte[] method = new byte[1024];
         byte[] outcome = new byte[1024];
@@ -191,11 +208,14 @@ public final class ProbeFile {
         int warmupRows;
         int holdRows;
         int replicate;
-        /** Whether the header has the intended_us, phase and replicate columns. */
+        /** Whether the header has the intended_us, phase and replicate columns (v2 and later). */
         final boolean v2;
+        /** Whether it has the sent_to column (v3). */
+        final boolean v3;
 
-        Columns(boolean v2) {
-            this.v2 = v2;
+        Columns(int version) {
+            this.v2 = version >= 2;
+            this.v3 = version >= 3;
         }
 
         void add(String[] f) {
@@ -224,6 +244,8 @@ public final class ProbeFile {
                 method = Arrays.copyOf(method, n);
                 outcome = Arrays.copyOf(outcome, n);
                 fault = Arrays.copyOf(fault, n);
+                replica = Arrays.copyOf(replica, n);
+                sentTo = Arrays.copyOf(sentTo, n);
                 for (int k = 0; k < t.length; k++) {
                     t[k] = Arrays.copyOf(t[k], n);
                 }
@@ -236,11 +258,19 @@ public final class ProbeFile {
             }
             client[size] = ci;
             method[size] = (byte) index(methods, f[2]);
-            outcome[size] = f[12].equals("ok") ? OK : f[12].equals("retried") ? RETRIED : FAILED;
+            outcome[size] = switch (f[12]) {
+                case "ok" -> OK;
+                case "retried" -> RETRIED;
+                case "hedged" -> HEDGED;
+                default -> FAILED;
+            };
             if (outcome[size] == FAILED && !f[12].startsWith("failed")) {
                 throw new NumberFormatException("unknown outcome '" + f[12] + "'");
             }
             fault[size] = f[13].isEmpty() ? -1 : (short) index(faultIds, f[13]);
+            replica[size] = f[11].isEmpty() ? -1 : (short) index(replicaNames, f[11]);
+            boolean done = outcome[size] != FAILED;
+            sentTo[size] = v3 && !f[20].isEmpty() ? Integer.parseInt(f[20]) : done ? 1 : 0;
             int[] cols = {4, 5, 6, 7, 8, 9, 14, 15, 16};
             for (int k = 0; k < cols.length; k++) {
                 String v = f[cols[k]];

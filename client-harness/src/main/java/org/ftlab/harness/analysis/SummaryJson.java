@@ -213,7 +213,26 @@ final class SummaryJson {
             x.put("overlapping_requests", s.overlapping());
             putNullable(x, "jitter_us", s.jitterUs());
             putNullable(x, "max_latency_us", s.maxLatencyUs());
+            FailoverAnalysis.Handover h = s.handover();
+            if (h != null) {
+                ObjectNode y = x.putObject("handover");
+                y.put("old_primary", h.oldReplica());
+                y.put("new_primary", h.newReplica());
+                y.put("old_last_median_us", h.oldMedianUs());
+                y.put("new_first_median_us", h.newMedianUs());
+                y.put("old_count", h.oldCount());
+                y.put("new_count", h.newCount());
+                y.put("ratio", h.ratio());
+            }
         }
+        FailoverAnalysis.Redundancy rd = f.redundancy();
+        ObjectNode red = n.putObject("redundancy");
+        red.put("requests", rd.requests());
+        red.put("extra_requests", rd.extraRequests());
+        red.put("extra_rate", rd.extraRate());
+        red.put("hedged_answers", rd.hedgedAnswers());
+        red.put("false_suspicions", rd.falseSuspicions());
+        red.set("answered_by", JSON.valueToTree(rd.answeredBy()));
         n.set("detection", phases(f.detection()));
         n.set("phases", phases(f.phases()));
         ObjectNode lat = n.putObject("latency");

@@ -12,7 +12,6 @@ import org.ftlab.auction.api.ReplySize;
 import org.ftlab.auction.api.RequestHeader;
 import org.ftlab.harness.analysis.FailoverAnalysis;
 import org.ftlab.harness.analysis.RunAnalysis;
-import org.ftlab.harness.failover.FailoverStrategy;
 import org.ftlab.harness.grid.ClientSession;
 import org.ftlab.harness.grid.FaultPlan;
 import org.ftlab.harness.grid.GridPlan;
@@ -46,14 +45,14 @@ public final class FailoverBench {
     }
 
     /** One fault run; returns its figures (µs unless named otherwise). */
-    public Map<String, Object> run(String kind, FailoverStrategy strategy, int clients, int faults) throws Exception {
+    public Map<String, Object> run(String kind, String strategy, int clients, int faults) throws Exception {
         double postsPerSecondPerClient = calibrate(strategy, clients);
         int posts = (int) Math.ceil(faults * secondsPerFault(clients) * postsPerSecondPerClient);
         GridPlan plan = new GridPlan("custom", List.of(clients), List.of(0), List.of(ReplySize.ORIGINAL), posts, 0);
         FaultPlan faultPlan = new FaultPlan(kind, 0, faults);
-        Path dir = benchDir.resolve(kind + "-" + strategy.wireName() + "-c" + clients);
+        Path dir = benchDir.resolve(kind + "-" + strategy + "-c" + clients);
         out.printf(Locale.ROOT, "%s, %s clients, %d client%s, %d faults: %d posts per client (%.0f/s each)%n", kind,
-                strategy.wireName(), clients, clients == 1 ? "" : "s", faults, posts, postsPerSecondPerClient);
+                strategy, clients, clients == 1 ? "" : "s", faults, posts, postsPerSecondPerClient);
         out.flush();
         RunDirectory rd = RunDirectory.create(dir, plan, strategy, faultPlan, 2, "embedded MariaDB",
                 org.ftlab.harness.cli.Home.path());
@@ -65,7 +64,7 @@ public final class FailoverBench {
         FailoverAnalysis.Result f = r.failover();
         Map<String, Object> m = new LinkedHashMap<>();
         m.put("kind", kind);
-        m.put("strategy", strategy.wireName());
+        m.put("strategy", strategy);
         m.put("clients", clients);
         m.put("faults_injected", f.faults().size());
         m.put("faulty_invocations", f.faulty() == null ? 0 : f.faulty().count());
@@ -90,7 +89,7 @@ public final class FailoverBench {
     }
 
     /** Posts per second per client with {@code clients} concurrent clients, from 200 posts each after 100. */
-    private double calibrate(FailoverStrategy strategy, int clients) throws Exception {
+    private double calibrate(String strategy, int clients) throws Exception {
         java.util.List<ClientSession> sessions = new java.util.ArrayList<>();
         try {
             for (int c = 0; c < clients; c++) {

@@ -18,7 +18,7 @@ import org.ftlab.auction.api.ReplySize;
 import org.ftlab.auction.api.RequestHeader;
 import org.ftlab.harness.analysis.LatencyStats;
 import org.ftlab.harness.failover.FailoverClient;
-import org.ftlab.harness.failover.FailoverStrategy;
+import org.ftlab.harness.failover.Outcome;
 import org.ftlab.harness.grid.ClientSession;
 import org.ftlab.harness.lab.ManagedLab;
 import org.ftlab.harness.probe.ProbeTable;
@@ -73,7 +73,7 @@ public final class ServiceBench {
         List<ClientSession> sessions = new ArrayList<>();
         try {
             for (int c = 0; c < maxClients; c++) {
-                sessions.add(new ClientSession(lab, FailoverStrategy.PRECONNECTED, "bench-" + c + "-"
+                sessions.add(new ClientSession(lab, "preconnected", "bench-" + c + "-"
                         + Long.toString(System.nanoTime() % 1_000_000, 36)));
             }
             List<Sample> samples = new ArrayList<>();
@@ -218,7 +218,7 @@ public final class ServiceBench {
                     RequestHeader h = s.next(ReplySize.ORIGINAL);
                     long auction = auctions[next[0]++ % auctions.length];
                     long sent = MicroClock.nowEpochMicros();
-                    FailoverClient.Outcome<Reply<org.ftlab.auction.api.AuctionDetails>> o =
+                    Outcome<Reply<org.ftlab.auction.api.AuctionDetails>> o =
                             client.invoke(svc -> svc.viewAuction(h, auction));
                     long received = MicroClock.nowEpochMicros();
                     if (table.size() < capacity) {
@@ -241,7 +241,7 @@ public final class ServiceBench {
                     RequestHeader h = s.next(ReplySize.ORIGINAL);
                     AuctionDraft draft = new AuctionDraft(s.clientId + "#" + h.seq(), "bench", 100, 86_400);
                     long sent = MicroClock.nowEpochMicros();
-                    FailoverClient.Outcome<Reply<org.ftlab.auction.api.AuctionPosted>> o =
+                    Outcome<Reply<org.ftlab.auction.api.AuctionPosted>> o =
                             client.invoke(svc -> svc.postAuction(h, s.token, draft));
                     if (table.size() < capacity) {
                         table.recordOk(h.seq(), "postAuction", -1, sent, MicroClock.nowEpochMicros(), o.result());

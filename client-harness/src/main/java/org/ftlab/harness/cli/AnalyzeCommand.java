@@ -129,6 +129,12 @@ public final class AnalyzeCommand implements Callable<Integer> {
             }
         }
         FailoverAnalysis.Result f = result.failover();
+        if (f != null && (f.redundancy().extraRequests() > 0 || f.redundancy().falseSuspicions() > 0)) {
+            FailoverAnalysis.Redundancy rd = f.redundancy();
+            out.printf(Locale.ROOT, "redundancy (%s): %d extra requests for %d (%.2f%%), %d answered by a hedge or an "
+                    + "active replica, %d false suspicions; answered by %s%n", f.strategy(), rd.extraRequests(),
+                    rd.requests(), 100 * rd.extraRate(), rd.hedgedAnswers(), rd.falseSuspicions(), rd.answeredBy());
+        }
         if (f != null && f.hasFaults()) {
             out.printf(Locale.ROOT, "fail-over (%s): %d faults", f.strategy(), f.faults().size());
             for (FailoverAnalysis.PhaseStats d : f.detection()) {
@@ -140,6 +146,14 @@ public final class AnalyzeCommand implements Callable<Integer> {
                 out.printf(Locale.ROOT, "  %-9s n=%-5d mean %8.1f ms  median %8.1f ms  min %8.1f  max %8.1f%n",
                         p.phase(), p.count(), p.meanUs() / 1e3, p.medianUs() / 1e3, p.minUs() / 1e3,
                         p.maxUs() / 1e3);
+            }
+            for (FailoverAnalysis.FaultSummary s : f.faults()) {
+                FailoverAnalysis.Handover h = s.handover();
+                if (h != null) {
+                    out.printf(Locale.ROOT, "  hand-over %s: %s's last %d median %.2f ms, %s's first %d median %.2f ms "
+                            + "(x%.2f)%n", s.fault().id(), h.oldReplica(), h.oldCount(), h.oldMedianUs() / 1e3,
+                            h.newReplica(), h.newCount(), h.newMedianUs() / 1e3, h.ratio());
+                }
             }
             FailoverAnalysis.Performability p = f.run();
             out.printf(Locale.ROOT, "performability: goodput %s, punctuality %s, P(>0.1 s) %.3f%%, P(>1 s) %.3f%%, "

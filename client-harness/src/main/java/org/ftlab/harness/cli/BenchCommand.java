@@ -23,7 +23,6 @@ import org.ftlab.harness.analysis.RunAnalysis;
 import org.ftlab.harness.bench.FailoverBench;
 import org.ftlab.harness.bench.ServiceBench;
 import org.ftlab.harness.bench.SyntheticRun;
-import org.ftlab.harness.failover.FailoverStrategy;
 import org.ftlab.harness.lab.ManagedLab;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -151,8 +150,8 @@ public final class BenchCommand implements Callable<Integer> {
                     table.append(String.format(Locale.ROOT, "%nfail-over (medians; max in brackets)%n%-34s %6s %18s "
                             + "%10s %10s %10s %9s %10s%n", "run", "faulty", "faulty invocation", "detection",
                             "fail-over", "retry", "FD detect", "restored"));
-                    for (FailoverStrategy strategy : List.of(FailoverStrategy.PRECONNECTED,
-                            FailoverStrategy.REACTIVE)) {
+                    for (String strategy : List.of("preconnected",
+                            "reactive")) {
                         for (int clients : failoverClients) {
                             Map<String, Object> r = fb.run("crash", strategy, clients, crashes);
                             runs.add(json.valueToTree(r));
@@ -160,7 +159,7 @@ public final class BenchCommand implements Callable<Integer> {
                         }
                     }
                     if (hangs > 0) {
-                        Map<String, Object> r = fb.run("hang", FailoverStrategy.PRECONNECTED, 1, hangs);
+                        Map<String, Object> r = fb.run("hang", "preconnected", 1, hangs);
                         runs.add(json.valueToTree(r));
                         failoverRow(table, r);
                     }

@@ -13,7 +13,7 @@ import java.util.Properties;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
-import org.ftlab.harness.failover.FailoverStrategy;
+import org.ftlab.harness.failover.Strategies;
 import org.ftlab.harness.grid.FaultPlan;
 import org.ftlab.harness.grid.GridPlan;
 import org.ftlab.harness.grid.GridRunner;
@@ -53,7 +53,8 @@ public final class GridCommand implements Callable<Integer> {
     Path out;
 
     @Option(names = "--strategy", defaultValue = "preconnected", paramLabel = "STRATEGY",
-            description = "Client fail-over: reactive or preconnected (default: ${DEFAULT-VALUE}).")
+            description = "Client fail-over: reactive, preconnected, hedged or active (docs/architecture.md; "
+                    + "default: ${DEFAULT-VALUE}).")
     String strategy;
 
     @Option(names = "--faults", defaultValue = "none", paramLabel = "KIND",
@@ -94,7 +95,7 @@ public final class GridCommand implements Callable<Integer> {
         } else {
             GridPlan plan = plan();
             FaultPlan faultPlan = new FaultPlan(faults, faultEvery, faultsPerConfig);
-            FailoverStrategy failover = FailoverStrategy.parse(strategy);
+            String failover = Strategies.named(strategy).name();
             if (replicas < 1 || replicas > 5) {
                 throw new IllegalArgumentException("--replicas must be 1 to 5, was " + replicas);
             }
@@ -108,7 +109,7 @@ public final class GridCommand implements Callable<Integer> {
                     + "per client after %d warm-up, %s arrivals, %s order (seed %d), faults %s, strategy %s -> %s%n",
                     plan.profile(), plan.configurations().size(), d.repeat(), d.repeat() == 1 ? "" : "s",
                     plan.postsPerClient(), plan.viewsPerClient(), d.warmupPerClient(), d.arrival().wireName(),
-                    d.order().wireName(), d.seed(), faultPlan.kind(), failover.wireName(), runDir);
+                    d.order().wireName(), d.seed(), faultPlan.kind(), failover, runDir);
         }
         outw.flush();
         return run(dir, server, external, outw);

@@ -5,7 +5,6 @@ import org.ftlab.auction.api.AuctionDraft;
 import org.ftlab.auction.api.ReplySize;
 import org.ftlab.auction.api.RequestHeader;
 import org.ftlab.harness.failover.FailoverClient;
-import org.ftlab.harness.failover.FailoverStrategy;
 import org.ftlab.harness.lab.ManagedLab;
 
 /**
@@ -24,10 +23,9 @@ public final class ClientSession implements AutoCloseable {
     /** Open loop only: the threads that carry this client's concurrent requests. */
     private java.util.concurrent.ThreadPoolExecutor workers;
 
-    public ClientSession(ManagedLab lab, FailoverStrategy strategy, String clientId) throws Exception {
+    public ClientSession(ManagedLab lab, String strategy, String clientId) throws Exception {
         this.clientId = clientId;
-        this.client = new FailoverClient(lab.manager(), lab.user(), strategy, Duration.ofMillis(1000),
-                Duration.ofSeconds(60));
+        this.client = new FailoverClient(lab.manager(), lab.user(), strategy, Duration.ofSeconds(60));
         String username = clientId.replace('-', '_');
         RequestHeader create = next(ReplySize.ORIGINAL);
         client.invoke(s -> s.createAccount(create, username, "grid-password"));

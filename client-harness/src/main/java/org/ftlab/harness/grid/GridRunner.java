@@ -20,7 +20,7 @@ import org.ftlab.auction.api.Reply;
 import org.ftlab.auction.api.ReplySize;
 import org.ftlab.auction.api.RequestHeader;
 import org.ftlab.harness.failover.FailoverClient;
-import org.ftlab.harness.failover.FailoverStrategy;
+import org.ftlab.harness.failover.Outcome;
 import org.ftlab.harness.lab.ManagedLab;
 import org.ftlab.harness.probe.ExactlyOnceAudit;
 import org.ftlab.harness.probe.ProbeTable;
@@ -44,7 +44,7 @@ public final class GridRunner {
     private final ManagedLab lab;
     private final RunDirectory dir;
     private final GridPlan plan;
-    private final FailoverStrategy strategy;
+    private final String strategy;
     private final FaultPlan faults;
     private final PrintWriter progress;
     private volatile boolean aborted;
@@ -236,15 +236,12 @@ public final class GridRunner {
         long invoke(ClientSession s, ProbeTable table, int row, int sizedBytes) {
             long sent = MicroClock.nowEpochMicros();
             try {
-                FailoverClient.Outcome<? extends Reply<?>> o = post
-                        ? s.client.invoke(svc -> svc.postAuction(header, s.token, draft))
-                        : s.client.invoke(svc -> svc.viewAuction(header, auctionId));
+                Outcome<? extends Reply<?>> o = post
+                        ? s.client.invoke(method, svc -> svc.postAuction(header, s.token, draft))
+                        : s.client.invoke(method, svc -> svc.viewAuction(header, auctionId));
                 long received = MicroClock.nowEpochMicros();
-                if (o.faulty()) {
-                    table.retried(row, sizedBytes, sent, received, o.result(), o.phases(), null);
-                } else {
-                    table.ok(row, sizedBytes, sent, received, o.result());
-                }
+                table.served(row, sizedBytes, sent, received, o.result(), o.served().wireName(), o.phases(),
+                        o.sentTo());
                 return post && o.result().value() instanceof AuctionPosted p ? p.auctionId() : 0;
             } catch (Exception e) {
                 table.failed(row, sent, MicroClock.nowEpochMicros(), e);

@@ -19,7 +19,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Properties;
 import org.ftlab.auction.api.ReplySize;
-import org.ftlab.harness.failover.FailoverStrategy;
+import org.ftlab.harness.failover.Strategies;
 import org.ftlab.harness.probe.ExactlyOnceAudit;
 import org.ftlab.harness.probe.ProbeTable;
 
@@ -48,7 +48,7 @@ public final class RunDirectory {
      * A new run: writes a manifest with status {@code running}. A random order without a seed gets one drawn here,
      * recorded with the schedule it gives.
      */
-    public static RunDirectory create(Path dir, GridPlan plan, FailoverStrategy strategy, FaultPlan faults,
+    public static RunDirectory create(Path dir, GridPlan plan, String strategy, FaultPlan faults,
             int replicas, String database, Path home) throws IOException {
         if (plan.design().seed() == null) {
             plan = plan.withDesign(plan.design().withSeed(new java.security.SecureRandom().nextLong() >>> 1));
@@ -75,7 +75,7 @@ public final class RunDirectory {
         grid.put("lab_warmup_per_client", d.labWarmupPerClient());
         ArrayNode schedule = grid.putArray("schedule");
         plan.schedule().forEach(b -> schedule.add(b.id()));
-        m.put("failover_strategy", strategy.wireName());
+        m.put("failover_strategy", Strategies.named(strategy).name());
         ObjectNode f = m.putObject("faults");
         f.put("kind", faults.kind());
         f.put("every_s", faults.everySeconds());
@@ -140,8 +140,8 @@ public final class RunDirectory {
                 g.path("posts_per_client").asInt(), g.path("views_per_client").asInt(), design);
     }
 
-    public FailoverStrategy strategy() {
-        return FailoverStrategy.parse(manifest.path("failover_strategy").asText());
+    public String strategy() {
+        return Strategies.named(manifest.path("failover_strategy").asText()).name();
     }
 
     public FaultPlan faults() {

@@ -27,7 +27,11 @@ public final class ProbeTable {
     /** The probe file header (docs/probe-format.md); later columns may be added, never reordered. */
     public static final String HEADER = "client,seq,method,reply_bytes,client_send_us,client_recv_us,server_recv_us,"
             + "db_start_us,db_end_us,server_send_us,epoch_us,replica,outcome,fault_id,detect_us,failover_us,retry_us,"
-            + "intended_us,phase,replicate";
+            + "intended_us,phase,replicate,sent_to";
+    /** The header before {@code sent_to} was appended (still readable). */
+    public static final String HEADER_V2 = "client,seq,method,reply_bytes,client_send_us,client_recv_us,"
+            + "server_recv_us,db_start_us,db_end_us,server_send_us,epoch_us,replica,outcome,fault_id,detect_us,"
+            + "failover_us,retry_us,intended_us,phase,replicate";
     /** The header before {@code intended_us}, {@code phase} and {@code replicate} were appended (still readable). */
     public static final String HEADER_V1 = "client,seq,method,reply_bytes,client_send_us,client_recv_us,"
             + "server_recv_us,db_start_us,db_end_us,server_send_us,epoch_us,replica,outcome,fault_id,detect_us,"
@@ -75,6 +79,8 @@ public final class ProbeTable {
     /** When the request was scheduled to be sent (open loop); the send time in closed loop. */
     private long[] intended;
     private Phase[] phase;
+    /** Replicas the request was sent to (more than one when hedged, replicated actively or failed over). */
+    private int[] sentTo;
     private final int replicate;
     private int size;
 
@@ -88,6 +94,7 @@ public final class ProbeTable {
         this.replicate = replicate;
         intended = new long[capacity];
         phase = new Phase[capacity];
+        sentTo = new int[capacity];
         seq = new long[capacity];
         method = new String[capacity];
         replyBytes = new int[capacity];
@@ -124,6 +131,7 @@ public final class ProbeTable {
         outcome[i] = "failed:Unfinished";
         replica[i] = "";
         replyBytes[i] = -1;
+        sentTo[i] = 0;
         return i;
     }
 
@@ -146,6 +154,7 @@ public final class ProbeTable {
         faultId = java.util.Arrays.copyOf(faultId, n);
         intended = java.util.Arrays.copyOf(intended, n);
         phase = java.util.Arrays.copyOf(phase, n);
+        sentTo = java.util.Arrays.copyOf(sentTo, n);
     }
 
     /** Completes row {@code i}: a successful invocation; {@code replyPayloadBytes} is -1 for the natural reply. */
@@ -161,6 +170,23 @@ public final class ProbeTable {
         replica[i] = reply.replica();
         outcome[i] = "ok";
         detect[i] = -1;
+        sentTo[i] = 1;
+    }
+
+    /**
+     * Completes row {@code i} with how the request was served: {@code outcome} is {@code ok}, {@code hedged} or
+     * {@code retried} ({@code phases} null only for {@code ok}), sent to {@code replicasSentTo} replicas.
+     */
+    public void served(int i, int replyPayloadBytes, long sendMicros, long recvMicros, Reply<?> reply, String how,
+            FailoverPhases phases, int replicasSentTo) {
+        ok(i, replyPayloadBytes, sendMicros, recvMicros, reply);
+        outcome[i] = how;
+        sentTo[i] = replicasSentTo;
+        if (phases != null) {
+            detect[i] = phases.detectMicros();
+            failover[i] = phases.failoverMicros();
+            retry[i] = phases.retryMicros();
+        }
     }
 
     /**
@@ -175,6 +201,7 @@ public final class ProbeTable {
         failover[i] = phases.failoverMicros();
         retry[i] = phases.retryMicros();
         faultId[i] = fault;
+        sentTo[i] = phases.attempts();
     }
 
     /** Completes row {@code i}: a failed invocation; the outcome names the exception class. */
@@ -185,6 +212,7 @@ public final class ProbeTable {
         replica[i] = "";
         outcome[i] = "failed:" + failure.getClass().getSimpleName();
         detect[i] = -1;
+        sentTo[i] = 0;
     }
 
     /** Closed loop: row {@code i}'s intended send time is its send time (call after completing it). */
@@ -259,9 +287,9 @@ public final class ProbeTable {
         return method[i];
     }
 
-    /** True if the request completed (first time, or after fail-over). */
+    /** True if the request completed (first time, by a hedge, or after fail-over). */
     public boolean isOk(int i) {
-        return "ok".equals(outcome[i]) || "retried".equals(outcome[i]);
+        return "ok".equals(outcome[i]) || "retried".equals(outcome[i]) || "hedged".equals(outcome[i]);
     }
 
     public long serverRecvMicros(int i) {
@@ -317,7 +345,10 @@ public final class ProbeTable {
                         row.append(",,,");
                     }
                     row.append(',').append(t.intended[i]).append(',')
-                            .append(t.phase[i].wireName()).append(',').append(t.replicate);
+                            .append(t.phase[i].wireName()).append(',').append(t.replicate).append(',');
+                    if (t.sentTo[i] > 0) {
+                        row.append(t.sentTo[i]);
+                    }
                     row.append('\n');
                     out.write(row.toString());
                 }

@@ -128,4 +128,62 @@ class FailoverAnalysisTest {
         assertEquals(80.0, atFault.path("max_ms").asDouble(), 1e-9);
         assertTrue(Files.size(run.resolve("report/index.html")) > 100_000, "Chart.js is inlined");
     }
+
+    /** A v3 row: answered by {@code replica} with {@code outcome}, sent to {@code sentTo} replicas. */
+    private static String v3(int seq, long send, long latency, String replica, String outcome, String fault,
+            String phases, int sentTo) {
+        return "a," + seq + ",postAuction,," + send + "," + (send + latency) + "," + (send + 10) + "," + (send + 20)
+                + "," + (send + 30) + "," + (send + latency - 10) + "," + send + "," + replica + "," + outcome + ","
+                + fault + "," + phases + "," + send + ",measure,1," + sentTo;
+    }
+
+    @Test
+    void aHedgeCountsAsAFaultyInvocationOnlyDuringAFaultAndAFailOverWithoutOneIsAFalseSuspicion(@TempDir Path run)
+            throws Exception {
+        List<String> rows = new ArrayList<>();
+        long f = T0 + 20_000_000;
+        // 100 requests on r1 at 4 ms before the fault, one hedged (sent to 2, answered by r2) with no fault on,
+        // one failed over with no fault on (a false suspicion)
+        for (int i = 0; i < 100; i++) {
+            rows.add(v3(i, T0 + i * 100_000L, 4_000, "r1", "ok", "", ",,", 1));
+        }
+        rows.add(v3(100, T0 + 10_000_000, 6_000, "r2", "hedged", "", "5000,0,1000", 2));
+        rows.add(v3(101, T0 + 11_000_000, 30_000, "r2", "retried", "", "25000,1000,4000", 2));
+        // the fault: one hedged answer inside its window, then 100 requests on r2 at 10 ms (a cold new primary)
+        rows.add(v3(102, f + 1_000, 9_000, "r2", "hedged", "f1", "5000,0,4000", 2));
+        for (int i = 0; i < 100; i++) {
+            rows.add(v3(103 + i, f + 100_000 + i * 100_000L, 10_000, "r2", "ok", "", ",,", 1));
+        }
+        Files.createDirectories(run.resolve("probes"));
+        Files.writeString(run.resolve("probes/c01-t00-rorig.csv"), ProbeTable.HEADER + "\n"
+                + String.join("\n", rows) + "\n");
+        Files.writeString(run.resolve("faults.csv"), FaultRecord.HEADER + "\nf1,crash,r1," + f + "," + (f + 20_000)
+                + "," + (f + 21_000) + "," + (f + 500_000) + "\n");
+
+        FailoverAnalysis.Result r = RunAnalysis.analyze(run).failover();
+        assertEquals(2, r.faulty().count(), "the failed-over request and the hedge during f1; not the hedge before");
+        assertEquals(1, r.faults().get(0).faultyInvocations());
+        FailoverAnalysis.Redundancy red = r.redundancy();
+        assertEquals(203, red.requests());
+        assertEquals(3, red.extraRequests());
+        assertEquals(2, red.hedgedAnswers());
+        assertEquals(1, red.falseSuspicions());
+        assertEquals(java.util.Map.of("r1", 100L, "r2", 103L), red.answeredBy());
+        FailoverAnalysis.Handover h = r.faults().get(0).handover();
+        assertEquals("r1", h.oldReplica());
+        assertEquals("r2", h.newReplica());
+        assertEquals(100, h.oldCount());
+        assertEquals(100, h.newCount());
+        assertEquals(2.5, h.ratio(), 1e-9); // 10 ms against 4 ms
+    }
+
+    @Test
+    void filesWithoutTheSentToColumnReadAsOneReplicaPerCompletedRequest(@TempDir Path run) throws Exception {
+        Files.createDirectories(run.resolve("probes"));
+        Files.writeString(run.resolve("probes/c01-t00-rorig.csv"), ProbeTable.HEADER_V2 + "\n"
+                + ok(1, T0, 1_000) + "," + T0 + ",measure,1\n");
+        FailoverAnalysis.Redundancy red = RunAnalysis.analyze(run).failover().redundancy();
+        assertEquals(1, red.requests());
+        assertEquals(0, red.extraRequests());
+    }
 }

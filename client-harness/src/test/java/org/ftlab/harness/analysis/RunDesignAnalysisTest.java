@@ -23,7 +23,7 @@ class RunDesignAnalysisTest {
             String phase, int replicate) {
         return client + "," + seq + "," + method + ",," + send + "," + recv + "," + (send + 1) + "," + (send + 2) + ","
                 + (recv - 2) + "," + (recv - 1) + "," + send + ",r1,ok,,,,," + intended + "," + phase + ","
-                + replicate;
+                + replicate + ",1";
     }
 
     private static void write(Path dir, String block, List<String> rows) throws Exception {
@@ -158,8 +158,8 @@ class RunDesignAnalysisTest {
         }
         write(run, "c01-t00-rorig", ok);
         String failed = ",,,,,,r1,failed:AllReplicasDownException,,,,,";
-        write(run, "c01-t00-r256", List.of("b,1,viewAuction,256,0,5000" + failed + "0,measure,1",
-                "b,2,viewAuction,256,6000,9000" + failed + "6000,measure,1"));
+        write(run, "c01-t00-r256", List.of("b,1,viewAuction,256,0,5000" + failed + "0,measure,1,",
+                "b,2,viewAuction,256,6000,9000" + failed + "6000,measure,1,"));
         FailoverAnalysis.Performability all = RunAnalysis.analyze(run).failover().run();
         // 10 completed requests of 1 ms, no stall: the corrected mean is the fault-free mean
         assertEquals(1.0, all.corrected().punctuality(), 1e-9);

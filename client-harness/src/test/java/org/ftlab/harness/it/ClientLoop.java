@@ -8,7 +8,7 @@ import org.ftlab.auction.api.AuctionDraft;
 import org.ftlab.auction.api.ReplySize;
 import org.ftlab.auction.api.RequestHeader;
 import org.ftlab.harness.failover.FailoverClient;
-import org.ftlab.harness.failover.FailoverStrategy;
+import org.ftlab.harness.failover.Outcome;
 import org.ftlab.harness.lab.ManagedLab;
 
 /**
@@ -19,14 +19,14 @@ final class ClientLoop implements Runnable {
     final String clientId;
     final int posts;
     final AtomicInteger done = new AtomicInteger();
-    final List<FailoverClient.Outcome<?>> outcomes = new ArrayList<>();
+    final List<Outcome<?>> outcomes = new ArrayList<>();
     final List<Long> postSeqs = new ArrayList<>();
     private final ManagedLab lab;
-    private final FailoverStrategy strategy;
+    private final String strategy;
     private final long thinkMillis;
     volatile Throwable failure;
 
-    ClientLoop(ManagedLab lab, FailoverStrategy strategy, String clientId, int posts, long thinkMillis) {
+    ClientLoop(ManagedLab lab, String strategy, String clientId, int posts, long thinkMillis) {
         this.lab = lab;
         this.strategy = strategy;
         this.clientId = clientId;
@@ -36,7 +36,7 @@ final class ClientLoop implements Runnable {
 
     @Override
     public void run() {
-        try (FailoverClient client = new FailoverClient(lab.manager(), lab.user(), strategy, Duration.ofMillis(1000),
+        try (FailoverClient client = new FailoverClient(lab.manager(), lab.user(), strategy,
                 Duration.ofSeconds(60))) {
             long seq = 0;
             RequestHeader create = new RequestHeader(clientId, seq++, ReplySize.ORIGINAL);
@@ -47,7 +47,7 @@ final class ClientLoop implements Runnable {
             for (int i = 0; i < posts; i++) {
                 RequestHeader h = new RequestHeader(clientId, seq++, ReplySize.ORIGINAL);
                 AuctionDraft draft = new AuctionDraft(clientId + "#" + h.seq(), "posted under faults", 100, 3600);
-                FailoverClient.Outcome<?> o = client.invoke(s -> s.postAuction(h, token, draft));
+                Outcome<?> o = client.invoke("postAuction", s -> s.postAuction(h, token, draft));
                 synchronized (outcomes) {
                     outcomes.add(o);
                     postSeqs.add(h.seq());
@@ -62,7 +62,7 @@ final class ClientLoop implements Runnable {
         }
     }
 
-    List<FailoverClient.Outcome<?>> outcomes() {
+    List<Outcome<?>> outcomes() {
         synchronized (outcomes) {
             return List.copyOf(outcomes);
         }

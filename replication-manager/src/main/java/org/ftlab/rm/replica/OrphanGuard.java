@@ -35,6 +35,11 @@ public final class OrphanGuard implements AutoCloseable {
         }
     }
 
+    /** Whether the guard is still watching (its loop runs until the child or this JVM is gone). */
+    boolean watching() {
+        return watcher != null && watcher.isAlive();
+    }
+
     /** Stops watching (the child was stopped properly). */
     @Override
     public void close() {

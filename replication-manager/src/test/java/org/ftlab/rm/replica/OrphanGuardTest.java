@@ -1,5 +1,6 @@
 package org.ftlab.rm.replica;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -26,12 +27,42 @@ class OrphanGuardTest {
     }
 
     @Test
-    void guardEndsQuietlyWhenTheChildEndsFirst() throws Exception {
+    void guardEndsByItselfAndLeavesTheOwnerAloneWhenTheChildEndsFirst() throws Exception {
+        // The shipped loop, with an owner that stays alive: when the child ends, the guard must exit 0 on its own,
+        // without a signal from anyone and without touching the owner.
+        Process child = new ProcessBuilder("sleep", "300").start();
+        Process owner = new ProcessBuilder("sleep", "300").start();
+        Process guard = new ProcessBuilder("sh", "-c", guardLoop(), "guard", Long.toString(owner.pid()),
+                Long.toString(child.pid())).start();
+        try {
+            assertTrue(guard.isAlive(), "the guard watches while both live");
+            child.destroyForcibly().waitFor();
+            assertTrue(guard.waitFor(30, TimeUnit.SECONDS), "the guard must end once its child is gone");
+            assertEquals(0, guard.exitValue());
+            assertTrue(owner.isAlive(), "the guard must not touch the owner");
+        } finally {
+            owner.destroyForcibly();
+            child.destroyForcibly();
+            guard.destroyForcibly();
+        }
+    }
+
+    @Test
+    void watchingStopsByItselfWhenTheChildEndsFirst() throws Exception {
         Process child = new ProcessBuilder("sleep", "300").start();
         OrphanGuard guard = OrphanGuard.watch(child.pid());
-        child.destroyForcibly().waitFor();
-        guard.close();
-        assertFalse(child.isAlive());
+        try {
+            assertTrue(guard.watching());
+            child.destroyForcibly().waitFor();
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+            while (guard.watching() && System.nanoTime() < deadline) {
+                Thread.sleep(50);
+            }
+            assertFalse(guard.watching(), "the guard's loop ends once its child is gone, without close()");
+            assertTrue(ProcessHandle.current().isAlive());
+        } finally {
+            guard.close();
+        }
     }
 
     /** The guard's own loop, read back from the class so the test runs the shipped script. */

@@ -1,0 +1,74 @@
+package org.ftlab.harness.failover;
+
+import java.io.IOException;
+import java.util.concurrent.locks.LockSupport;
+import javax.naming.NamingException;
+import org.ftlab.auction.api.AuctionException;
+import org.ftlab.auction.api.MicroClock;
+import org.ftlab.harness.failover.ReplicaSet.Target;
+
+/**
+ * The retry loop every strategy ends in when the replica it chose failed a request: get another replica by the
+ * strategy's {@link Chooser}, send the same request there, and repeat until one answers or the client's bound has
+ * passed. The request keeps its header, so the service executes it once whatever the failed attempts did.
+ */
+final class FailOver {
+    private FailOver() {
+    }
+
+    /** Where to send after {@code failed} failed; null when the deadline passed without a replica. */
+    @FunctionalInterface
+    interface Chooser {
+        Target next(Target failed, long deadlineNanos) throws IOException, NamingException;
+    }
+
+    /**
+     * @param sentMicros when the request was first sent
+     * @param detectedMicros when the client knew the first attempt had failed
+     * @param attemptsSoFar attempts already made (the failed ones)
+     */
+    static <T> Outcome<T> retry(ReplicaSet replicas, String operation, Call<T> call, Target failed, long sentMicros,
+            long detectedMicros, RuntimeException failure, int attemptsSoFar, Chooser chooser)
+            throws AuctionException, AllReplicasDownException {
+        long deadline = replicas.giveUpDeadline();
+        String firstFailed = failed.name();
+        RuntimeException last = failure;
+        int attempts = attemptsSoFar;
+        while (System.nanoTime() < deadline && !replicas.closed()) {
+            Target next;
+            try {
+                next = chooser.next(failed, deadline);
+            } catch (IOException | NamingException | RuntimeException e) {
+                last = new IllegalStateException(e.getMessage(), e);
+                LockSupport.parkNanos(50_000_000L);
+                continue;
+            }
+            if (next == null) {
+                break;
+            }
+            long failedOver = MicroClock.nowEpochMicros();
+            attempts++;
+            try {
+                T result = replicas.attempt(next, operation, call);
+                long done = MicroClock.nowEpochMicros();
+                return new Outcome<>(result, Outcome.Served.FAIL_OVER, new FailoverPhases(firstFailed,
+                        detectedMicros - sentMicros, failedOver - detectedMicros, done - failedOver, attempts),
+                        next.name(), attempts);
+            } catch (RuntimeException again) {
+                last = again;
+                failed = next;
+            }
+        }
+        throw new AllReplicasDownException("no replica answered for " + replicas.giveUpNanos() / 1_000_000_000.0
+                + " s after " + firstFailed + " failed (" + attempts + " attempts); last failure: "
+                + rootMessage(last), last);
+    }
+
+    static String rootMessage(Throwable t) {
+        Throwable root = t;
+        while (root.getCause() != null && root.getCause() != root) {
+            root = root.getCause();
+        }
+        return root.getClass().getSimpleName() + ": " + root.getMessage();
+    }
+}

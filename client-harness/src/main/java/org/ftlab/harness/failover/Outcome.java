@@ -1,0 +1,44 @@
+package org.ftlab.harness.failover;
+
+/**
+ * What one invocation through a fail-over strategy gave: the result, which replica answered, to how many replicas
+ * the request was sent, and how it was served.
+ *
+ * @param phases the fail-over phases when another replica than the first choice answered (null when it did)
+ * @param sentTo replicas the request was sent to (1 unless hedged, replicated actively or failed over)
+ */
+public record Outcome<T>(T result, Served served, FailoverPhases phases, String servedBy, int sentTo) {
+
+    /** How a request was served. */
+    public enum Served {
+        /** By the first replica it was sent to, which had not failed it. */
+        FIRST_CHOICE("ok"),
+        /**
+         * By another replica it was sent to while the first choice had neither answered nor failed (a hedge, or an
+         * active replica that answered first).
+         */
+        HEDGE("hedged"),
+        /** By another replica after the first choice failed it (an error or the invocation timeout): a fail-over. */
+        FAIL_OVER("retried");
+
+        private final String wireName;
+
+        Served(String wireName) {
+            this.wireName = wireName;
+        }
+
+        /** The probe file's outcome for it. */
+        public String wireName() {
+            return wireName;
+        }
+    }
+
+    static <T> Outcome<T> firstChoice(T result, String replica, int sentTo) {
+        return new Outcome<>(result, Served.FIRST_CHOICE, null, replica, sentTo);
+    }
+
+    /** Whether the client failed over: the first replica it chose failed this request. */
+    public boolean faulty() {
+        return served == Served.FAIL_OVER;
+    }
+}

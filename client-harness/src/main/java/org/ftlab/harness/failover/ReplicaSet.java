@@ -1,0 +1,371 @@
+package org.ftlab.harness.failover;
+
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.locks.LockSupport;
+import javax.naming.NamingException;
+import org.ftlab.auction.api.AuctionException;
+import org.ftlab.auction.api.MicroClock;
+import org.ftlab.harness.client.ReplicaConnection;
+import org.ftlab.harness.lab.ManagerClient;
+import org.ftlab.rm.PrimaryBackupView;
+import org.ftlab.rm.replica.ApplicationUser;
+
+/**
+ * The mechanism every fail-over strategy works with, and no policy: one client's connections to replicas, the replica
+ * its requests currently go to, the replicas it suspects, its adaptive invocation timeout and its hedge-delay
+ * history. Strategies decide when to send where; this class sends, times and switches.
+ *
+ * <p>With {@code keepConnected}, a keeper thread reads the Replication Manager's view every
+ * {@value #KEEPER_PERIOD_MILLIS} ms, keeps a ready (connected and warmed) proxy to every serving replica, and follows
+ * the view's primary: when the view names another primary than the client's current replica, and the client does not
+ * suspect it, requests go there. That is how a client returns to the primary after a false suspicion and how it
+ * moves to a new primary the Fault Detector found before the client's own call failed. Without it (the reactive
+ * strategy) the client connects only when it has to.
+ *
+ * <p>A suspicion is reported to the Replication Manager, which confirms it from the process's state or, for a
+ * replica that is running, declines it: a false suspicion. The replica is then no longer suspected and the keeper
+ * brings requests back to it if it is the primary. Safe for concurrent use.
+ */
+public final class ReplicaSet implements AutoCloseable {
+    static final long KEEPER_PERIOD_MILLIS = 100;
+    /** Pings sent over a new connection to warm its invocation path (client and replica end) before it is used. */
+    static final int WARMUP_PINGS = 100;
+    private static final long VIEW_POLL_NANOS = 2_000_000L;
+
+    /** A replica and this client's connection to it. */
+    public record Target(String name, ReplicaConnection connection) {
+    }
+
+    private final ManagerClient manager;
+    private final ApplicationUser user;
+    private final boolean keepConnected;
+    private final long giveUpNanos;
+    private final InvocationTimeout timeout = new InvocationTimeout();
+    private final HedgeDelay hedgeDelay = new HedgeDelay(timeout);
+    /** keepConnected: a ready proxy to every serving replica (and to the current one). */
+    private final Map<String, Target> connected = new ConcurrentHashMap<>();
+    private final Set<String> suspected = ConcurrentHashMap.newKeySet();
+    private final AtomicInteger falseSuspicions = new AtomicInteger();
+    private final Object switchLock = new Object();
+    private volatile PrimaryBackupView view;
+    private volatile Target current;
+    private volatile boolean closed;
+    private final ScheduledExecutorService keeper;
+    private final ExecutorService reporter;
+    private volatile ExecutorService attempts;
+
+    ReplicaSet(ManagerClient manager, ApplicationUser user, boolean keepConnected, long giveUpNanos)
+            throws IOException, NamingException {
+        this.manager = manager;
+        this.user = user;
+        this.keepConnected = keepConnected;
+        this.giveUpNanos = giveUpNanos;
+        view = manager.view();
+        if (view.primary() == null) {
+            throw new IOException("the Replication Manager reports no primary");
+        }
+        current = connect(view.primary());
+        reporter = Executors.newSingleThreadExecutor(daemon("suspicion-reporter"));
+        if (keepConnected) {
+            connected.put(current.name(), current);
+            keeper = Executors.newSingleThreadScheduledExecutor(daemon("replica-keeper"));
+            keeper.scheduleWithFixedDelay(this::keep, 0, KEEPER_PERIOD_MILLIS, TimeUnit.MILLISECONDS);
+        } else {
+            keeper = null;
+        }
+    }
+
+    private static java.util.concurrent.ThreadFactory daemon(String name) {
+        return r -> {
+            Thread t = new Thread(r, name);
+            t.setDaemon(true);
+            return t;
+        };
+    }
+
+    // ---- what strategies read ---------------------------------------------------------------------------------
+
+    /** The replica requests currently go to. */
+    public Target current() {
+        return current;
+    }
+
+    /**
+     * A ready replica to send to besides {@code besides}: the first serving replica of the view, in promotion order,
+     * that the client has a connection to and does not suspect; null if there is none.
+     */
+    public Target standby(Target besides) {
+        PrimaryBackupView v = view;
+        for (PrimaryBackupView.Member m : v.members()) {
+            if (!m.name().equals(besides.name()) && !suspected.contains(m.name())) {
+                Target t = connected.get(m.name());
+                if (t != null) {
+                    return t;
+                }
+            }
+        }
+        return null;
+    }
+
+    /** The current replica first, then every other connected serving replica the client does not suspect. */
+    public List<Target> serving() {
+        Target first = current;
+        List<Target> out = new ArrayList<>();
+        out.add(first);
+        for (PrimaryBackupView.Member m : view.members()) {
+            Target t = connected.get(m.name());
+            if (t != null && t != first && !suspected.contains(m.name())) {
+                out.add(t);
+            }
+        }
+        return out;
+    }
+
+    public InvocationTimeout timeout() {
+        return timeout;
+    }
+
+    public HedgeDelay hedgeDelay() {
+        return hedgeDelay;
+    }
+
+    /** Suspicions the Replication Manager declined: the replica was running. */
+    public int falseSuspicions() {
+        return falseSuspicions.get();
+    }
+
+    // ---- sending ----------------------------------------------------------------------------------------------
+
+    /**
+     * Sends {@code call} to {@code target} on the calling thread under the current invocation timeout; a successful
+     * attempt's time feeds the timeout and the hedge delay. A business refusal is an answer and is rethrown; any
+     * other failure is the replica's (or the connection's) and comes back as a RuntimeException.
+     */
+    public <T> T attempt(Target target, String operation, Call<T> call) throws AuctionException {
+        org.jboss.ejb.client.EJBClient.setInvocationTimeout(target.connection().service(), timeout.currentMillis(),
+                TimeUnit.MILLISECONDS);
+        long t0 = System.nanoTime();
+        T result = call.invoke(target.connection().service());
+        long micros = (System.nanoTime() - t0) / 1000;
+        timeout.record(micros);
+        hedgeDelay.record(operation, micros);
+        return result;
+    }
+
+    /** What an asynchronous attempt gave: a result, a business refusal, or a failure of the replica. */
+    public record Answer<T>(Target target, long sentMicros, long doneMicros, T result, AuctionException refusal,
+            RuntimeException failure) {
+        public boolean failed() {
+            return failure != null;
+        }
+    }
+
+    /** As {@link #attempt}, on one of the client's attempt threads; the future never completes exceptionally. */
+    public <T> CompletableFuture<Answer<T>> attemptAsync(Target target, String operation, Call<T> call) {
+        long sent = MicroClock.nowEpochMicros();
+        return CompletableFuture.supplyAsync(() -> {
+            try {
+                T r = attempt(target, operation, call);
+                return new Answer<>(target, sent, MicroClock.nowEpochMicros(), r, null, null);
+            } catch (AuctionException refused) {
+                return new Answer<>(target, sent, MicroClock.nowEpochMicros(), null, refused, null);
+            } catch (RuntimeException e) {
+                return new Answer<>(target, sent, MicroClock.nowEpochMicros(), null, null, e);
+            }
+        }, attemptThreads());
+    }
+
+    private ExecutorService attemptThreads() {
+        ExecutorService e = attempts;
+        if (e == null) {
+            synchronized (this) {
+                if (attempts == null) {
+                    attempts = Executors.newCachedThreadPool(daemon("attempt"));
+                }
+                e = attempts;
+            }
+        }
+        return e;
+    }
+
+    // ---- failures ---------------------------------------------------------------------------------------------
+
+    /**
+     * {@code failed} failed an attempt: suspect it (reported to the Replication Manager in the background) and, if
+     * requests still go to it, switch them to the ready standby. Returns the replica requests now go to (another
+     * caller may have switched already), or null when no standby is ready.
+     */
+    public Target failedOver(Target failed) {
+        suspect(failed.name());
+        synchronized (switchLock) {
+            Target now = current;
+            if (now != failed) {
+                return now;
+            }
+            Target next = standby(failed);
+            if (next != null) {
+                replaceCurrent(next);
+            }
+            return next;
+        }
+    }
+
+    /** Suspects {@code replica} and reports it; a report the manager declines is a false suspicion. */
+    public void suspect(String replica) {
+        if (closed || !suspected.add(replica)) {
+            return;
+        }
+        reporter.execute(() -> {
+            boolean confirmed;
+            try {
+                confirmed = manager.report(replica);
+            } catch (IOException | RuntimeException e) {
+                confirmed = false; // unconfirmed: the view, not this client, decides whether it serves
+            }
+            if (!confirmed && suspected.remove(replica) && !closed) {
+                falseSuspicions.incrementAndGet();
+            }
+        });
+    }
+
+    /**
+     * Reports {@code failed} and waits for a view whose primary is another replica the client does not suspect, then
+     * sends there (connecting if it must). Returns null when the deadline passed first. If the manager declines the
+     * report (the replica runs: the failure was this client's alone), the client goes back to it.
+     */
+    public Target awaitNewPrimary(Target failed, long deadlineNanos) throws IOException, NamingException {
+        synchronized (switchLock) {
+            if (current != failed) {
+                return current;
+            }
+            suspected.add(failed.name());
+            boolean confirmed = manager.report(failed.name());
+            while (System.nanoTime() < deadlineNanos && !closed) {
+                PrimaryBackupView v = manager.view();
+                view = v;
+                PrimaryBackupView.Member primary = v.primary();
+                if (primary != null && !suspected.contains(primary.name())) {
+                    Target t = connected.get(primary.name());
+                    return replaceCurrent(t != null ? t : connect(primary));
+                }
+                if (primary != null && !confirmed && !(confirmed = manager.report(failed.name()))) {
+                    // The manager sees the replica running: the failure was the client's alone. Retry it.
+                    suspected.remove(failed.name());
+                    falseSuspicions.incrementAndGet();
+                    return current;
+                }
+                LockSupport.parkNanos(VIEW_POLL_NANOS);
+            }
+            return null;
+        }
+    }
+
+    /** The client's bound on one request's fail-overs, as a {@link System#nanoTime()} deadline from now. */
+    public long giveUpDeadline() {
+        return System.nanoTime() + giveUpNanos;
+    }
+
+    public long giveUpNanos() {
+        return giveUpNanos;
+    }
+
+    public boolean closed() {
+        return closed;
+    }
+
+    /** Under {@link #switchLock}. Without a keeper, the old connection is closed (the client keeps only one). */
+    private Target replaceCurrent(Target next) {
+        Target old = current;
+        current = next;
+        if (!keepConnected && old != null && old != next) {
+            old.connection().close();
+        }
+        return next;
+    }
+
+    // ---- the keeper -------------------------------------------------------------------------------------------
+
+    /** Keeper thread: read the view, connect to new replicas, drop departed ones, follow the view's primary. */
+    private void keep() {
+        try {
+            PrimaryBackupView v = manager.view();
+            view = v;
+            Set<String> names = new java.util.HashSet<>();
+            v.members().forEach(m -> names.add(m.name()));
+            suspected.retainAll(names); // a replica that left the view is gone; names are never reused
+            for (PrimaryBackupView.Member m : v.members()) {
+                if (!connected.containsKey(m.name()) && !closed) {
+                    Target t = connect(m);
+                    warm(t);
+                    if (connected.putIfAbsent(m.name(), t) != null) {
+                        t.connection().close();
+                    }
+                }
+            }
+            PrimaryBackupView.Member primary = v.primary();
+            if (primary != null && !suspected.contains(primary.name())) {
+                Target p = connected.get(primary.name());
+                synchronized (switchLock) {
+                    if (p != null && current != p) {
+                        replaceCurrent(p);
+                    }
+                }
+            }
+            for (Map.Entry<String, Target> e : connected.entrySet()) {
+                if (!names.contains(e.getKey()) && e.getValue() != current) {
+                    connected.remove(e.getKey());
+                    e.getValue().connection().close();
+                }
+            }
+        } catch (IOException | NamingException | RuntimeException e) {
+            // Try again at the next round; meanwhile strategies work with the connections they have.
+        }
+    }
+
+    /**
+     * Runs the invocation path of a new connection (client and replica ends) before it is needed, so that the first
+     * request sent there does not pay for first-use class loading and interpretation. A failure here is not news:
+     * the replica is judged by its real requests.
+     */
+    private static void warm(Target t) {
+        try {
+            for (int i = 0; i < WARMUP_PINGS; i++) {
+                t.connection().service().ping();
+            }
+        } catch (RuntimeException e) {
+            // a replica that cannot be warmed fails its first real attempt and the client fails over again
+        }
+    }
+
+    private Target connect(PrimaryBackupView.Member member) throws NamingException {
+        return new Target(member.name(), ReplicaConnection.open(member.uri(), user.username(), user.password(),
+                InvocationTimeout.CEILING_MILLIS));
+    }
+
+    @Override
+    public void close() {
+        closed = true;
+        if (keeper != null) {
+            keeper.shutdownNow();
+        }
+        reporter.shutdownNow();
+        synchronized (this) {
+            if (attempts != null) {
+                attempts.shutdownNow();
+            }
+        }
+        current.connection().close();
+        connected.values().forEach(t -> t.connection().close());
+    }
+}

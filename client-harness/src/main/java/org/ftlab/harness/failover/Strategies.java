@@ -1,0 +1,52 @@
+package org.ftlab.harness.failover;
+
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Function;
+
+/** The fail-over strategies a client can run, by the name users give on the command line and manifests record. */
+public final class Strategies {
+    private Strategies() {
+    }
+
+    /**
+     * A strategy: its name, one line on what it does, whether it needs connections to every serving replica kept
+     * ready (and the view followed), and how to make one for a client.
+     */
+    public record Kind(String name, String summary, boolean keepsReplicasConnected,
+            Function<ReplicaSet, FailoverStrategy> factory) {
+    }
+
+    private static final Map<String, Kind> KINDS = new LinkedHashMap<>();
+
+    static {
+        register(new Kind("reactive", "on a failure, report it, wait for the new primary in the view, connect, "
+                + "retry (seed 004 phase III)", false, ReactiveStrategy::new));
+        register(new Kind("preconnected", "keep connections to the backups; on a failure switch to the next one "
+                + "at once and retry (seed 004 phase IV)", true, PreconnectedStrategy::new));
+        register(new Kind("hedged", "send to the primary; if it has not answered after the hedge delay, send the "
+                + "same request to the next backup and take the first answer", true, HedgedStrategy::new));
+        register(new Kind("active", "send every request to every serving replica and take the first answer "
+                + "(active replication; the request log keeps it once)", true, ActiveStrategy::new));
+    }
+
+    private static void register(Kind kind) {
+        KINDS.put(kind.name(), kind);
+    }
+
+    /** Every strategy name, in the order the help lists them. */
+    public static List<String> names() {
+        return List.copyOf(KINDS.keySet());
+    }
+
+    /** The strategy called {@code name} (case and surrounding blanks ignored); the message lists the valid ones. */
+    public static Kind named(String name) {
+        Kind k = name == null ? null : KINDS.get(name.trim().toLowerCase(java.util.Locale.ROOT));
+        if (k == null) {
+            throw new IllegalArgumentException("fail-over strategy must be one of " + String.join(", ", names())
+                    + "; was '" + name + "'");
+        }
+        return k;
+    }
+}
