@@ -52,7 +52,7 @@ public final class DemoRun {
         out.println("ftlab demo: run directory " + runDir);
         long t0 = System.nanoTime();
         ManagedLab lab = ManagedLab.start(new ManagedLab.Options(runDir, settings.serverHome(), settings.replicas(),
-                settings.externalDatabase(), 100, 500, true));
+                ManagedLab.DEFAULT_SPARES, settings.externalDatabase(), 100, 500, true));
         Thread onInterrupt = new Thread(() -> {
             aborted = true;
             GridRunner r = current;
@@ -108,7 +108,7 @@ public final class DemoRun {
         out.flush();
         long t0 = System.nanoTime();
         RunDirectory dir = RunDirectory.create(settings.runDir().toAbsolutePath().resolve(name), plan, strategy,
-                faults, settings.replicas(), database, org.ftlab.harness.cli.Home.path());
+                faults, settings.replicas(), ManagedLab.DEFAULT_SPARES, database, org.ftlab.harness.cli.Home.path());
         GridRunner runner = new GridRunner(lab, dir, out);
         current = runner;
         if (aborted) {

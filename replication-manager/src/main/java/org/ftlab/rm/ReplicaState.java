@@ -6,6 +6,8 @@ public enum ReplicaState {
     STARTING,
     /** Warm backup: started, deployed, connected to the database, no client traffic. */
     BACKUP,
+    /** Booted and ready outside the view: becomes a backup at once when a serving replica fails. */
+    SPARE,
     /** The one replica clients send requests to. */
     PRIMARY,
     /** Reported failed (crash or hang), fenced with SIGKILL; a replacement is relaunched. */

@@ -25,8 +25,9 @@ import org.ftlab.rm.replica.Replica;
 /**
  * Warm-passive replication: launches the replicas, keeps the ordered primary/backup list, promotes the next backup
  * when the Fault Detector (or, once confirmed, a client) reports the primary failed, fences the failed replica with
- * SIGKILL (a hung one must never come back as a second primary), and relaunches a replacement to restore the
- * replication degree. It also injects faults for experiments.
+ * SIGKILL (a hung one must never come back as a second primary), and restores the replication degree: at once from a
+ * pool of pre-booted spares kept outside the view, or by relaunching a replacement when no spare is ready. A used
+ * spare is replaced in the background. It also injects faults for experiments.
  *
  * <p>As in the seeds, the Replication Manager itself, the naming of replicas and the database are assumed not to fail.
  */
@@ -38,13 +39,17 @@ public final class ReplicationManager implements AutoCloseable {
     private final OrphanGuard detectorGuard;
     private final HeartbeatSettings heartbeat;
     private final int targetDegree;
+    private final int targetSpares;
     private final boolean relaunch;
+    private final ReplicaWarmer warmer;
     /**
      * Nice value of a replacement replica. Its boot (seconds of JIT and class loading on every core) would otherwise
      * slow the primary's requests right after a fail-over by an order of magnitude on a 2-core lab host. Linux does
      * not let an unprivileged process lower it again, so a replacement later promoted serves at this nice value.
      */
     static final int REPLACEMENT_NICENESS = 10;
+    /** Nice value of a spare booted beside the running service: it is not urgent, so it yields nearly all CPU. */
+    static final int SPARE_NICENESS = 19;
     private final ExecutorService relauncher = Executors.newSingleThreadExecutor(r -> {
         Thread t = new Thread(r, "relauncher");
         t.setDaemon(true);
@@ -54,6 +59,8 @@ public final class ReplicationManager implements AutoCloseable {
     private final Object lock = new Object();
     private final Map<String, ReplicaRecord> records = new LinkedHashMap<>();
     private final List<String> serving = new ArrayList<>();
+    /** Ready spares, oldest first: outside the view, taken in this order. */
+    private final List<String> spares = new ArrayList<>();
     private final List<FailureRecord> failures = new ArrayList<>();
     private final Map<String, Injection> pendingInjections = new LinkedHashMap<>();
     private long epoch;
@@ -66,6 +73,10 @@ public final class ReplicationManager implements AutoCloseable {
         final long launchedEpochMillis = System.currentTimeMillis();
         volatile Replica replica;
         volatile ReplicaState state = ReplicaState.STARTING;
+        /** The nice value it was launched at (a replacement or spare booted beside a running service). */
+        volatile int niceness;
+        /** How long the warmer's boot rounds took, ms (-1: they failed). */
+        volatile long warmUpMillis;
 
         ReplicaRecord(String name) {
             this.name = name;
@@ -79,23 +90,31 @@ public final class ReplicationManager implements AutoCloseable {
     public record InjectedFault(String faultId, String kind, String replica, long pid, long injectedEpochUs) {
     }
 
-    /** Settings of the manager. */
-    public record Settings(LocalLab.Options lab, int replicas, long heartbeatMillis, long timeoutMillis,
-            boolean relaunch) {
+    /**
+     * Settings of the manager; {@code spares}: pre-booted replicas kept outside the view; {@code warmRounds} and
+     * {@code warmRate}: the {@link ReplicaWarmer}'s rounds after boot and per second on backups and spares.
+     */
+    public record Settings(LocalLab.Options lab, int replicas, int spares, long heartbeatMillis, long timeoutMillis,
+            boolean relaunch, int warmRounds, double warmRate) {
         public Settings {
             if (replicas < 1 || replicas > 5) {
                 throw new IllegalArgumentException("replicas must be 1 to 5, was " + replicas);
+            }
+            if (spares < 0 || spares > 3) {
+                throw new IllegalArgumentException("spares must be 0 to 3, was " + spares);
             }
         }
     }
 
     private ReplicationManager(LocalLab lab, Process detector, OrphanGuard detectorGuard, HeartbeatSettings heartbeat,
-            int targetDegree, boolean relaunch) {
+            int targetDegree, int targetSpares, boolean relaunch, ReplicaWarmer warmer) {
+        this.warmer = warmer;
         this.lab = lab;
         this.detector = detector;
         this.detectorGuard = detectorGuard;
         this.heartbeat = heartbeat;
         this.targetDegree = targetDegree;
+        this.targetSpares = targetSpares;
         this.relaunch = relaunch;
     }
 
@@ -124,11 +143,16 @@ public final class ReplicationManager implements AutoCloseable {
         }
         lab.database().endpoint().saveForAudits(runDir);
         ReplicationManager rm = new ReplicationManager(lab, detector, guard, heartbeat, settings.replicas(),
-                settings.relaunch());
+                settings.spares(), settings.relaunch(), new ReplicaWarmer(lab.user(), settings.warmRounds(),
+                        settings.warmRate()));
         try {
             for (int i = 0; i < settings.replicas(); i++) {
                 rm.launchAndJoin();
             }
+            for (int i = 0; i < settings.spares(); i++) {
+                rm.launchSpare(0);
+            }
+            rm.warmer.keepWarm(rm::idleReplicas);
         } catch (Exception e) {
             rm.close();
             throw e;
@@ -169,9 +193,55 @@ public final class ReplicationManager implements AutoCloseable {
     }
 
     private String launchAndJoin(int niceness) throws IOException, TimeoutException, InterruptedException {
+        ReplicaRecord rec = launch(niceness);
+        synchronized (lock) {
+            if (closed) {
+                return rec.name;
+            }
+            join(rec);
+        }
+        return rec.name;
+    }
+
+    /** Launches a spare and waits until it serves; it stays outside the view until a serving replica fails. */
+    private String launchSpare(int niceness) throws IOException, TimeoutException, InterruptedException {
+        ReplicaRecord rec = launch(niceness);
+        synchronized (lock) {
+            if (closed || rec.state == ReplicaState.DEAD) {
+                return rec.name;
+            }
+            if (serving.size() < targetDegree) {
+                join(rec); // a failure is waiting for its degree: this spare restores it now
+                restoredBy(rec.name);
+            } else {
+                rec.state = ReplicaState.SPARE;
+                spares.add(rec.name);
+            }
+        }
+        return rec.name;
+    }
+
+    /** Under {@link #lock}: the oldest failure still short of its degree is restored by replica {@code name}. */
+    private void restoredBy(String name) {
+        for (int i = 0; i < failures.size(); i++) {
+            FailureRecord f = failures.get(i);
+            if (f.restoredEpochUs() == 0) {
+                long now = epochMicros();
+                if (f.wasPrimary() && f.promotedEpochUs() == 0 && serving.get(0).equals(name)) {
+                    f = f.withPromoted(now);
+                }
+                failures.set(i, f.withRestored(now, name));
+                return;
+            }
+        }
+    }
+
+    /** Launches a replica under a new name and waits until it serves (state STARTING until the caller decides). */
+    private ReplicaRecord launch(int niceness) throws IOException, TimeoutException, InterruptedException {
         ReplicaRecord rec;
         synchronized (lock) {
             rec = new ReplicaRecord("r" + (++replicaCounter));
+            rec.niceness = niceness;
             records.put(rec.name, rec);
         }
         Replica replica;
@@ -183,16 +253,44 @@ public final class ReplicationManager implements AutoCloseable {
             }
             throw e;
         }
+        long warmMillis = warmer.warmUp(replica);
         synchronized (lock) {
             rec.replica = replica;
-            if (closed) {
-                return rec.name;
-            }
-            rec.state = serving.isEmpty() ? ReplicaState.PRIMARY : ReplicaState.BACKUP;
-            serving.add(rec.name);
-            epoch++;
+            rec.warmUpMillis = warmMillis;
         }
-        return rec.name;
+        return rec;
+    }
+
+    /** The replicas that serve no clients but must be ready to: backups and spares. */
+    private List<Replica> idleReplicas() {
+        synchronized (lock) {
+            List<Replica> out = new ArrayList<>();
+            for (ReplicaRecord r : records.values()) {
+                if ((r.state == ReplicaState.BACKUP || r.state == ReplicaState.SPARE) && r.replica != null) {
+                    out.add(r.replica);
+                }
+            }
+            return out;
+        }
+    }
+
+    /**
+     * Under {@link #lock}: appends a ready replica to the view (primary if there is none). One that was launched
+     * at a raised nice value serves from now on, so it gets the normal one back (where the system allows it).
+     */
+    private void join(ReplicaRecord rec) {
+        rec.state = serving.isEmpty() ? ReplicaState.PRIMARY : ReplicaState.BACKUP;
+        serving.add(rec.name);
+        epoch++;
+        if (rec.niceness != 0) {
+            try {
+                ProcessTools.renice(rec.replica.pid(), 0);
+                rec.niceness = 0;
+            } catch (IOException e) {
+                System.err.println("replication-manager: " + rec.name + " serves at nice " + rec.niceness + ": "
+                        + e.getMessage());
+            }
+        }
     }
 
     // ---- views ------------------------------------------------------------------------------------------------
@@ -217,6 +315,8 @@ public final class ReplicationManager implements AutoCloseable {
                 m.put("name", r.name);
                 m.put("state", r.state.name().toLowerCase(java.util.Locale.ROOT));
                 m.put("pid", r.replica == null ? null : r.replica.pid());
+                m.put("nice", r.niceness);
+                m.put("warmUpMs", r.warmUpMillis);
                 m.put("uri", r.replica == null ? null : r.replica.remotingUri());
                 m.put("launchedEpochMs", r.launchedEpochMillis);
                 m.put("uptimeMs", r.state == ReplicaState.DEAD ? null : nowMillis - r.launchedEpochMillis);
@@ -229,6 +329,9 @@ public final class ReplicationManager implements AutoCloseable {
             s.put("primary", serving.isEmpty() ? null : serving.get(0));
             s.put("degree", serving.size());
             s.put("targetDegree", targetDegree);
+            s.put("spares", List.copyOf(spares));
+            s.put("targetSpares", targetSpares);
+            s.put("warmRoundsRun", warmer.roundsRun());
             s.put("heartbeatMs", heartbeat.heartbeatMillis());
             s.put("timeoutMs", heartbeat.timeoutMillis());
             s.put("faultDetectorPid", detector.pid());
@@ -292,11 +395,12 @@ public final class ReplicationManager implements AutoCloseable {
         }
     }
 
-    /** Under {@link #lock}: demote, fence, promote, record, relaunch. */
+    /** Under {@link #lock}: demote, fence, promote, take a spare into the view, record, relaunch. */
     private void handleFailure(ReplicaRecord rec, String kind, String source, long detectedEpochUs) {
         boolean wasPrimary = !serving.isEmpty() && serving.get(0).equals(rec.name);
+        boolean wasServing = serving.remove(rec.name);
+        spares.remove(rec.name);
         rec.state = ReplicaState.DEAD;
-        serving.remove(rec.name);
         Replica failed = rec.replica;
         Injection injected = pendingInjections.remove(rec.name);
         String faultId = injected != null ? injected.faultId() : "f" + (++faultCounter);
@@ -306,16 +410,34 @@ public final class ReplicationManager implements AutoCloseable {
             records.get(serving.get(0)).state = ReplicaState.PRIMARY;
             record = record.withPromoted(epochMicros());
         }
-        epoch++;
         // Fencing: a hung replica must never resume as a second primary. SIGKILL also ends a stopped process.
         failed.kill();
+        if (wasServing && !spares.isEmpty()) {
+            // The degree is back as soon as a ready spare joins the view.
+            ReplicaRecord spare = records.get(spares.remove(0));
+            join(spare);
+            long now = epochMicros();
+            if (wasPrimary && record.promotedEpochUs() == 0) {
+                record = record.withPromoted(now); // no backup was left: the spare is the new primary
+            }
+            record = record.withRestored(now, spare.name);
+        }
+        if (!wasServing) {
+            record = record.withRestored(epochMicros(), null); // a spare: the degree never dropped
+        }
+        epoch++;
         failures.add(record);
         int index = failures.size() - 1;
+        boolean restored = record.restoredEpochUs() != 0 || !wasServing;
         relauncher.submit(() -> {
             failed.stop(); // reaps the process, closes its guard, frees its ports
             lab.forget(failed);
+            warmer.forget(failed.name());
             if (relaunch && !closed) {
-                restore(index);
+                if (!restored) {
+                    restore(index);
+                }
+                refillSpares();
             }
         });
     }
@@ -323,19 +445,39 @@ public final class ReplicationManager implements AutoCloseable {
     /** In the relaunch thread: a replacement replica, appended to the view; retried a few times. */
     private void restore(int failureIndex) {
         for (int attempt = 1; attempt <= 3 && !closed; attempt++) {
+            synchronized (lock) {
+                if (failures.get(failureIndex).restoredEpochUs() != 0 || serving.size() >= targetDegree) {
+                    return; // a spare that finished booting meanwhile has restored it
+                }
+            }
             try {
                 String name = launchAndJoin(REPLACEMENT_NICENESS);
                 synchronized (lock) {
-                    FailureRecord f = failures.get(failureIndex);
-                    long now = epochMicros();
-                    if (f.wasPrimary() && f.promotedEpochUs() == 0 && serving.get(0).equals(name)) {
-                        f = f.withPromoted(now); // no backup was left: the replacement is the new primary
-                    }
-                    failures.set(failureIndex, f.withRestored(now, name));
+                    restoredBy(name);
                 }
                 return;
             } catch (Exception e) {
                 System.err.println("replication-manager: relaunch attempt " + attempt + " failed: " + e.getMessage());
+            }
+        }
+    }
+
+    /** In the relaunch thread: boots spares, beside the running service, until the pool is full again. */
+    private void refillSpares() {
+        int failuresInARow = 0;
+        while (!closed && failuresInARow < 3) {
+            synchronized (lock) {
+                long booting = records.values().stream().filter(r -> r.state == ReplicaState.STARTING).count();
+                if (spares.size() + booting >= targetSpares) {
+                    return;
+                }
+            }
+            try {
+                launchSpare(SPARE_NICENESS);
+                failuresInARow = 0;
+            } catch (Exception e) {
+                failuresInARow++;
+                System.err.println("replication-manager: spare launch failed: " + e.getMessage());
             }
         }
     }
@@ -418,6 +560,7 @@ public final class ReplicationManager implements AutoCloseable {
             }
             closed = true;
         }
+        warmer.close();
         relauncher.shutdownNow();
         try {
             relauncher.awaitTermination(5, TimeUnit.SECONDS);

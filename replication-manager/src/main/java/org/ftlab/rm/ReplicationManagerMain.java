@@ -31,6 +31,15 @@ public final class ReplicationManagerMain implements Callable<Integer> {
     @Option(names = "--replicas", defaultValue = "2")
     int replicas;
 
+    @Option(names = "--spares", defaultValue = "1")
+    int spares;
+
+    @Option(names = "--warm-rounds", defaultValue = "" + ReplicaWarmer.DEFAULT_BOOT_ROUNDS)
+    int warmRounds;
+
+    @Option(names = "--warm-rate", defaultValue = "" + ReplicaWarmer.DEFAULT_ROUNDS_PER_SECOND)
+    double warmRate;
+
     @Option(names = "--heartbeat-ms", defaultValue = "100")
     long heartbeatMillis;
 
@@ -56,8 +65,8 @@ public final class ReplicationManagerMain implements Callable<Integer> {
         DatabaseEndpoint external = dbUrl == null ? null
                 : new DatabaseEndpoint(dbUrl, dbUser, System.getenv(DB_PASSWORD_ENV));
         ReplicationManager.Settings settings = new ReplicationManager.Settings(
-                new LocalLab.Options(runDir, serverDir, external, null), replicas, heartbeatMillis, timeoutMillis,
-                !noRelaunch);
+                new LocalLab.Options(runDir, serverDir, external, null), replicas, spares, heartbeatMillis, timeoutMillis,
+                !noRelaunch, warmRounds, warmRate);
         ReplicationManager rm;
         try {
             rm = ReplicationManager.start(settings, api.url(), token);

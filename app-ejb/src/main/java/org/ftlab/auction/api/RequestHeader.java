@@ -21,16 +21,36 @@ public final class RequestHeader implements Serializable {
     private final ReplySize replySize;
     /** False only in the probe-overhead benchmark: the replica then reads no clock and returns zero probes. */
     private final boolean probes;
+    /** A rehearsal runs the whole request, database writes included, and rolls them back (keeps replicas hot). */
+    private final boolean rehearsal;
 
     public RequestHeader(String clientId, long seq, ReplySize replySize) {
-        this(clientId, seq, replySize, true);
+        this(clientId, seq, replySize, true, false);
     }
 
     public RequestHeader(String clientId, long seq, ReplySize replySize, boolean probes) {
+        this(clientId, seq, replySize, probes, false);
+    }
+
+    private RequestHeader(String clientId, long seq, ReplySize replySize, boolean probes, boolean rehearsal) {
         this.clientId = Objects.requireNonNull(clientId, "clientId");
         this.seq = seq;
         this.replySize = Objects.requireNonNull(replySize, "replySize");
         this.probes = probes;
+        this.rehearsal = rehearsal;
+    }
+
+    /**
+     * A rehearsal of a request: the replica runs it exactly as a real one (request-log lookup, business checks,
+     * inserts and updates, flush, reply) and then rolls its transaction back, so nothing is stored and the request log
+     * does not remember it. The Replication Manager sends rehearsals to keep backups and spares hot.
+     */
+    public static RequestHeader rehearsal(String clientId, long seq) {
+        return new RequestHeader(clientId, seq, ReplySize.ORIGINAL, true, true);
+    }
+
+    public boolean isRehearsal() {
+        return rehearsal;
     }
 
     /** Whether the replica takes its four probe timestamps (always, except to measure what they cost). */

@@ -226,7 +226,8 @@ public class AuctionServiceBean implements AuctionService {
 
     /**
      * Runs a state-changing request at most once per {@code (clientId, seq)}: the reply is stored in request_log in
-     * the same transaction as the change. A request already in the log returns the stored reply; a concurrent twin
+     * the same transaction as the change. A rehearsal (a header from {@link RequestHeader#rehearsal}) runs all of it
+     * and rolls back. A request already in the log returns the stored reply; a concurrent twin
      * (e.g. the same retry reaching two replicas) loses on the primary key, rolls back, and returns the winner's reply.
      */
     private <T extends Serializable, E extends Exception> Reply<T> executeOnce(RequestHeader header, String operation,
@@ -245,7 +246,11 @@ public class AuctionServiceBean implements AuctionService {
                 em.persist(new RequestLogEntry(header.clientId(), header.seq(), operation,
                         ReplyCodec.serialize(value), Instant.now()));
                 em.flush();
-                tx.commit();
+                if (header.isRehearsal()) {
+                    tx.rollback(); // every statement ran; nothing is kept
+                } else {
+                    tx.commit();
+                }
                 return reply(value, header, false, received, dbStart);
             } catch (AuctionException refused) {
                 rollbackQuietly();

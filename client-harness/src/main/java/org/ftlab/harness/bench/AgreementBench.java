@@ -48,6 +48,7 @@ public final class AgreementBench {
                             GridPlan.Order.SEQUENTIAL, 0L, GridPlan.Arrival.CLOSED, List.of(), 0));
             Path dir = benchDir.resolve("agreement-round-" + round);
             RunDirectory rd = RunDirectory.create(dir, plan, "preconnected", FaultPlan.NONE, 2,
+                    ManagedLab.DEFAULT_SPARES,
                     "embedded MariaDB", org.ftlab.harness.cli.Home.path());
             if (!GridRunner.runToEnd(lab, rd, out)) {
                 throw new IllegalStateException("the grid run " + dir + " did not complete");

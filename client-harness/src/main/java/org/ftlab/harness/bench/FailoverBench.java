@@ -54,7 +54,8 @@ public final class FailoverBench {
         out.printf(Locale.ROOT, "%s, %s clients, %d client%s, %d faults: %d posts per client (%.0f/s each)%n", kind,
                 strategy, clients, clients == 1 ? "" : "s", faults, posts, postsPerSecondPerClient);
         out.flush();
-        RunDirectory rd = RunDirectory.create(dir, plan, strategy, faultPlan, 2, "embedded MariaDB",
+        RunDirectory rd = RunDirectory.create(dir, plan, strategy, faultPlan, 2, ManagedLab.DEFAULT_SPARES,
+                "embedded MariaDB",
                 org.ftlab.harness.cli.Home.path());
         if (!GridRunner.runToEnd(lab, rd, out)) {
             throw new IllegalStateException("the fail-over run " + dir + " did not complete");

@@ -57,6 +57,11 @@ public final class GridCommand implements Callable<Integer> {
                     + "default: ${DEFAULT-VALUE}).")
     String strategy;
 
+    @Option(names = "--spares", defaultValue = "1", paramLabel = "N",
+            description = "Pre-booted spare replicas the Replication Manager keeps outside the view, 0 to 3; one "
+                    + "joins the view at once when a replica fails (default: ${DEFAULT-VALUE}).")
+    int spares;
+
     @Option(names = "--faults", defaultValue = "none", paramLabel = "KIND",
             description = "none, crash (SIGKILL of the primary) or hang (SIGSTOP) (default: ${DEFAULT-VALUE}).")
     String faults;
@@ -102,7 +107,10 @@ public final class GridCommand implements Callable<Integer> {
             if (faultPlan.enabled() && replicas < 2) {
                 throw new IllegalArgumentException("--faults needs at least 2 replicas (a backup to fail over to)");
             }
-            dir = RunDirectory.create(runDir, plan, failover, faultPlan, replicas,
+            if (spares < 0 || spares > 3) {
+                throw new IllegalArgumentException("--spares must be 0 to 3, was " + spares);
+            }
+            dir = RunDirectory.create(runDir, plan, failover, faultPlan, replicas, spares,
                     external == null ? "embedded MariaDB" : external.redactedUrl(), FtlabCommand.home());
             GridPlan.Design d = dir.plan().design();
             outw.printf(Locale.ROOT, "ftlab grid: %s profile, %d configurations x %d replicate%s, %d+%d invocations "
@@ -119,7 +127,8 @@ public final class GridCommand implements Callable<Integer> {
         long t0 = System.nanoTime();
         ManagedLab lab;
         try {
-            lab = ManagedLab.start(new ManagedLab.Options(dir.path(), server, dir.replicas(), external, 100, 500, true));
+            lab = ManagedLab.start(new ManagedLab.Options(dir.path(), server, dir.replicas(), dir.spares(), external,
+                    100, 500, true));
         } catch (IOException | RuntimeException e) {
             dir.finish("aborted");
             throw e;

@@ -16,7 +16,7 @@ import java.util.concurrent.locks.LockSupport;
 import javax.naming.NamingException;
 import org.ftlab.auction.api.AuctionException;
 import org.ftlab.auction.api.MicroClock;
-import org.ftlab.harness.client.ReplicaConnection;
+import org.ftlab.rm.replica.ReplicaConnection;
 import org.ftlab.harness.lab.ManagerClient;
 import org.ftlab.rm.PrimaryBackupView;
 import org.ftlab.rm.replica.ApplicationUser;

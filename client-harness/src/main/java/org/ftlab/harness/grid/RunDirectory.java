@@ -49,7 +49,7 @@ public final class RunDirectory {
      * recorded with the schedule it gives.
      */
     public static RunDirectory create(Path dir, GridPlan plan, String strategy, FaultPlan faults,
-            int replicas, String database, Path home) throws IOException {
+            int replicas, int spares, String database, Path home) throws IOException {
         if (plan.design().seed() == null) {
             plan = plan.withDesign(plan.design().withSeed(new java.security.SecureRandom().nextLong() >>> 1));
         }
@@ -81,6 +81,7 @@ public final class RunDirectory {
         f.put("every_s", faults.everySeconds());
         f.put("per_config", faults.perConfig());
         m.put("replicas", replicas);
+        m.put("spares", spares);
         m.put("database", database);
         m.set("versions", versions());
         m.put("jvm", System.getProperty("java.vm.name") + " " + System.getProperty("java.runtime.version"));
@@ -151,6 +152,11 @@ public final class RunDirectory {
 
     public int replicas() {
         return manifest.path("replicas").asInt(2);
+    }
+
+    /** Pre-booted spares the lab kept (0 for runs from before spares existed). */
+    public int spares() {
+        return manifest.path("spares").asInt(0);
     }
 
     public Path path() {

@@ -36,11 +36,14 @@ public final class ManagedLab implements AutoCloseable {
         this.runDir = runDir;
     }
 
+    /** Spares a lab keeps unless told otherwise. */
+    public static final int DEFAULT_SPARES = 1;
+
     /** Settings; {@code externalDatabase} null: the embedded database. */
-    public record Options(Path runDir, Path serverDir, int replicas, DatabaseEndpoint externalDatabase,
+    public record Options(Path runDir, Path serverDir, int replicas, int spares, DatabaseEndpoint externalDatabase,
             long heartbeatMillis, long timeoutMillis, boolean relaunch) {
         public Options(Path runDir, Path serverDir, int replicas) {
-            this(runDir, serverDir, replicas, null, 100, 500, true);
+            this(runDir, serverDir, replicas, DEFAULT_SPARES, null, 100, 500, true);
         }
     }
 
@@ -52,7 +55,7 @@ public final class ManagedLab implements AutoCloseable {
                 "-Xmx256m", "-Djava.net.preferIPv4Stack=true", "-cp", System.getProperty("java.class.path"),
                 "org.ftlab.rm.ReplicationManagerMain", "--run-dir", runDir.toString(),
                 "--server-dir", o.serverDir().toAbsolutePath().toString(),
-                "--replicas", Integer.toString(o.replicas()),
+                "--replicas", Integer.toString(o.replicas()), "--spares", Integer.toString(o.spares()),
                 "--heartbeat-ms", Long.toString(o.heartbeatMillis()), "--timeout-ms", Long.toString(o.timeoutMillis())));
         if (!o.relaunch()) {
             cmd.add("--no-relaunch");

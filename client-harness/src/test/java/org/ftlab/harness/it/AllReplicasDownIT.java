@@ -21,7 +21,7 @@ class AllReplicasDownIT {
     @MethodSource("org.ftlab.harness.failover.Strategies#names")
     void clientGivesUpWithAClearErrorAfterItsBound(String strategy) throws Exception {
         Path runDir = Files.createTempDirectory(Path.of("target").toAbsolutePath(), "all-down-");
-        try (ManagedLab lab = ManagedLab.start(new ManagedLab.Options(runDir, SharedLab.serverHome(), 1, null, 100,
+        try (ManagedLab lab = ManagedLab.start(new ManagedLab.Options(runDir, SharedLab.serverHome(), 1, 0, null, 100,
                 500, false))) {
             Duration bound = Duration.ofSeconds(3);
             try (FailoverClient client = new FailoverClient(lab.manager(), lab.user(), strategy, bound)) {

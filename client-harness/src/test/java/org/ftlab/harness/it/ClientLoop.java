@@ -25,6 +25,8 @@ final class ClientLoop implements Runnable {
     private final String strategy;
     private final long thinkMillis;
     volatile Throwable failure;
+    /** The client's false suspicions when it finished. */
+    final AtomicInteger falseSuspicions = new AtomicInteger();
 
     ClientLoop(ManagedLab lab, String strategy, String clientId, int posts, long thinkMillis) {
         this.lab = lab;
@@ -57,6 +59,8 @@ final class ClientLoop implements Runnable {
                     Thread.sleep(thinkMillis);
                 }
             }
+            Thread.sleep(500); // let a pending suspicion report come back
+            falseSuspicions.set(client.falseSuspicions());
         } catch (Throwable t) {
             failure = t;
         }

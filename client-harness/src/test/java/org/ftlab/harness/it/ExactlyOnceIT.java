@@ -25,7 +25,7 @@ import org.ftlab.auction.api.LoginToken;
 import org.ftlab.auction.api.Reply;
 import org.ftlab.auction.api.ReplySize;
 import org.ftlab.auction.api.RequestHeader;
-import org.ftlab.harness.client.ReplicaConnection;
+import org.ftlab.rm.replica.ReplicaConnection;
 import org.ftlab.rm.LocalLab;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;

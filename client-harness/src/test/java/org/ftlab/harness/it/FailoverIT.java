@@ -129,7 +129,69 @@ class FailoverIT {
         assertEquals(primary, primary(), "the primary stays");
     }
 
+    @org.junit.jupiter.api.Test
+    void aSpareJoinsTheViewAsABackupTheMomentABackupFails() throws Exception {
+        String spare = awaitSpare();
+        ReplicationManager.InjectedFault fault = lab.manager().inject("crash-backup", null);
+        JsonNode failure = awaitFailure(fault.faultId());
+        assertEquals(spare, failure.path("replacement").asText(), "the spare replaced the failed backup");
+        assertTrue(failure.path("restoredEpochUs").asLong() > 0, "the degree was restored when the failure was "
+                + "handled, not after a boot");
+        List<String> view = new ArrayList<>();
+        lab.manager().view().members().forEach(m -> view.add(m.name()));
+        assertTrue(view.contains(spare), "the spare serves as a backup: " + view);
+        assertFalse(view.contains(fault.replica()));
+        awaitSpare(); // and the pool is refilled in the background
+    }
+
+    @org.junit.jupiter.api.Test
+    void aFalseSuspicionCostsAFailOverAndNothingElse() throws Exception {
+        String primary = primary();
+        int failuresBefore = lab.manager().status().path("failures").size();
+        ClientLoop c = new ClientLoop(lab, "preconnected", "fo-false-" + Long.toString(System.nanoTime(), 36), 500,
+                2);
+        Thread t = new Thread(c, c.clientId);
+        t.setDaemon(true);
+        t.start();
+        awaitProgress(List.of(c), 200); // enough answers for the adaptive timeout to leave its ceiling
+        // A gray failure the Replication Manager must not take for a crash or a hang: the primary keeps running,
+        // throttled to 1% of a CPU for 300 ms (below the Fault Detector's heartbeat timeout), so the client's
+        // adaptive invocation timeout fires on a healthy replica.
+        long pid = -1;
+        for (JsonNode r : lab.manager().status().path("replicas")) {
+            if (r.path("name").asText().equals(primary)) {
+                pid = r.path("pid").asLong();
+            }
+        }
+        try (CpuThrottle throttle = CpuThrottle.of(pid, 1_000, 100_000)) {
+            Thread.sleep(300);
+        }
+        joinAll(List.of(c));
+        assertTrue(c.outcomes().stream().anyMatch(Outcome::faulty), "the client failed over at least once");
+        assertTrue(c.falseSuspicions.get() >= 1, "the manager declined the client's suspicion");
+        assertEquals(primary, primary(), "the primary stays");
+        assertEquals(failuresBefore, lab.manager().status().path("failures").size(), "no failure was recorded");
+        assertTrue(ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false),
+                "the suspected replica was not fenced");
+        List<Outcome<?>> outcomes = c.outcomes();
+        assertEquals(primary, outcomes.get(outcomes.size() - 1).servedBy(), "the client went back to the primary");
+        auditExactlyOnce(List.of(c));
+    }
+
     // ---- helpers ----------------------------------------------------------------------------------------------
+
+    /** Waits until the manager has a ready spare; returns its name. */
+    private static String awaitSpare() throws Exception {
+        long deadline = System.nanoTime() + 180_000_000_000L;
+        while (System.nanoTime() < deadline) {
+            JsonNode spares = lab.manager().status().path("spares");
+            if (spares.size() > 0) {
+                return spares.get(0).asText();
+            }
+            Thread.sleep(200);
+        }
+        throw new AssertionError("no spare became ready");
+    }
 
     /** Served by another replica than the one the client chose first: a fail-over, a hedge or an active race. */
     private static boolean servedElsewhere(Outcome<?> o) {

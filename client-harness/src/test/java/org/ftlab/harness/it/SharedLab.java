@@ -10,7 +10,7 @@ import java.util.concurrent.atomic.AtomicLong;
 import org.ftlab.auction.api.AuctionService;
 import org.ftlab.auction.api.ReplySize;
 import org.ftlab.auction.api.RequestHeader;
-import org.ftlab.harness.client.ReplicaConnection;
+import org.ftlab.rm.replica.ReplicaConnection;
 import org.ftlab.rm.LocalLab;
 import org.ftlab.rm.replica.Replica;
 import org.junit.jupiter.api.extension.BeforeAllCallback;

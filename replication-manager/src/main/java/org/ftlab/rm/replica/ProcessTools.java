@@ -40,6 +40,29 @@ public final class ProcessTools {
     }
 
     /**
+     * Sets the nice value of every thread of {@code pid} (Linux nices threads, not processes: renice of the pid alone
+     * would leave the JVM's other threads where they were). Lowering a nice value needs root (CAP_SYS_NICE).
+     */
+    public static void renice(long pid, int niceness) throws IOException {
+        java.util.List<String> cmd = new java.util.ArrayList<>(java.util.List.of("renice", "-n",
+                Integer.toString(niceness), "-p"));
+        try (java.util.stream.Stream<Path> tasks = Files.list(Path.of("/proc", Long.toString(pid), "task"))) {
+            tasks.forEach(t -> cmd.add(t.getFileName().toString()));
+        }
+        Process renice = new ProcessBuilder(cmd).redirectErrorStream(true).start();
+        try {
+            String out = new String(renice.getInputStream().readAllBytes(), StandardCharsets.UTF_8).strip();
+            if (renice.waitFor() != 0) {
+                throw new IOException("renice " + niceness + " of " + pid + " failed: "
+                        + out.lines().findFirst().orElse("(no output)"));
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IOException("interrupted while renicing " + pid, e);
+        }
+    }
+
+    /**
      * Sends a real signal ({@code KILL}, {@code STOP}, {@code CONT}, {@code TERM}) with kill(1): the JDK can send
      * only TERM and KILL, and fault injection needs STOP/CONT too.
      */

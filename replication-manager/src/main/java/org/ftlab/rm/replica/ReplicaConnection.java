@@ -1,4 +1,4 @@
-package org.ftlab.harness.client;
+package org.ftlab.rm.replica;
 
 import java.util.Properties;
 import javax.naming.Context;
@@ -9,7 +9,7 @@ import org.ftlab.auction.api.AuctionService;
 /**
  * A remote EJB proxy to the auction service on one replica, authenticated as the run's application user.
  * A proxy is pinned to its replica (strong URI affinity): it never fails over by itself; fail-over is the job of
- * {@code FailoverClient}.
+ * the client harness's fail-over strategies.
  */
 public final class ReplicaConnection implements AutoCloseable {
     private static final long CONNECT_TIMEOUT_MILLIS = 10_000;

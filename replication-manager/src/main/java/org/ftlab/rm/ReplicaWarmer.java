@@ -1,0 +1,183 @@
+package org.ftlab.rm;
+
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Supplier;
+import javax.naming.NamingException;
+import org.ftlab.auction.api.AuctionDraft;
+import org.ftlab.auction.api.AuctionException;
+import org.ftlab.auction.api.AuctionService;
+import org.ftlab.auction.api.ReplySize;
+import org.ftlab.auction.api.RequestHeader;
+import org.ftlab.rm.replica.ApplicationUser;
+import org.ftlab.rm.replica.Replica;
+import org.ftlab.rm.replica.ReplicaConnection;
+
+/**
+ * Keeps replicas that serve no clients hot, so that a backup or spare serves at full speed from its first request
+ * after a fail-over. Through the real remote path (the EJB client, remoting, the bean, Hibernate, the JDBC driver,
+ * the database), it sends every operation of the service: ping, the three reads of a fixture auction, and rehearsals
+ * of posting an auction and bidding (run in full, then rolled back: nothing is stored, see
+ * {@link RequestHeader#rehearsal}).
+ * <ul>
+ * <li>{@link #warmUp}: {@code bootRounds} rounds on a replica that has just booted, before it joins the view or the
+ * spare pool: enough for the JIT to compile the request paths, as the primary's own traffic did for it;</li>
+ * <li>{@link #keepWarm}: then {@code roundsPerSecond} rounds per second on every backup and spare, so that their
+ * connections, pools and compiled code stay as the primary's are.</li>
+ * </ul>
+ * The fixture (an account, a login and one auction, under a client id of the warmer's own) is real: it is created
+ * once, on the first replica warmed. Failures are not news here: the Fault Detector judges replicas.
+ */
+public final class ReplicaWarmer implements AutoCloseable {
+    public static final int DEFAULT_BOOT_ROUNDS = 1000;
+    public static final double DEFAULT_ROUNDS_PER_SECOND = 5;
+    private static final long INVOCATION_TIMEOUT_MILLIS = 5_000;
+
+    private final ApplicationUser user;
+    private final int bootRounds;
+    private final double roundsPerSecond;
+    private final String clientId;
+    private final AtomicLong seq = new AtomicLong();
+    private final Map<String, ReplicaConnection> connections = new ConcurrentHashMap<>();
+    private final Set<String> busy = ConcurrentHashMap.newKeySet();
+    private final ScheduledExecutorService ticker = Executors.newSingleThreadScheduledExecutor(daemon("warmer-tick"));
+    private final ExecutorService rounds = Executors.newFixedThreadPool(2, daemon("warmer"));
+    private final AtomicLong roundsRun = new AtomicLong();
+    private volatile String token;
+    private volatile long auctionId;
+    private volatile boolean closed;
+
+    /** A warmer for the lab's application user; {@code roundsPerSecond} 0 keeps no replica warm after boot. */
+    public ReplicaWarmer(ApplicationUser user, int bootRounds, double roundsPerSecond) {
+        if (bootRounds < 0 || roundsPerSecond < 0 || roundsPerSecond > 100) {
+            throw new IllegalArgumentException("warm-up rounds must be >= 0 and the rate 0 to 100 per second, was "
+                    + bootRounds + " and " + roundsPerSecond);
+        }
+        this.user = user;
+        this.bootRounds = bootRounds;
+        this.roundsPerSecond = roundsPerSecond;
+        this.clientId = "ftlab-warmer-" + Long.toString(System.nanoTime() & 0xffffffL, 36);
+    }
+
+    private static java.util.concurrent.ThreadFactory daemon(String name) {
+        return r -> {
+            Thread t = new Thread(r, name);
+            t.setDaemon(true);
+            return t;
+        };
+    }
+
+    /** Runs the boot rounds on {@code replica} (blocking); returns how long they took, ms (-1 if they failed). */
+    public long warmUp(Replica replica) {
+        if (bootRounds == 0) {
+            return 0;
+        }
+        long t0 = System.nanoTime();
+        try {
+            AuctionService s = connection(replica).service();
+            ensureFixture(s);
+            for (int i = 0; i < bootRounds && !closed; i++) {
+                round(s);
+            }
+            return (System.nanoTime() - t0) / 1_000_000;
+        } catch (NamingException | AuctionException | RuntimeException e) {
+            System.err.println("replication-manager: warm-up of " + replica.name() + " stopped: " + e.getMessage());
+            return -1;
+        }
+    }
+
+    /** From now on, {@code roundsPerSecond} rounds per second on each replica {@code targets} names at the time. */
+    public void keepWarm(Supplier<List<Replica>> targets) {
+        if (roundsPerSecond == 0) {
+            return;
+        }
+        long periodMicros = (long) (1_000_000 / roundsPerSecond);
+        ticker.scheduleAtFixedRate(() -> {
+            for (Replica r : targets.get()) {
+                if (!closed && token != null && busy.add(r.name())) {
+                    rounds.execute(() -> {
+                        try {
+                            round(connection(r).service());
+                        } catch (NamingException | AuctionException | RuntimeException e) {
+                            forget(r.name()); // reconnect next time; a failed replica leaves the targets
+                        } finally {
+                            busy.remove(r.name());
+                        }
+                    });
+                }
+            }
+        }, periodMicros, periodMicros, TimeUnit.MICROSECONDS);
+    }
+
+    /** Rounds run so far, boot rounds included. */
+    public long roundsRun() {
+        return roundsRun.get();
+    }
+
+    /** Drops the connection to a replica that is gone. */
+    public void forget(String replicaName) {
+        ReplicaConnection c = connections.remove(replicaName);
+        if (c != null) {
+            c.close();
+        }
+    }
+
+    private ReplicaConnection connection(Replica r) throws NamingException {
+        ReplicaConnection c = connections.get(r.name());
+        if (c == null) {
+            c = ReplicaConnection.open(r.remotingUri(), user.username(), user.password(), INVOCATION_TIMEOUT_MILLIS);
+            ReplicaConnection raced = connections.putIfAbsent(r.name(), c);
+            if (raced != null) {
+                c.close();
+                c = raced;
+            }
+        }
+        return c;
+    }
+
+    /** The account, login and auction the rounds use: real, created once, on the first replica warmed. */
+    private synchronized void ensureFixture(AuctionService s) throws AuctionException {
+        if (token != null) {
+            return;
+        }
+        String username = clientId.replace('-', '_');
+        String password = Long.toString(System.nanoTime(), 36) + "-warmer";
+        s.createAccount(header(), username, password);
+        String t = s.login(header(), username, password).value().token();
+        auctionId = s.postAuction(header(), t, new AuctionDraft("warm-up fixture", "read and bid on by rehearsals",
+                100, AuctionDraft.MAX_DURATION_SECONDS)).value().auctionId();
+        token = t;
+    }
+
+    /** One round: every operation once, the state-changing ones as rehearsals. */
+    private void round(AuctionService s) throws AuctionException {
+        s.ping();
+        s.viewAuction(header(), auctionId);
+        s.auctionStatus(header(), auctionId);
+        s.bidHistory(header(), auctionId);
+        s.postAuction(RequestHeader.rehearsal(clientId, seq.getAndIncrement()), token,
+                new AuctionDraft("rehearsal", "rolled back", 100, 3_600));
+        s.placeBid(RequestHeader.rehearsal(clientId, seq.getAndIncrement()), token, auctionId, 1_000);
+        roundsRun.incrementAndGet();
+    }
+
+    private RequestHeader header() {
+        return new RequestHeader(clientId, seq.getAndIncrement(), ReplySize.ORIGINAL);
+    }
+
+    @Override
+    public void close() {
+        closed = true;
+        ticker.shutdownNow();
+        rounds.shutdownNow();
+        connections.values().forEach(ReplicaConnection::close);
+        connections.clear();
+    }
+}
