@@ -167,6 +167,7 @@ class FailoverIT {
             Thread.sleep(300);
         }
         joinAll(List.of(c));
+        t.join(30_000); // the loop records the client's false suspicions as it ends
         assertTrue(c.outcomes().stream().anyMatch(Outcome::faulty), "the client failed over at least once");
         assertTrue(c.falseSuspicions.get() >= 1, "the manager declined the client's suspicion");
         assertEquals(primary, primary(), "the primary stays");
