@@ -219,7 +219,7 @@ public final class ServiceBench {
                     long auction = auctions[next[0]++ % auctions.length];
                     long sent = MicroClock.nowEpochMicros();
                     Outcome<Reply<org.ftlab.auction.api.AuctionDetails>> o =
-                            client.invoke(svc -> svc.viewAuction(h, auction));
+                            client.invoke("viewAuction", svc -> svc.viewAuction(h, auction));
                     long received = MicroClock.nowEpochMicros();
                     if (table.size() < capacity) {
                         table.recordOk(h.seq(), "viewAuction", -1, sent, received, o.result());
@@ -232,7 +232,7 @@ public final class ServiceBench {
                 return () -> {
                     RequestHeader h = s.next(ReplySize.ORIGINAL, false);
                     long auction = auctions[next[0]++ % auctions.length];
-                    client.invoke(svc -> svc.viewAuction(h, auction));
+                    client.invoke("viewAuction", svc -> svc.viewAuction(h, auction));
                 };
             }
             case "post": {
@@ -242,7 +242,7 @@ public final class ServiceBench {
                     AuctionDraft draft = new AuctionDraft(s.clientId + "#" + h.seq(), "bench", 100, 86_400);
                     long sent = MicroClock.nowEpochMicros();
                     Outcome<Reply<org.ftlab.auction.api.AuctionPosted>> o =
-                            client.invoke(svc -> svc.postAuction(h, s.token, draft));
+                            client.invoke("postAuction", svc -> svc.postAuction(h, s.token, draft));
                     if (table.size() < capacity) {
                         table.recordOk(h.seq(), "postAuction", -1, sent, MicroClock.nowEpochMicros(), o.result());
                     }
@@ -264,7 +264,8 @@ public final class ServiceBench {
         for (int i = 0; i < ids.length; i++) {
             RequestHeader h = s.next(ReplySize.ORIGINAL);
             AuctionDraft draft = new AuctionDraft(s.clientId + "#" + h.seq(), "bench: viewed", 100, 86_400);
-            ids[i] = s.client.invoke(svc -> svc.postAuction(h, s.token, draft)).result().value().auctionId();
+            ids[i] = s.client.invoke("postAuction", svc -> svc.postAuction(h, s.token, draft)).result().value()
+                    .auctionId();
         }
         return ids;
     }

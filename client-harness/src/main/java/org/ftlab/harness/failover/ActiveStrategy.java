@@ -29,13 +29,7 @@ final class ActiveStrategy implements FailoverStrategy {
         List<Target> targets = replicas.serving();
         List<CompletableFuture<Answer<T>>> attempts = new ArrayList<>(targets.size());
         for (Target t : targets) {
-            CompletableFuture<Answer<T>> a = replicas.attemptAsync(t, operation, call);
-            a.thenAccept(answer -> {
-                if (answer.failed()) {
-                    replicas.failedOver(t);
-                }
-            });
-            attempts.add(a);
+            attempts.add(replicas.attemptAsync(t, operation, call));
         }
         Answer<T> winner = Race.firstAnswer(attempts).join();
         int n = targets.size();
@@ -44,13 +38,6 @@ final class ActiveStrategy implements FailoverStrategy {
             return FailOver.retry(replicas, operation, call, winner.target(), sent, winner.doneMicros(),
                     winner.failure(), n, fallback::next);
         }
-        T result = Race.resultOf(winner);
-        if (winner.target() == first) {
-            return new Outcome<>(result, Outcome.Served.FIRST_CHOICE, null, first.name(), n);
-        }
-        Outcome.Served served = Race.failedAlready(attempts.get(0)) ? Outcome.Served.FAIL_OVER
-                : Outcome.Served.HEDGE;
-        return new Outcome<>(result, served, new FailoverPhases(first.name(), winner.sentMicros() - sent, 0,
-                winner.doneMicros() - winner.sentMicros(), n), winner.target().name(), n);
+        return Race.outcome(winner, first, attempts.get(0), sent, n);
     }
 }

@@ -23,6 +23,21 @@ final class FailOver {
     }
 
     /**
+     * Sends {@code call} to the current replica on the calling thread; when that fails, retries elsewhere with
+     * {@code chooser}. What the reactive and pre-connected strategies do; they differ only in the chooser.
+     */
+    static <T> Outcome<T> currentThenRetry(ReplicaSet replicas, String operation, Call<T> call, Chooser chooser)
+            throws AuctionException, AllReplicasDownException {
+        long sent = MicroClock.nowEpochMicros();
+        Target target = replicas.current();
+        try {
+            return Outcome.firstChoice(replicas.attempt(target, operation, call), target.name(), 1);
+        } catch (RuntimeException failure) {
+            return retry(replicas, operation, call, target, sent, MicroClock.nowEpochMicros(), failure, 1, chooser);
+        }
+    }
+
+    /**
      * @param sentMicros when the request was first sent
      * @param detectedMicros when the client knew the first attempt had failed
      * @param attemptsSoFar attempts already made (the failed ones)

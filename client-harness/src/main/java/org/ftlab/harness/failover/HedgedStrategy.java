@@ -35,12 +35,6 @@ final class HedgedStrategy implements FailoverStrategy {
         Target first = replicas.current();
         long delayMicros = replicas.hedgeDelay().currentMicros(operation);
         CompletableFuture<Answer<T>> a = replicas.attemptAsync(first, operation, call);
-        // A failure of the first replica moves the client's requests off it, even when the hedge answered first.
-        a.thenAccept(answer -> {
-            if (answer.failed()) {
-                replicas.failedOver(first);
-            }
-        });
         Answer<T> answer = await(a, delayMicros);
         Target second = answer == null ? replicas.standby(first) : null;
         if (answer == null && second == null) {
@@ -54,24 +48,12 @@ final class HedgedStrategy implements FailoverStrategy {
                     fallback::next);
         }
         CompletableFuture<Answer<T>> b = replicas.attemptAsync(second, operation, call);
-        b.thenAccept(late -> {
-            if (late.failed()) {
-                replicas.failedOver(second);
-            }
-        });
         Answer<T> winner = Race.firstAnswer(List.of(a, b)).join();
         if (winner.failed()) {
             return FailOver.retry(replicas, operation, call, second, sent, winner.doneMicros(), winner.failure(), 2,
                     fallback::next);
         }
-        T result = Race.resultOf(winner);
-        if (winner.target() == first) {
-            return new Outcome<>(result, Outcome.Served.FIRST_CHOICE, null, first.name(), 2);
-        }
-        Outcome.Served served = Race.failedAlready(a) ? Outcome.Served.FAIL_OVER : Outcome.Served.HEDGE;
-        long hedged = winner.sentMicros();
-        return new Outcome<>(result, served, new FailoverPhases(first.name(), hedged - sent, 0,
-                winner.doneMicros() - hedged, 2), second.name(), 2);
+        return Race.outcome(winner, first, a, sent, 2);
     }
 
     /** The attempt's answer if it comes within {@code micros}, else null. */

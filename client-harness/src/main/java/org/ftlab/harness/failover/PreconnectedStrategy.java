@@ -1,7 +1,6 @@
 package org.ftlab.harness.failover;
 
 import org.ftlab.auction.api.AuctionException;
-import org.ftlab.auction.api.MicroClock;
 import org.ftlab.harness.failover.ReplicaSet.Target;
 
 /**
@@ -18,14 +17,7 @@ final class PreconnectedStrategy implements FailoverStrategy {
 
     @Override
     public <T> Outcome<T> invoke(String operation, Call<T> call) throws AuctionException, AllReplicasDownException {
-        long sent = MicroClock.nowEpochMicros();
-        Target target = replicas.current();
-        try {
-            return Outcome.firstChoice(replicas.attempt(target, operation, call), target.name(), 1);
-        } catch (RuntimeException failure) {
-            return FailOver.retry(replicas, operation, call, target, sent, MicroClock.nowEpochMicros(), failure, 1,
-                    this::next);
-        }
+        return FailOver.currentThenRetry(replicas, operation, call, this::next);
     }
 
     /** The ready standby; without one, the reactive way. Shared with the strategies that build on this one. */

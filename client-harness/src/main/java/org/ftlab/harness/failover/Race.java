@@ -38,8 +38,21 @@ final class Race {
         return answer.result();
     }
 
-    /** Whether {@code attempt} has completed with a failure by now. */
-    static <T> boolean failedAlready(CompletableFuture<Answer<T>> attempt) {
-        return attempt.isDone() && attempt.join().failed();
+    /**
+     * The outcome of a request sent to {@code sentTo} replicas, {@code first} the first choice: {@code winner} is
+     * the answer that came first. Another replica's answer is a hedge while the first choice has not failed the
+     * request, a fail-over once it has; its phases are the wait before that replica was sent the request, no
+     * fail-over time, and that replica's own time.
+     */
+    static <T> Outcome<T> outcome(Answer<T> winner, ReplicaSet.Target first, CompletableFuture<Answer<T>> firstAttempt,
+            long sentMicros, int sentTo) throws AuctionException {
+        T result = resultOf(winner);
+        if (winner.target() == first) {
+            return new Outcome<>(result, Outcome.Served.FIRST_CHOICE, null, first.name(), sentTo);
+        }
+        boolean firstFailed = firstAttempt.isDone() && firstAttempt.join().failed();
+        return new Outcome<>(result, firstFailed ? Outcome.Served.FAIL_OVER : Outcome.Served.HEDGE,
+                new FailoverPhases(first.name(), winner.sentMicros() - sentMicros, 0,
+                        winner.doneMicros() - winner.sentMicros(), sentTo), winner.target().name(), sentTo);
     }
 }

@@ -1,8 +1,6 @@
 package org.ftlab.harness.failover;
 
 import org.ftlab.auction.api.AuctionException;
-import org.ftlab.auction.api.MicroClock;
-import org.ftlab.harness.failover.ReplicaSet.Target;
 
 /**
  * Seed 004's phase III client: one connection, to the primary. When a request fails there (an error, or no answer
@@ -18,13 +16,6 @@ final class ReactiveStrategy implements FailoverStrategy {
 
     @Override
     public <T> Outcome<T> invoke(String operation, Call<T> call) throws AuctionException, AllReplicasDownException {
-        long sent = MicroClock.nowEpochMicros();
-        Target target = replicas.current();
-        try {
-            return Outcome.firstChoice(replicas.attempt(target, operation, call), target.name(), 1);
-        } catch (RuntimeException failure) {
-            return FailOver.retry(replicas, operation, call, target, sent, MicroClock.nowEpochMicros(), failure, 1,
-                    replicas::awaitNewPrimary);
-        }
+        return FailOver.currentThenRetry(replicas, operation, call, replicas::awaitNewPrimary);
     }
 }

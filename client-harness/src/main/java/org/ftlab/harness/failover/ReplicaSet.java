@@ -171,7 +171,11 @@ public final class ReplicaSet implements AutoCloseable {
         }
     }
 
-    /** As {@link #attempt}, on one of the client's attempt threads; the future never completes exceptionally. */
+    /**
+     * As {@link #attempt}, on one of the client's attempt threads; the future never completes exceptionally. A failed
+     * attempt moves the client's requests off its replica ({@link #failedOver}) before the future completes, even
+     * when another replica has answered the request meanwhile.
+     */
     public <T> CompletableFuture<Answer<T>> attemptAsync(Target target, String operation, Call<T> call) {
         long sent = MicroClock.nowEpochMicros();
         return CompletableFuture.supplyAsync(() -> {
@@ -181,7 +185,9 @@ public final class ReplicaSet implements AutoCloseable {
             } catch (AuctionException refused) {
                 return new Answer<>(target, sent, MicroClock.nowEpochMicros(), null, refused, null);
             } catch (RuntimeException e) {
-                return new Answer<>(target, sent, MicroClock.nowEpochMicros(), null, null, e);
+                long done = MicroClock.nowEpochMicros();
+                failedOver(target);
+                return new Answer<>(target, sent, done, null, null, e);
             }
         }, attemptThreads());
     }
