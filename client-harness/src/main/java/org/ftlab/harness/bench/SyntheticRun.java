@@ -91,8 +91,9 @@ public final class SyntheticRun {
                                 } else {
                                     line.append(",,");
                                 }
-                                // closed loop: intended = sent; every row measured; one replicate
-                                line.append(',').append(t).append(",measure,1");
+                                // closed loop: intended = sent; every row measured; one replicate; a faulty
+                                // invocation went to two replicas
+                                line.append(',').append(t).append(",measure,1,").append(faulty ? 2 : 1);
                                 w.append(line).append('\n');
                                 rows++;
                                 t = recv + think * 1000L;

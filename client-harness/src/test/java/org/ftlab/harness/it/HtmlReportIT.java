@@ -85,7 +85,7 @@ class HtmlReportIT {
                                 .append(recv).append(',').append(send + 100).append(',').append(send + 150)
                                 .append(',').append(recv - 150).append(',').append(recv - 100).append(',').append(send)
                                 .append(",r1,ok,,,,,").append(intended).append(i < 5 ? ",warmup," : ",measure,")
-                                .append(rep).append('\n');
+                                .append(rep).append(",1\n");
                     }
                 }
                 t += 10_000_000L;
