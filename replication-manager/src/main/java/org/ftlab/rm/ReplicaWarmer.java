@@ -36,7 +36,7 @@ import org.ftlab.rm.replica.ReplicaConnection;
  * once, on the first replica warmed. Failures are not news here: the Fault Detector judges replicas.
  */
 public final class ReplicaWarmer implements AutoCloseable {
-    public static final int DEFAULT_BOOT_ROUNDS = 1000;
+    public static final int DEFAULT_BOOT_ROUNDS = 300;
     public static final double DEFAULT_ROUNDS_PER_SECOND = 5;
     private static final long INVOCATION_TIMEOUT_MILLIS = 5_000;
 
