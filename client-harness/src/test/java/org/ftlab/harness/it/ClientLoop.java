@@ -25,6 +25,8 @@ final class ClientLoop implements Runnable {
     private final String strategy;
     private final long thinkMillis;
     volatile Throwable failure;
+    /** The client's invocation timeout after its latest request, ms. */
+    volatile long invocationTimeoutMillis = Long.MAX_VALUE;
     /** The client's false suspicions when it finished. */
     final AtomicInteger falseSuspicions = new AtomicInteger();
 
@@ -54,6 +56,7 @@ final class ClientLoop implements Runnable {
                     outcomes.add(o);
                     postSeqs.add(h.seq());
                 }
+                invocationTimeoutMillis = client.invocationTimeoutMillis();
                 done.incrementAndGet();
                 if (thinkMillis > 0) {
                     Thread.sleep(thinkMillis);

@@ -1,0 +1,69 @@
+package org.ftlab.harness.it;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import org.ftlab.harness.failover.InvocationTimeout;
+import org.ftlab.harness.failover.Outcome;
+import org.ftlab.harness.lab.ManagedLab;
+import org.junit.jupiter.api.Test;
+
+/**
+ * A client's suspicion of a replica that is only slow: a gray failure (the primary throttled to 0.1% of a CPU by a
+ * cgroup-v1 quota, running all the while) that lasts longer than any invocation timeout the client can have, in a lab
+ * whose Fault Detector waits 5 s for a heartbeat, so that only the client suspects it.
+ */
+class FalseSuspicionIT {
+    private static final long DETECTOR_TIMEOUT_MS = 5_000;
+
+    @Test
+    void aFalseSuspicionCostsAFailOverAndNothingElse() throws Exception {
+        Path runDir = Files.createTempDirectory(Path.of("target").toAbsolutePath(), "false-suspicion-");
+        try (ManagedLab lab = ManagedLab.start(new ManagedLab.Options(runDir, SharedLab.serverHome(), 2, 0, null, 100,
+                DETECTOR_TIMEOUT_MS, true))) {
+            JsonNode before = lab.manager().status();
+            String primary = before.path("primary").asText();
+            long epoch = before.path("epoch").asLong();
+            long pid = -1;
+            for (JsonNode r : before.path("replicas")) {
+                if (r.path("name").asText().equals(primary)) {
+                    pid = r.path("pid").asLong();
+                }
+            }
+            ClientLoop c = new ClientLoop(lab, "preconnected", "fs-" + Long.toString(System.nanoTime(), 36), 1000, 2);
+            Thread t = new Thread(c, c.clientId);
+            t.setDaemon(true);
+            t.start();
+            while (c.done.get() < 200 && c.failure == null && t.isAlive()) {
+                Thread.sleep(10);
+            }
+            assertNull(c.failure, () -> "failed before the throttle: " + c.failure);
+            // 1 ms of CPU per second, for longer than the timeout's ceiling: the request in flight on the primary
+            // cannot answer in time.
+            try (CpuThrottle throttle = CpuThrottle.of(pid, 1_000, 1_000_000)) {
+                Thread.sleep(InvocationTimeout.CEILING_MILLIS + 1_500);
+            }
+            t.join(120_000);
+            assertNull(c.failure, () -> "the client failed: " + c.failure);
+            assertEquals(c.posts, c.outcomes().size(), "every request completed");
+
+            assertTrue(c.outcomes().stream().anyMatch(Outcome::faulty), "the client failed over");
+            assertTrue(c.falseSuspicions.get() >= 1, "the manager declined the client's suspicion");
+            JsonNode after = lab.manager().status();
+            assertEquals(primary, after.path("primary").asText(), "the primary stays");
+            assertEquals(epoch, after.path("epoch").asLong(), "the view never changed");
+            assertEquals(0, after.path("failures").size(), "no failure was recorded");
+            long throttled = pid;
+            assertTrue(ProcessHandle.of(throttled).map(ProcessHandle::isAlive).orElse(false),
+                    "the suspected replica was not fenced");
+            List<Outcome<?>> outcomes = c.outcomes();
+            assertEquals(primary, outcomes.get(outcomes.size() - 1).servedBy(), "the client went back to the primary");
+            FailoverIT.auditExactlyOnce(lab, List.of(c));
+        }
+    }
+}
