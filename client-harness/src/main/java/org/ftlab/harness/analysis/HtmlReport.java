@@ -8,6 +8,7 @@ import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Properties;
@@ -47,16 +48,36 @@ final class HtmlReport {
             h.append("</ul></div>\n");
         }
         h.append("<pre id=\"report-errors\" class=\"errors\" hidden></pre>\n");
-        h.append("<nav><a href=\"#headline\">headline</a> · <a href=\"#magical\">magical 1%</a> · "
-                + "<a href=\"#omission\">coordinated omission</a> · "
-                + "<a href=\"#plots\">latency plots</a> · <a href=\"#failover\">fail-over</a> · "
-                + "<a href=\"#performability\">performability</a>")
-                .append(r.comparison() == null ? "" : " · <a href=\"#compare\">comparison</a>").append("</nav>\n");
-        headline(h, r);
+        boolean faultRun = r.failover() != null && r.failover().hasFaults();
+        long configurations = configurations(r);
+        List<String[]> nav = new ArrayList<>();
+        if (faultRun) {
+            nav.add(new String[] {"failover", "fail-over"});
+            nav.add(new String[] {"performability", "performability"});
+        }
+        nav.add(new String[] {"headline", "headline"});
+        nav.add(new String[] {"magical", "magical 1%"});
+        nav.add(new String[] {"omission", "coordinated omission"});
+        nav.add(new String[] {"plots", "latency plots"});
+        if (!faultRun) {
+            nav.add(new String[] {"failover", "fail-over"});
+        }
+        if (r.comparison() != null) {
+            nav.add(new String[] {"compare", "comparison"});
+        }
+        h.append("<nav>").append(String.join(" · ", nav.stream().map(n -> "<a href=\"#" + n[0] + "\">" + n[1]
+                + "</a>").toList())).append("</nav>\n");
+        if (faultRun) {
+            // A fault run is read for its fail-over first; the latency statistics follow.
+            failover(h, r.failover());
+        }
+        headline(h, r, configurations);
         magical(h, r);
         omission(h, r);
-        plots(h);
-        failover(h, r.failover());
+        plots(h, configurations);
+        if (!faultRun) {
+            failover(h, r.failover());
+        }
         if (r.comparison() != null) {
             compare(h, r.comparison());
         }
@@ -93,7 +114,13 @@ final class HtmlReport {
         return h.toString();
     }
 
-    private static void headline(StringBuilder h, RunAnalysis.Result r) {
+    /** Distinct configurations of the run (replicates of one configuration count once). */
+    static long configurations(RunAnalysis.Result r) {
+        return r.entries().stream().filter(e -> e.method().equals("all")).map(RunAnalysis.Entry::config).distinct()
+                .count();
+    }
+
+    private static void headline(StringBuilder h, RunAnalysis.Result r, long configurations) {
         h.append("<h2 id=\"headline\">Headline: every block (configuration × replicate), all methods</h2>\n<table><tr><th>block</th>"
                 + "<th>count</th><th>failed</th><th>mean ms</th><th>median ms</th><th>p99 ms</th>"
                 + "<th>p99 99% CI ms</th><th>max ms</th><th>3σ outliers</th><th>C1 max&gt;10×mean</th>"
@@ -146,6 +173,11 @@ final class HtmlReport {
                 + "of each client's first and last 10% of fault-free requests of a method (the least steady method "
                 + "shown); red when the first exceeds " + RunAnalysis.STEADY_STATE_RATIO + " × the last (give more "
                 + "--warmup).</p>\n");
+        if (configurations < 2) {
+            h.append("<p class=\"note\">ANOVA left out: it compares configurations, and this run has one (run a "
+                    + "grid profile for it).</p>\n");
+            return;
+        }
         if (!r.anovaFactorial().isEmpty()) {
             factorial(h, r);
             return;
@@ -288,28 +320,36 @@ final class HtmlReport {
                     + "<b>p99 ≈ %.3f · mean %s %.0f µs</b>, r = %.3f, p %s %.3g (seed 000 found "
                     + "p99 ≈ 1.04 · mean + 263 µs, r = 0.82).</p>\n", g.n(), g.slope(), g.interceptUs() < 0 ? "−"
                     : "+", Math.abs(g.interceptUs()), g.r(), g.p() == 0 ? "&lt;" : "=", g.p() == 0 ? 1e-16 : g.p()));
+            h.append(plot("p99-vs-mean", "p99 against mean per configuration, with the fitted line"));
         } else {
-            h.append("<p>Too few configurations (fewer than 3) for the regression of p99 on the mean.</p>\n");
+            h.append("<p class=\"note\">The regression of p99 on the mean and its plot are left out: they need three "
+                    + "or more configurations.</p>\n");
         }
-        h.append(plot("p99-vs-mean", "p99 against mean per configuration, with the fitted line"));
     }
 
-    private static void plots(StringBuilder h) {
+    private static void plots(StringBuilder h, long configurations) {
         h.append("<h2 id=\"plots\">Latency</h2>\n");
         h.append("<h3>Latency of each client, in request order</h3>\n<p><label>configuration <select "
                 + "id=\"client-config\"></select></label> Long series show the slowest request of each bucket of "
                 + "consecutive requests.</p>\n")
                 .append(plot("client-latency", "latency per client vs request index"));
-        h.append("<h3>Max, p99 and mean vs clients, one plot per reply size</h3>\n"
-                + "<div id=\"by-reply\" class=\"grid2\"></div>\n");
-        h.append("<h3>The haircut: configurations sorted by mean, with p99 and max</h3>\n")
-                .append(plot("haircut", "configurations sorted by mean latency"));
+        if (configurations >= 2) {
+            h.append("<h3>Max, p99 and mean vs clients, one plot per reply size</h3>\n"
+                    + "<div id=\"by-reply\" class=\"grid2\"></div>\n");
+            h.append("<h3>The haircut: configurations sorted by mean, with p99 and max</h3>\n")
+                    .append(plot("haircut", "configurations sorted by mean latency"));
+        }
         h.append("<h3>Where the slowest 1% spend their time</h3>\n")
                 .append(plot("outlier-breakdown", "middleware, server and database time of the top-1% requests"));
-        h.append("<h3>Request rate, reply size and p99</h3>\n")
-                .append(plot("rate-size-p99", "p99 latency vs request rate, by reply size"));
-        h.append("<h3>Latency vs throughput</h3>\n")
-                .append(plot("latency-throughput", "mean latency vs throughput"));
+        if (configurations >= 2) {
+            h.append("<h3>Request rate, reply size and p99</h3>\n")
+                    .append(plot("rate-size-p99", "p99 latency vs request rate, by reply size"));
+            h.append("<h3>Latency vs throughput</h3>\n")
+                    .append(plot("latency-throughput", "mean latency vs throughput"));
+        } else {
+            h.append("<p class=\"note\">Plots across configurations (latency vs clients, the haircut, rate and reply "
+                    + "size, latency vs throughput) are left out: this run has one configuration.</p>\n");
+        }
         h.append("<h3>Latency distribution per configuration</h3>\n")
                 .append(plot("cdf", "latency CDF per configuration"))
                 .append(plot("boxes", "box plots per configuration"));
@@ -317,6 +357,9 @@ final class HtmlReport {
 
     private static void failover(StringBuilder h, FailoverAnalysis.Result f) {
         h.append("<h2 id=\"failover\">Fail-over</h2>\n");
+        if (f != null) {
+            redundancy(h, f);
+        }
         if (f == null || !f.hasFaults()) {
             h.append("<p>This run had no faults. Run <code>scripts/ftlab grid --faults crash</code> (or the demo) "
                     + "for the fail-over breakdown.</p>\n<h2 id=\"performability\">Performability</h2>\n"
@@ -326,7 +369,8 @@ final class HtmlReport {
         h.append("<h3>Faults (from faults.csv; times after injection)</h3>\n<table><tr><th>fault</th><th>kind</th>"
                 + "<th>replica</th><th>config</th><th>detected ms</th><th>promoted ms</th><th>restored s</th>"
                 + "<th>faulty invocations</th><th>overlapping requests</th><th>jitter (std) ms</th>"
-                + "<th>max latency ms</th></tr>\n");
+                + "<th>max latency ms</th><th>hand-over: new primary's first ÷ old primary's last requests, median "
+                + "ms</th></tr>\n");
         for (FailoverAnalysis.FaultSummary s : f.faults()) {
             FaultRecord r = s.fault();
             h.append("<tr>").append(td(r.id())).append(td(r.kind())).append(td(r.replica()))
@@ -335,7 +379,7 @@ final class HtmlReport {
                     .append(td(r.restorationUs() == null ? "-" : String.format(Locale.ROOT, "%.1f",
                             r.restorationUs() / 1e6))).append(td("" + s.faultyInvocations()))
                     .append(td("" + s.overlapping())).append(td(s.jitterUs() == null ? "-" : ms(s.jitterUs())))
-                    .append(td(msOrDash(s.maxLatencyUs()))).append("</tr>\n");
+                    .append(td(msOrDash(s.maxLatencyUs()))).append(td(handover(s.handover()))).append("</tr>\n");
         }
         h.append("</table>\n");
         if (!f.detection().isEmpty()) {
@@ -408,6 +452,26 @@ final class HtmlReport {
         h.append("</table>\n<p class=\"note\">Configurations no fault touched are left out of this table (their "
                 + "rows are in summary.json).</p>\n").append(plot("exceedance", "probability of exceeding "
                         + "0.1 s, 1 s, 2 s"));
+    }
+
+    /** Who answered and what the strategy's redundancy cost: extra requests, hedged answers, false suspicions. */
+    private static void redundancy(StringBuilder h, FailoverAnalysis.Result f) {
+        FailoverAnalysis.Redundancy rd = f.redundancy();
+        h.append(String.format(Locale.ROOT, "<p>Strategy <b>%s</b>: %d requests; <b>%d extra requests (%.2f%%)</b> "
+                + "(hedges, copies to other replicas, retries); %d answered by a hedge or a replica other than the "
+                + "first choice; <b>%d false suspicions</b> (a fail-over with no fault on: the client gave up on a "
+                + "replica that was running). Answered by: %s.</p>\n", esc(f.strategy()), rd.requests(),
+                rd.extraRequests(), 100 * rd.extraRate(), rd.hedgedAnswers(), rd.falseSuspicions(),
+                rd.answeredBy().isEmpty() ? "-" : esc(String.join(", ", rd.answeredBy().entrySet().stream()
+                        .map(e -> e.getKey() + " " + e.getValue()).toList()))));
+    }
+
+    private static String handover(FailoverAnalysis.Handover x) {
+        if (x == null) {
+            return "-";
+        }
+        return String.format(Locale.ROOT, "%s %s (%d) ÷ %s %s (%d) = %.2f", x.newReplica(), ms(x.newMedianUs()),
+                x.newCount(), x.oldReplica(), ms(x.oldMedianUs()), x.oldCount(), x.ratio());
     }
 
     private static void compare(StringBuilder h, RunComparison c) {

@@ -136,6 +136,7 @@
   // Max, p99 and mean vs number of clients: one plot per reply size, a colour per think time.
   (function () {
     const box = document.getElementById('by-reply');
+    if (!box) return; // a run of one configuration: the report leaves this plot out
     const replies = uniq(all.map(c => c.reply)).sort((a, b) => replyOrder(a) - replyOrder(b));
     const load = c => c.rate_per_s != null ? c.rate_per_s : c.think_ms;
     const loadName = all.some(c => c.rate_per_s != null) ? (t => 'rate ' + t + '/s') : (t => 'think ' + t + ' ms');

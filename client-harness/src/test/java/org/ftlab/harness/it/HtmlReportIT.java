@@ -103,6 +103,64 @@ class HtmlReportIT {
         assertTrue(page.dom.contains("service p99 ms"), "open loop: the service time beside the latency");
     }
 
+    @Test
+    void reportOfAOneConfigurationFaultRunOpensWithTheFailOverAndLeavesOutWhatNeedsSeveralConfigurations(
+            @TempDir Path dir) throws Exception {
+        Path run = dir.resolve("run");
+        Files.createDirectories(run.resolve("probes"));
+        java.util.Random random = new java.util.Random(11);
+        long t0 = 1_700_000_000_000_000L;
+        long faultAt = t0 + 3_000_000;
+        StringBuilder csv = new StringBuilder(org.ftlab.harness.probe.ProbeTable.HEADER).append('\n');
+        for (int c = 0; c < 4; c++) {
+            long t = t0;
+            for (int i = 0; i < 600; i++) {
+                boolean faulty = i == 300;
+                if (faulty) {
+                    t = faultAt - 500;
+                }
+                boolean hedged = !faulty && i % 50 == 7; // 2% of requests answered by the hedge
+                long latency = 2_000 + random.nextInt(3_000) + (faulty ? 40_000 : 0) + (hedged ? 8_000 : 0);
+                long recv = t + latency;
+                String replica = t < faultAt ? "r1" : "r2";
+                String servedBy = hedged ? (replica.equals("r1") ? "r2" : "r3") : faulty ? "r2" : replica;
+                csv.append("k").append(c).append(',').append(i + 1).append(',').append(i % 2 == 0 ? "postAuction"
+                        : "viewAuction").append(",,").append(t).append(',').append(recv).append(',')
+                        .append(t + 300).append(',').append(t + 400).append(',').append(recv - 400).append(',')
+                        .append(recv - 300).append(',').append(t).append(',').append(servedBy).append(',')
+                        .append(faulty ? "retried,f1,20000,100," + (latency - 20_100) : hedged ? "hedged,,,,"
+                                : "ok,,,,").append(',').append(t).append(",measure,1,")
+                        .append(faulty || hedged ? 2 : 1).append('\n');
+                t = recv;
+            }
+        }
+        Files.writeString(run.resolve("probes/c04-t00-rorig.csv"), csv);
+        Files.writeString(run.resolve("faults.csv"), "fault_id,kind,replica,injected_epoch_us,detected_epoch_us,"
+                + "promoted_epoch_us,restored_epoch_us\nf1,crash,r1," + faultAt + "," + (faultAt + 20_000) + ","
+                + (faultAt + 21_000) + "," + (faultAt + 21_000) + "\n");
+        Files.writeString(run.resolve("manifest.json"), "{\"status\":\"complete\",\"profile\":\"custom\","
+                + "\"grid\":{\"configurations\":1},\"failover_strategy\":\"hedged\","
+                + "\"faults\":{\"kind\":\"crash\"}}\n");
+        RunAnalysis.write(run, RunAnalysis.analyze(run));
+
+        Browser page = open(run.resolve("report/index.html"), dir);
+        int expected = attribute(page.dom, "data-plots-expected");
+        assertEquals(expected, attribute(page.dom, "data-plots-rendered"), errors(page.dom));
+        assertTrue(page.dom.contains("id=\"report-errors\" class=\"errors\" hidden"), errors(page.dom));
+        assertTrue(page.dom.indexOf("id=\"failover\"") < page.dom.indexOf("id=\"headline\""),
+                "a fault run opens with the fail-over section");
+        assertTrue(page.dom.contains("Strategy <b>hedged</b>"), "the strategy's redundancy paragraph");
+        assertTrue(page.dom.contains("extra requests (2."), "the hedge rate");
+        assertTrue(Pattern.compile("r2 [0-9.]+ \\(\\d+\\) ÷ r1 [0-9.]+ \\(\\d+\\) = [0-9.]+").matcher(page.dom).find(),
+                "the hand-over of the fault: the new primary's first requests against the old one's last");
+        assertTrue(page.dom.contains("ANOVA left out"), "the ANOVA needs two configurations: one line says so");
+        assertTrue(page.dom.contains("this run has one configuration"), "cross-configuration plots: one line");
+        for (String absent : List.of("id=\"haircut\"", "id=\"by-reply\"", "id=\"p99-vs-mean\"",
+                "id=\"latency-throughput\"")) {
+            assertFalse(page.dom.contains(absent), absent + " needs several configurations");
+        }
+    }
+
     private record Browser(String dom, String log) {
     }
 
