@@ -23,9 +23,12 @@ import org.ftlab.rm.db.DatabaseEndpoint;
  * The demo: one lab (Replication Manager, Fault Detector, database, replicas), then the quick 48-configuration grid,
  * then the same crash-injection run with each client fail-over strategy, each audited for exactly-once execution;
  * a summary of everything; and a clean stop, on Ctrl-C too. Each part is an ordinary grid run directory under the
- * demo's directory ({@code grid/}, {@code crash-preconnected/}, {@code crash-reactive/}).
+ * demo's directory ({@code grid/}, {@code crash-reactive/}, {@code crash-preconnected/}, {@code crash-hedged/}).
  */
 public final class DemoRun {
+    /** The strategies the demo's crash part runs, one crash run each, compared side by side. */
+    static final List<String> CRASH_STRATEGIES = List.of("reactive", "preconnected", "hedged");
+
     /**
      * What the demo runs; {@code externalDatabase} null: the embedded database.
      *
@@ -70,7 +73,7 @@ public final class DemoRun {
             part(out, summary, lab, "grid", "fault-free grid (" + settings.grid().profile() + ")", settings.grid(),
                     "preconnected", FaultPlan.NONE, database);
             FaultPlan crashes = new FaultPlan("crash", 0, settings.crashesPerRun());
-            for (String strategy : List.of("preconnected", "reactive")) {
+            for (String strategy : CRASH_STRATEGIES) {
                 if (aborted) {
                     break;
                 }
@@ -80,8 +83,8 @@ public final class DemoRun {
             if (aborted) {
                 return 130;
             }
-            compareStrategies(runDir, summary);
-            writeAtomically(runDir.resolve("index.html"), index(runDir));
+            List<String[]> sideBySide = compareStrategies(runDir, summary);
+            writeAtomically(runDir.resolve("index.html"), index(runDir, sideBySide));
             summary.append("reports (self-contained HTML with plots): ").append(runDir.resolve("index.html"))
                     .append('\n');
             writeAtomically(runDir.resolve("summary.txt"), summary.toString());
@@ -135,43 +138,97 @@ public final class DemoRun {
         }
     }
 
-    /** Re-analyses the pre-connected crash run side by side with the reactive one (its report gets a comparison). */
-    private static void compareStrategies(Path runDir, StringBuilder summary) throws IOException {
-        Path pre = runDir.resolve("crash-preconnected");
-        Path re = runDir.resolve("crash-reactive");
-        if (!Files.isDirectory(pre.resolve("report")) || !Files.isDirectory(re.resolve("report"))) {
-            return;
+    /**
+     * The crash runs side by side: one table (in summary.txt and index.html) of each strategy's faulty invocations,
+     * phases, extra requests, false suspicions and hand-over; and each run's report compared with the reactive
+     * one.
+     */
+    private static List<String[]> compareStrategies(Path runDir, StringBuilder summary) throws IOException {
+        List<String[]> rows = new java.util.ArrayList<>();
+        RunAnalysis.Result reactive = Files.isDirectory(runDir.resolve("crash-reactive/report"))
+                ? RunAnalysis.analyze(runDir.resolve("crash-reactive")) : null;
+        for (String strategy : CRASH_STRATEGIES) {
+            Path run = runDir.resolve("crash-" + strategy);
+            if (!Files.isDirectory(run.resolve("report"))) {
+                continue;
+            }
+            RunAnalysis.Result a = strategy.equals("reactive") ? reactive : RunAnalysis.analyze(run);
+            if (reactive != null && a != reactive) {
+                RunAnalysis.write(run, a.withComparison(RunComparison.of(a, Path.of("..", "crash-reactive"),
+                        reactive)));
+            }
+            rows.add(sideBySideRow(strategy, a.failover()));
         }
-        RunAnalysis.Result a = RunAnalysis.analyze(pre);
-        RunComparison c = RunComparison.of(a, Path.of("..", "crash-reactive"), RunAnalysis.analyze(re));
-        RunAnalysis.write(pre, a.withComparison(c));
-        summary.append("== pre-connected vs reactive (crash-preconnected/report/index.html#compare): median phases ms");
-        for (RunComparison.PhasePair p : c.phases()) {
-            summary.append(String.format(Locale.ROOT, " %s %s vs %s;", p.phase(), ms(p.medianUs()),
-                    ms(p.otherMedianUs())));
+        if (rows.isEmpty()) {
+            return rows;
         }
-        summary.append('\n');
+        summary.append("== crash runs side by side (medians, ms)\n");
+        summary.append(String.format(Locale.ROOT, "%-13s %7s %9s %9s %9s %9s %9s %8s %10s%n", (Object[]) SIDE_BY_SIDE));
+        for (String[] r : rows) {
+            summary.append(String.format(Locale.ROOT, "%-13s %7s %9s %9s %9s %9s %9s %8s %10s%n", (Object[]) r));
+        }
+        return rows;
+    }
+
+    /** Column names of the side-by-side table. */
+    private static final String[] SIDE_BY_SIDE = {"strategy", "faulty", "invocation", "detection", "fail-over",
+        "retry", "max", "extra %", "hand-over"};
+
+    private static String[] sideBySideRow(String strategy, org.ftlab.harness.analysis.FailoverAnalysis.Result f) {
+        java.util.function.Function<String, String> phase = name -> f.phases().stream()
+                .filter(p -> p.phase().equals(name)).findFirst().map(p -> ms(p.medianUs())).orElse("-");
+        String max = f.phases().stream().filter(p -> p.phase().equals("total")).findFirst()
+                .map(p -> ms(p.maxUs())).orElse("-");
+        String handover = f.faults().stream().map(s -> s.handover()).filter(java.util.Objects::nonNull)
+                .map(h -> String.format(Locale.ROOT, "%.2f", h.ratio())).reduce((x, y) -> x + " " + y).orElse("-");
+        return new String[] {strategy, "" + (f.faulty() == null ? 0 : f.faulty().count()), phase.apply("total"),
+            phase.apply("detection"), phase.apply("failover"), phase.apply("retry"), max,
+            String.format(Locale.ROOT, "%.2f", 100 * f.redundancy().extraRate()), handover};
     }
 
     private static String ms(Long us) {
         return us == null ? "-" : String.format(Locale.ROOT, "%.1f", us / 1e3);
     }
 
-    /** A page linking the parts' reports (each is self-contained). */
-    private static String index(Path runDir) {
+    /** A page linking the parts' reports (each is self-contained), with the crash runs side by side. */
+    private static String index(Path runDir, List<String[]> sideBySide) {
         StringBuilder h = new StringBuilder("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
-                + "<title>ftlab demo</title></head><body><h1>ftlab demo</h1><ul>\n");
-        String[][] parts = {{"grid", "fault-free quick grid: latency statistics, the magical 1%, ANOVA, plots"},
-            {"crash-preconnected", "crash injection, pre-connected clients: fail-over breakdown, performability, "
-                    + "and the comparison with reactive clients"},
-            {"crash-reactive", "crash injection, reactive clients"}};
+                + "<title>ftlab demo</title><style>body{font-family:sans-serif;margin:2em}table{border-collapse:"
+                + "collapse}td,th{border:1px solid #ccc;padding:3px 8px;text-align:right}</style></head><body>"
+                + "<h1>ftlab demo</h1><ul>\n");
+        List<String[]> parts = new java.util.ArrayList<>();
+        parts.add(new String[] {"grid", "fault-free quick grid: latency statistics, the magical 1%, ANOVA, plots"});
+        for (String strategy : CRASH_STRATEGIES) {
+            parts.add(new String[] {"crash-" + strategy, "crash injection, " + strategy + " clients: fail-over "
+                    + "breakdown, redundancy, performability" + (strategy.equals("reactive") ? ""
+                            : ", and the comparison with reactive clients")});
+        }
         for (String[] p : parts) {
             if (Files.exists(runDir.resolve(p[0]).resolve("report/index.html"))) {
                 h.append("<li><a href=\"").append(p[0]).append("/report/index.html\">").append(p[0])
                         .append("</a>: ").append(p[1]).append("</li>\n");
             }
         }
-        return h.append("</ul><p>summary.txt has the same numbers as text.</p></body></html>\n").toString();
+        h.append("</ul>\n");
+        if (!sideBySide.isEmpty()) {
+            h.append("<h2>The crash runs side by side</h2>\n<p>Medians of the faulty invocations (the requests in "
+                    + "flight on the killed primary) and their phases, in ms; the largest; extra requests (hedges, "
+                    + "retries) per request; and per fault the new primary's first-request median ÷ the old "
+                    + "primary's last.</p>\n<table><tr>");
+            for (String c : SIDE_BY_SIDE) {
+                h.append("<th>").append(c).append("</th>");
+            }
+            h.append("</tr>\n");
+            for (String[] r : sideBySide) {
+                h.append("<tr>");
+                for (String c : r) {
+                    h.append("<td>").append(c).append("</td>");
+                }
+                h.append("</tr>\n");
+            }
+            h.append("</table>\n");
+        }
+        return h.append("<p>summary.txt has the same numbers as text.</p></body></html>\n").toString();
     }
 
     private static void printLab(PrintWriter out, ManagedLab lab, double seconds) throws IOException {

@@ -11,6 +11,7 @@ import org.ftlab.auction.api.AuctionDraft;
 import org.ftlab.auction.api.ReplySize;
 import org.ftlab.auction.api.RequestHeader;
 import org.ftlab.harness.analysis.FailoverAnalysis;
+import org.ftlab.harness.analysis.ProbeFile;
 import org.ftlab.harness.analysis.RunAnalysis;
 import org.ftlab.harness.grid.ClientSession;
 import org.ftlab.harness.grid.FaultPlan;
@@ -47,6 +48,7 @@ public final class FailoverBench {
     /** One fault run; returns its figures (µs unless named otherwise). */
     public Map<String, Object> run(String kind, String strategy, int clients, int faults) throws Exception {
         double postsPerSecondPerClient = calibrate(strategy, clients);
+        Map<String, Long> db0 = databaseCounters();
         int posts = (int) Math.ceil(faults * secondsPerFault(clients) * postsPerSecondPerClient);
         GridPlan plan = new GridPlan("custom", List.of(clients), List.of(0), List.of(ReplySize.ORIGINAL), posts, 0);
         FaultPlan faultPlan = new FaultPlan(kind, 0, faults);
@@ -60,6 +62,7 @@ public final class FailoverBench {
         if (!GridRunner.runToEnd(lab, rd, out)) {
             throw new IllegalStateException("the fail-over run " + dir + " did not complete");
         }
+        Map<String, Long> db1 = databaseCounters();
         RunAnalysis.Result r = RunAnalysis.analyze(dir);
         RunAnalysis.write(dir, r);
         FailoverAnalysis.Result f = r.failover();
@@ -68,6 +71,14 @@ public final class FailoverBench {
         m.put("strategy", strategy);
         m.put("clients", clients);
         m.put("faults_injected", f.faults().size());
+        redundancy(m, f.redundancy());
+        m.put("database_per_request", perRequest(db0, db1, f.redundancy().requests()));
+        double[] handover = f.faults().stream().map(FailoverAnalysis.FaultSummary::handover)
+                .filter(Objects::nonNull).mapToDouble(FailoverAnalysis.Handover::ratio).filter(x -> !Double.isNaN(x))
+                .toArray();
+        if (handover.length > 0) {
+            m.put("handover_ratio", ServiceBench.Spread.of(handover));
+        }
         m.put("faulty_invocations", f.faulty() == null ? 0 : f.faulty().count());
         for (FailoverAnalysis.PhaseStats p : f.phases()) {
             Map<String, Object> x = new LinkedHashMap<>();
@@ -86,6 +97,169 @@ public final class FailoverBench {
         }
         m.put("fault_free_mean_us", f.faultFree() == null ? null : f.faultFree().mean());
         m.put("run_dir", dir.toString());
+        return m;
+    }
+
+    /**
+     * Fault-free minutes: {@code rounds} rounds of one block per strategy, the order reversed every other round
+     * (ABC CBA ABC …, so drift of the machine falls on every strategy alike), {@code clients} clients posting with
+     * no think time. Per strategy: latency percentiles over all its blocks (recorded latency of measured rows,
+     * HdrHistogram), extra requests, false suspicions (fail-overs with no fault: each is one), the database's work
+     * per request and the CPU the replicas outside the client's path (backups and spares) used: with a
+     * single-target strategy that is the warmer's cost.
+     */
+    public Map<String, Object> faultFree(List<String> strategies, int clients, double minutes, int rounds)
+            throws Exception {
+        double blockSeconds = minutes * 60 / (rounds * strategies.size());
+        Map<String, Double> rate = new LinkedHashMap<>();
+        for (String s : strategies) {
+            rate.put(s, calibrate(s, clients));
+        }
+        Map<String, org.HdrHistogram.Histogram> latency = new LinkedHashMap<>();
+        Map<String, long[]> counts = new LinkedHashMap<>(); // requests, extra, hedged answers, false suspicions
+        Map<String, Map<String, Long>> db = new LinkedHashMap<>();
+        Map<String, double[]> idleCpu = new LinkedHashMap<>(); // CPU seconds of idle replicas, wall seconds
+        int block = 0;
+        for (int round = 0; round < rounds; round++) {
+            List<String> order = new java.util.ArrayList<>(strategies);
+            if (round % 2 == 1) {
+                java.util.Collections.reverse(order);
+            }
+            for (String strategy : order) {
+                block++;
+                int posts = (int) Math.ceil(blockSeconds * rate.get(strategy));
+                GridPlan plan = new GridPlan("custom", List.of(clients), List.of(0), List.of(ReplySize.ORIGINAL),
+                        posts, 0);
+                Path dir = benchDir.resolve(String.format(Locale.ROOT, "fault-free/%02d-%s", block, strategy));
+                out.printf(Locale.ROOT, "fault-free block %d of %d: %s, %d clients, %d posts each%n", block,
+                        rounds * strategies.size(), strategy, clients, posts);
+                out.flush();
+                RunDirectory rd = RunDirectory.create(dir, plan, strategy, FaultPlan.NONE, 2,
+                        ManagedLab.DEFAULT_SPARES, "embedded MariaDB", org.ftlab.harness.cli.Home.path());
+                Map<String, Long> db0 = databaseCounters();
+                Map<String, Long> cpu0 = idleReplicaCpuTicks();
+                long t0 = System.nanoTime();
+                if (!GridRunner.runToEnd(lab, rd, out)) {
+                    throw new IllegalStateException("the fault-free run " + dir + " did not complete");
+                }
+                double wall = (System.nanoTime() - t0) / 1e9;
+                Map<String, Long> cpu1 = idleReplicaCpuTicks();
+                Map<String, Long> db1 = databaseCounters();
+                RunAnalysis.Result r = RunAnalysis.analyze(dir);
+                RunAnalysis.write(dir, r);
+                FailoverAnalysis.Redundancy rd1 = r.failover().redundancy();
+                long[] c = counts.computeIfAbsent(strategy, k -> new long[4]);
+                c[0] += rd1.requests();
+                c[1] += rd1.extraRequests();
+                c[2] += rd1.hedgedAnswers();
+                c[3] += rd1.falseSuspicions();
+                Map<String, Long> d = db.computeIfAbsent(strategy, k -> new LinkedHashMap<>());
+                db1.forEach((k, v) -> d.merge(k, v - db0.getOrDefault(k, v), Long::sum));
+                double ticks = 0;
+                for (Map.Entry<String, Long> e : cpu1.entrySet()) {
+                    Long before = cpu0.get(e.getKey());
+                    ticks += before == null ? 0 : e.getValue() - before;
+                }
+                double[] cpu = idleCpu.computeIfAbsent(strategy, k -> new double[2]);
+                cpu[0] += ticks / CLOCK_TICKS_PER_S;
+                cpu[1] += wall;
+                org.HdrHistogram.Histogram h = latency.computeIfAbsent(strategy,
+                        k -> new org.HdrHistogram.Histogram(3));
+                try (java.util.stream.Stream<Path> files = java.nio.file.Files.list(dir.resolve("probes"))) {
+                    for (Path file : files.filter(x -> x.toString().endsWith(".csv")).toList()) {
+                        ProbeFile pf = ProbeFile.read(file);
+                        for (int i = 0; i < pf.size; i++) {
+                            if (pf.completed(i)) {
+                                h.recordValue(Math.max(0, pf.latencyUs(i)));
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        Map<String, Object> result = new LinkedHashMap<>();
+        result.put("clients", clients);
+        result.put("minutes", minutes);
+        result.put("blocks", block);
+        result.put("block_seconds", blockSeconds);
+        long falseSuspicions = 0;
+        Map<String, Object> per = new LinkedHashMap<>();
+        for (String strategy : strategies) {
+            org.HdrHistogram.Histogram h = latency.get(strategy);
+            long[] c = counts.get(strategy);
+            Map<String, Object> x = new LinkedHashMap<>();
+            x.put("requests", c[0]);
+            x.put("median_us", h.getValueAtPercentile(50));
+            x.put("p99_us", h.getValueAtPercentile(99));
+            x.put("p999_us", h.getValueAtPercentile(99.9));
+            x.put("max_us", h.getMaxValue());
+            x.put("extra_request_rate", c[0] == 0 ? 0 : (double) c[1] / c[0]);
+            x.put("hedged_answers", c[2]);
+            x.put("false_suspicions", c[3]);
+            falseSuspicions += c[3];
+            Map<String, Double> dbPer = new LinkedHashMap<>();
+            db.get(strategy).forEach((k, v) -> dbPer.put(k, c[0] == 0 ? 0 : (double) v / c[0]));
+            x.put("database_per_request", dbPer);
+            double[] cpu = idleCpu.get(strategy);
+            x.put("idle_replicas_cpu_fraction_of_a_core", cpu[1] == 0 ? 0 : cpu[0] / cpu[1]);
+            per.put(strategy, x);
+        }
+        result.put("strategies", per);
+        result.put("false_suspicions", falseSuspicions);
+        return result;
+    }
+
+    /** {@code SHOW GLOBAL STATUS} counters that measure the database's work: statements, rows, transactions. */
+    static final List<String> DATABASE_COUNTERS = List.of("Questions", "Com_select", "Com_insert", "Com_update",
+            "Com_commit", "Com_rollback", "Handler_commit", "Handler_rollback", "Innodb_rows_inserted",
+            "Innodb_rows_read", "Innodb_row_lock_waits");
+
+    /** USER_HZ: the unit of utime and stime in /proc/PID/stat on Linux. */
+    private static final double CLOCK_TICKS_PER_S = 100;
+
+    private Map<String, Long> databaseCounters() throws java.io.IOException, java.sql.SQLException {
+        Map<String, Long> m = new LinkedHashMap<>();
+        try (java.sql.Connection c = org.ftlab.rm.db.DatabaseEndpoint.loadForAudits(lab.runDir()).connect();
+                java.sql.Statement st = c.createStatement();
+                java.sql.ResultSet rs = st.executeQuery("SHOW GLOBAL STATUS")) {
+            while (rs.next()) {
+                if (DATABASE_COUNTERS.contains(rs.getString(1))) {
+                    m.put(rs.getString(1), Long.parseLong(rs.getString(2).trim()));
+                }
+            }
+        }
+        return m;
+    }
+
+    private static Map<String, Double> perRequest(Map<String, Long> before, Map<String, Long> after, long requests) {
+        Map<String, Double> m = new LinkedHashMap<>();
+        after.forEach((k, v) -> m.put(k, requests == 0 ? 0 : (double) (v - before.getOrDefault(k, v)) / requests));
+        return m;
+    }
+
+    private static void redundancy(Map<String, Object> m, FailoverAnalysis.Redundancy rd) {
+        m.put("requests", rd.requests());
+        m.put("extra_request_rate", rd.extraRate());
+        m.put("hedged_answers", rd.hedgedAnswers());
+        m.put("false_suspicions", rd.falseSuspicions());
+    }
+
+    /** utime + stime, in clock ticks, of each replica outside the view's primary (backups and spares), by pid. */
+    private Map<String, Long> idleReplicaCpuTicks() throws java.io.IOException {
+        Map<String, Long> m = new LinkedHashMap<>();
+        for (com.fasterxml.jackson.databind.JsonNode r : lab.manager().status().path("replicas")) {
+            String state = r.path("state").asText();
+            if ((state.equals("backup") || state.equals("spare")) && r.path("pid").canConvertToLong()) {
+                String pid = r.path("pid").asText();
+                try {
+                    String stat = java.nio.file.Files.readString(Path.of("/proc", pid, "stat"));
+                    String[] f = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+                    m.put(pid, Long.parseLong(f[11]) + Long.parseLong(f[12])); // fields 14 and 15 of stat(5)
+                } catch (java.io.IOException | RuntimeException e) {
+                    // a replica that has just ended: it no longer counts
+                }
+            }
+        }
         return m;
     }
 

@@ -21,6 +21,7 @@ import java.util.concurrent.Callable;
 import java.util.stream.Stream;
 import org.ftlab.harness.analysis.RunAnalysis;
 import org.ftlab.harness.bench.FailoverBench;
+import org.ftlab.harness.failover.Strategies;
 import org.ftlab.harness.bench.ServiceBench;
 import org.ftlab.harness.bench.SyntheticRun;
 import org.ftlab.harness.lab.ManagedLab;
@@ -36,8 +37,10 @@ import picocli.CommandLine.Option;
                 + "with its median and spread over repeated runs, each comparison a ratio within one run.",
                 "service: fault-free latency and throughput of view and post with 1 and 10 clients against a no-op "
                         + "EJB call and a bare JDBC round trip, and the probe overhead (A/B interleaved).",
-                "failover: crashes of the primary under 1 and 10 clients with both strategies (faulty-invocation "
-                        + "latency and phases, detection, repair), and hangs for the hang detection time.",
+                "failover: crashes and hangs of the primary under 1 and 10 clients with every client strategy "
+                        + "(faulty-invocation latency and phases, detection, restoration, hand-over, extra requests, "
+                        + "database work), then fault-free minutes with the single-target, hedged and active "
+                        + "strategies in alternating blocks (p99.9, false suspicions, the warmer's CPU).",
                 "analysis: time and peak memory to analyse a synthetic full-size run (2,640,000 rows)."})
 public final class BenchCommand implements Callable<Integer> {
     @picocli.CommandLine.Spec
@@ -60,17 +63,27 @@ public final class BenchCommand implements Callable<Integer> {
                     + "${DEFAULT-VALUE}), after 200 untimed ones.")
     int requests;
 
-    @Option(names = "--crashes", paramLabel = "N", defaultValue = "20",
-            description = "Crashes per fail-over run (default ${DEFAULT-VALUE}); each waits for the previous repair.")
+    @Option(names = "--crashes", paramLabel = "N", defaultValue = "4",
+            description = "Crashes per fail-over run (default ${DEFAULT-VALUE}); each waits for the previous repair "
+                    + "and a booted spare.")
     int crashes;
 
     @Option(names = "--failover-clients", paramLabel = "LIST", split = ",", defaultValue = "1,10",
             description = "Client counts of the crash runs (default ${DEFAULT-VALUE}).")
     List<Integer> failoverClients;
 
-    @Option(names = "--hangs", paramLabel = "N", defaultValue = "5",
-            description = "Hangs in the hang-detection run (default ${DEFAULT-VALUE}).")
+    @Option(names = "--hangs", paramLabel = "N", defaultValue = "4",
+            description = "Hangs per hang run (default ${DEFAULT-VALUE}; 0: no hang runs).")
     int hangs;
+
+    @Option(names = "--fault-free-minutes", paramLabel = "M", defaultValue = "10",
+            description = "Fault-free minutes, split into alternating blocks of preconnected, hedged and active "
+                    + "clients (default ${DEFAULT-VALUE}; 0: none).")
+    double faultFreeMinutes;
+
+    @Option(names = "--fault-free-clients", paramLabel = "N", defaultValue = "4",
+            description = "Clients (no think time) of the fault-free blocks (default ${DEFAULT-VALUE}).")
+    int faultFreeClients;
 
     @Option(names = "--server-dir", paramLabel = "DIR",
             description = "Provisioned replica server (default: app-ejb/target/server in the project).")
@@ -91,6 +104,10 @@ public final class BenchCommand implements Callable<Integer> {
         }
         if (failoverClients.stream().anyMatch(c -> c < 1 || c > 50)) {
             throw new IllegalArgumentException("--failover-clients must be 1 to 50 each");
+        }
+        if (faultFreeMinutes < 0 || faultFreeMinutes > 600 || faultFreeClients < 1 || faultFreeClients > 50) {
+            throw new IllegalArgumentException("--fault-free-minutes must be 0 to 600 and --fault-free-clients 1 "
+                    + "to 50");
         }
         if (requests < 10 || crashes < 1 || crashes > 100 || hangs < 0 || hangs > 100) {
             throw new IllegalArgumentException("--requests must be at least 10, --crashes 1 to 100, --hangs 0 to 100");
@@ -145,24 +162,7 @@ public final class BenchCommand implements Callable<Integer> {
                     agreementTable(table, a);
                 }
                 if (suites.contains("failover")) {
-                    FailoverBench fb = new FailoverBench(lab, dir, pw);
-                    ArrayNode runs = root.putArray("failover");
-                    table.append(String.format(Locale.ROOT, "%nfail-over (medians; max in brackets)%n%-34s %6s %18s "
-                            + "%10s %10s %10s %9s %10s%n", "run", "faulty", "faulty invocation", "detection",
-                            "fail-over", "retry", "FD detect", "restored"));
-                    for (String strategy : List.of("preconnected",
-                            "reactive")) {
-                        for (int clients : failoverClients) {
-                            Map<String, Object> r = fb.run("crash", strategy, clients, crashes);
-                            runs.add(json.valueToTree(r));
-                            failoverRow(table, r);
-                        }
-                    }
-                    if (hangs > 0) {
-                        Map<String, Object> r = fb.run("hang", "preconnected", 1, hangs);
-                        runs.add(json.valueToTree(r));
-                        failoverRow(table, r);
-                    }
+                    failover(new FailoverBench(lab, dir, pw), json, root, table);
                 }
             }
         }
@@ -311,15 +311,87 @@ public final class BenchCommand implements Callable<Integer> {
         }
     }
 
+    /**
+     * Crashes with every strategy at each client count; hangs with every strategy at the first client count and
+     * with the single-target and hedged strategies at the others; then the fault-free blocks.
+     */
+    private void failover(FailoverBench fb, ObjectMapper json, ObjectNode root, StringBuilder table)
+            throws Exception {
+        ArrayNode runs = root.putArray("failover");
+        table.append(String.format(Locale.ROOT, "%nfail-over (medians; max in brackets)%n%-38s %6s %18s %10s %10s "
+                + "%10s %9s %10s %9s %7s %10s%n", "run", "faulty", "faulty invocation", "detection", "fail-over",
+                "retry", "FD detect", "restored", "hand-over", "extra", "DB stmts/req"));
+        for (String kind : hangs > 0 ? List.of("crash", "hang") : List.of("crash")) {
+            for (int i = 0; i < failoverClients.size(); i++) {
+                for (String strategy : Strategies.names()) {
+                    if (kind.equals("hang") && i > 0 && !List.of("preconnected", "hedged").contains(strategy)) {
+                        continue;
+                    }
+                    Map<String, Object> r = fb.run(kind, strategy, failoverClients.get(i), kind.equals("crash")
+                            ? crashes : hangs);
+                    runs.add(json.valueToTree(r));
+                    failoverRow(table, r);
+                }
+            }
+        }
+        if (faultFreeMinutes > 0) {
+            Map<String, Object> ff = fb.faultFree(List.of("preconnected", "hedged", "active"), faultFreeClients,
+                    faultFreeMinutes, 4);
+            root.set("fault_free", json.valueToTree(ff));
+            faultFreeTable(table, ff);
+        }
+    }
+
+    @SuppressWarnings("unchecked")
+    private static void faultFreeTable(StringBuilder t, Map<String, Object> ff) {
+        t.append(String.format(Locale.ROOT, "%nfault-free: %s clients, no think time, %.1f minutes in %s blocks of "
+                + "%.0f s (strategies alternating, order reversed every round); %s false suspicions in all%n%-13s "
+                + "%9s %9s %9s %9s %9s %7s %6s %12s %12s %10s%n", ff.get("clients"), (Double) ff.get("minutes"),
+                ff.get("blocks"), (Double) ff.get("block_seconds"), ff.get("false_suspicions"), "strategy",
+                "requests", "median", "p99", "p99.9", "max", "extra", "false", "DB stmts/req", "DB rows/req",
+                "idle CPU"));
+        Map<String, Object> per = (Map<String, Object>) ff.get("strategies");
+        Map<String, Object> base = (Map<String, Object>) per.get("preconnected");
+        for (Map.Entry<String, Object> e : per.entrySet()) {
+            Map<String, Object> x = (Map<String, Object>) e.getValue();
+            Map<String, Double> db = (Map<String, Double>) x.get("database_per_request");
+            t.append(String.format(Locale.ROOT, "%-13s %9d %7.2fms %7.2fms %7.2fms %7.1fms %6.2f%% %6d %12.2f "
+                    + "%12.2f %9.1f%%%n", e.getKey(), (Long) x.get("requests"), us(x.get("median_us")),
+                    us(x.get("p99_us")), us(x.get("p999_us")), us(x.get("max_us")),
+                    100 * (Double) x.get("extra_request_rate"), (Long) x.get("false_suspicions"),
+                    db.getOrDefault("Questions", 0.0), db.getOrDefault("Innodb_rows_read", 0.0)
+                            + db.getOrDefault("Innodb_rows_inserted", 0.0),
+                    100 * (Double) x.get("idle_replicas_cpu_fraction_of_a_core")));
+        }
+        if (base != null) {
+            for (String s : List.of("hedged", "active")) {
+                Map<String, Object> x = (Map<String, Object>) per.get(s);
+                if (x != null) {
+                    t.append(String.format(Locale.ROOT, "p99.9 %s ÷ preconnected: %.3f (p99 %.3f) at %.2f%% extra "
+                            + "requests%n", s, us(x.get("p999_us")) / us(base.get("p999_us")),
+                            us(x.get("p99_us")) / us(base.get("p99_us")), 100 * (Double) x.get("extra_request_rate")));
+                }
+            }
+        }
+    }
+
+    private static double us(Object v) {
+        return ((Number) v).doubleValue() / 1e3;
+    }
+
     @SuppressWarnings("unchecked")
     private static void failoverRow(StringBuilder t, Map<String, Object> r) {
         String name = r.get("kind") + ", " + r.get("strategy") + ", " + r.get("clients") + " client"
                 + ((Integer) r.get("clients") == 1 ? "" : "s") + ", " + r.get("faults_injected") + " faults";
-        t.append(String.format(Locale.ROOT, "%-34s %6s %18s %10s %10s %10s %9s %10s%n", name,
+        Map<String, Double> db = (Map<String, Double>) r.get("database_per_request");
+        t.append(String.format(Locale.ROOT, "%-38s %6s %18s %10s %10s %10s %9s %10s %9s %6.2f%% %10.2f%n", name,
                 r.get("faulty_invocations"), medMax(r.get("faulty_invocation")), med(r.get("phase_detection")),
                 med(r.get("phase_failover")), med(r.get("phase_retry")), med(r.get("fd_detection")),
                 r.get("degree_restored_us") == null ? "-" : String.format(Locale.ROOT, "%.1f s",
-                        ((ServiceBench.Spread) r.get("degree_restored_us")).median() / 1e6)));
+                        ((ServiceBench.Spread) r.get("degree_restored_us")).median() / 1e6),
+                r.get("handover_ratio") == null ? "-" : String.format(Locale.ROOT, "%.2f",
+                        ((ServiceBench.Spread) r.get("handover_ratio")).median()),
+                100 * (Double) r.get("extra_request_rate"), db == null ? 0.0 : db.getOrDefault("Questions", 0.0)));
     }
 
     @SuppressWarnings("unchecked")

@@ -10,8 +10,9 @@ import org.ftlab.rm.ReplicationManager;
 
 /**
  * Injects the {@link FaultPlan}'s faults into the primary through the Replication Manager, from its own thread so
- * that no client waits for it. It injects only while a configuration runs and only at full replication degree
- * (the previous fault repaired, and {@value #SETTLE_MILLIS} ms since), so every fault meets the same system.
+ * that no client waits for it. It injects only while a configuration runs and only at full replication degree with
+ * the lab's spares booted (the previous fault repaired, the spare it used replaced, and {@value #SETTLE_MILLIS} ms
+ * since), so every fault meets the same system.
  */
 final class FaultInjector {
     /** Pause between a repair and the next fault (none before the run's first fault). */
@@ -82,7 +83,7 @@ final class FaultInjector {
                     due = c != null && System.nanoTime() >= nextAt;
                 }
                 if (due) {
-                    awaitFullDegree();
+                    awaitFullStrength();
                     if (injectedInRun > 0) {
                         // Let clients see the repaired view (a pre-connected client's spare is the replacement)
                         // before the next fault, as a lab with faults seconds apart would.
@@ -109,10 +110,12 @@ final class FaultInjector {
         }
     }
 
-    private void awaitFullDegree() throws IOException, InterruptedException {
+    /** Until the view has its degree and the spare pool is full. */
+    private void awaitFullStrength() throws IOException, InterruptedException {
         while (running) {
             JsonNode s = lab.manager().status();
-            if (s.path("degree").asInt() >= s.path("targetDegree").asInt()) {
+            if (s.path("degree").asInt() >= s.path("targetDegree").asInt()
+                    && s.path("spares").size() >= s.path("targetSpares").asInt()) {
                 return;
             }
             Thread.sleep(50);

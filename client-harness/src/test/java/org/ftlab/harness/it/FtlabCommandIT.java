@@ -40,6 +40,8 @@ class FtlabCommandIT {
         assertTrue(output.contains("== fault-free grid"), output);
         assertTrue(output.contains("== crash injection, preconnected clients"), output);
         assertTrue(output.contains("== crash injection, reactive clients"), output);
+        assertTrue(output.contains("== crash injection, hedged clients"), output);
+        assertTrue(output.contains("== crash runs side by side"), output);
         assertTrue(output.contains("faulty invocations:"), output);
         assertTrue(Files.exists(runDir.resolve("summary.txt")));
         for (String config : List.of("c01-t00-rorig", "c02-t00-rorig")) {
@@ -51,20 +53,25 @@ class FtlabCommandIT {
             assertEquals(2 * clients, probes.stream().filter(l -> phaseOf(l).equals("warmup,1")).count(), config);
         }
         ObjectMapper json = new ObjectMapper();
-        for (String part : List.of("grid", "crash-preconnected", "crash-reactive")) {
+        for (String part : List.of("grid", "crash-reactive", "crash-preconnected", "crash-hedged")) {
             JsonNode manifest = json.readTree(runDir.resolve(part + "/manifest.json").toFile());
             assertEquals("complete", manifest.path("status").asText(), part);
             assertTrue(manifest.path("audit").path("passed").asBoolean(), part);
             assertTrue(Files.exists(runDir.resolve(part + "/report/summary.json")), part + " has its statistics");
             assertTrue(Files.exists(runDir.resolve(part + "/report/index.html")), part + " has its report");
         }
-        assertTrue(Files.readString(runDir.resolve("index.html")).contains("crash-reactive/report/index.html"));
-        JsonNode compared = json.readTree(runDir.resolve("crash-preconnected/report/summary.json").toFile());
-        assertEquals("reactive", compared.path("compare").path("other_failover_strategy").asText(),
-                "the pre-connected report compares itself with the reactive run");
-        assertTrue(compared.path("failover").path("faults").size() == 1, compared.path("failover").toString());
+        String index = Files.readString(runDir.resolve("index.html"));
+        assertTrue(index.contains("crash-reactive/report/index.html"), index);
+        assertTrue(index.contains("<td>hedged</td>") && index.contains("<td>preconnected</td>"),
+                "the crash runs side by side: " + index);
+        for (String part : List.of("crash-preconnected", "crash-hedged")) {
+            JsonNode compared = json.readTree(runDir.resolve(part + "/report/summary.json").toFile());
+            assertEquals("reactive", compared.path("compare").path("other_failover_strategy").asText(),
+                    part + "'s report compares itself with the reactive run");
+            assertTrue(compared.path("failover").path("faults").size() == 1, compared.path("failover").toString());
+        }
         assertTrue(output.contains("magical 1%"), output);
-        for (String part : List.of("crash-preconnected", "crash-reactive")) {
+        for (String part : List.of("crash-reactive", "crash-preconnected", "crash-hedged")) {
             List<String> faults = Files.readAllLines(runDir.resolve(part + "/faults.csv"));
             assertEquals(2, faults.size(), part + " logs its own crash only: " + faults);
             assertTrue(faults.get(1).contains(",crash,"), faults.get(1));
