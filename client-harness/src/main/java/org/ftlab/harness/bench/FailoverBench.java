@@ -22,17 +22,18 @@ import org.ftlab.harness.lab.ManagedLab;
 
 /**
  * Fail-over under load: a grid run of posts with {@code n} clients (think time 0) into which the grid's own fault
- * injector puts {@code faults} crashes (SIGKILL of the primary) or hangs (SIGSTOP), each after the previous one was
- * repaired; then the run's own analysis: faulty-invocation latency and its three phases, Fault Detector detection
+ * injector puts about {@code faults} crashes (SIGKILL of the primary) or hangs (SIGSTOP), each after the previous one
+ * was repaired and a spare booted; then the run's own analysis: faulty-invocation latency and its three phases, Fault Detector detection
  * time and the time until the replication degree was back. The run directories are kept, with their reports.
  */
 public final class FailoverBench {
     /**
-     * Seconds of posting per fault: a repair (relaunch of a replica, at a lower CPU priority) takes about 15 s on 2
-     * idle cores and over 30 s while 10 clients keep them busy, and faults are 2 s apart after a repair.
+     * Seconds between faults: the injector waits this long after a fault, and then until the degree is back and a
+     * new spare has booted (at nice 19 beside the running service: about 20 s on 2 cores with one client, longer
+     * when more clients keep both cores busy).
      */
-    static double secondsPerFault(int clients) {
-        return clients == 1 ? 25 : 50;
+    static double secondsBetweenFaults(int clients) {
+        return clients == 1 ? 30 : 60;
     }
 
     private final ManagedLab lab;
@@ -49,9 +50,11 @@ public final class FailoverBench {
     public Map<String, Object> run(String kind, String strategy, int clients, int faults) throws Exception {
         double postsPerSecondPerClient = calibrate(strategy, clients);
         Map<String, Long> db0 = databaseCounters();
-        int posts = (int) Math.ceil(faults * secondsPerFault(clients) * postsPerSecondPerClient);
+        // The faults come every secondsBetweenFaults (or later, when the repair takes longer); the run lasts for
+        // half an interval after the last one.
+        int posts = (int) Math.ceil((faults + 0.5) * secondsBetweenFaults(clients) * postsPerSecondPerClient);
         GridPlan plan = new GridPlan("custom", List.of(clients), List.of(0), List.of(ReplySize.ORIGINAL), posts, 0);
-        FaultPlan faultPlan = new FaultPlan(kind, 0, faults);
+        FaultPlan faultPlan = new FaultPlan(kind, secondsBetweenFaults(clients), 0);
         Path dir = benchDir.resolve(kind + "-" + strategy + "-c" + clients);
         out.printf(Locale.ROOT, "%s, %s clients, %d client%s, %d faults: %d posts per client (%.0f/s each)%n", kind,
                 strategy, clients, clients == 1 ? "" : "s", faults, posts, postsPerSecondPerClient);

@@ -312,8 +312,8 @@ public final class BenchCommand implements Callable<Integer> {
     }
 
     /**
-     * Crashes with every strategy at each client count; hangs with every strategy at the first client count and
-     * with the single-target and hedged strategies at the others; then the fault-free blocks.
+     * Crashes and hangs with every strategy at the first client count, with the pre-connected and hedged strategies
+     * at the others; then the fault-free blocks.
      */
     private void failover(FailoverBench fb, ObjectMapper json, ObjectNode root, StringBuilder table)
             throws Exception {
@@ -324,7 +324,7 @@ public final class BenchCommand implements Callable<Integer> {
         for (String kind : hangs > 0 ? List.of("crash", "hang") : List.of("crash")) {
             for (int i = 0; i < failoverClients.size(); i++) {
                 for (String strategy : Strategies.names()) {
-                    if (kind.equals("hang") && i > 0 && !List.of("preconnected", "hedged").contains(strategy)) {
+                    if (i > 0 && !List.of("preconnected", "hedged").contains(strategy)) {
                         continue;
                     }
                     Map<String, Object> r = fb.run(kind, strategy, failoverClients.get(i), kind.equals("crash")
