@@ -16,7 +16,8 @@ import picocli.CommandLine.Option;
 /**
  * The Replication Manager process. Started by {@code ftlab} (not by hand): it starts the Fault Detector, the database
  * and the replicas, then serves its HTTP interface until SIGTERM or {@code POST /shutdown}. Once ready it writes
- * {@code <run>/rm.json} ({@code url}, {@code pid}, {@code token}; mode 600) and prints {@code replication-manager ready <url>}.
+ * {@code <run>/rm.json} ({@code url}, {@code pid}, {@code token}; mode 600) and prints
+ * {@code replication-manager ready <url>}.
  */
 @Command(name = "replication-manager", mixinStandardHelpOptions = true)
 public final class ReplicationManagerMain implements Callable<Integer> {
@@ -65,8 +66,8 @@ public final class ReplicationManagerMain implements Callable<Integer> {
         DatabaseEndpoint external = dbUrl == null ? null
                 : new DatabaseEndpoint(dbUrl, dbUser, System.getenv(DB_PASSWORD_ENV));
         ReplicationManager.Settings settings = new ReplicationManager.Settings(
-                new LocalLab.Options(runDir, serverDir, external, null), replicas, spares, heartbeatMillis, timeoutMillis,
-                !noRelaunch, warmRounds, warmRate);
+                new LocalLab.Options(runDir, serverDir, external, null), replicas, spares, heartbeatMillis,
+                timeoutMillis, !noRelaunch, warmRounds, warmRate);
         ReplicationManager rm;
         try {
             rm = ReplicationManager.start(settings, api.url(), token);

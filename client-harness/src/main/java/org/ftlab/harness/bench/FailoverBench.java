@@ -23,8 +23,8 @@ import org.ftlab.harness.lab.ManagedLab;
 /**
  * Fail-over under load: a grid run of posts with {@code n} clients (think time 0) into which the grid's own fault
  * injector puts about {@code faults} crashes (SIGKILL of the primary) or hangs (SIGSTOP), each after the previous one
- * was repaired and a spare booted; then the run's own analysis: faulty-invocation latency and its three phases, Fault Detector detection
- * time and the time until the replication degree was back. The run directories are kept, with their reports.
+ * was repaired and a spare booted; then the run's own analysis: faulty-invocation latency and its three phases,
+ * Fault Detector detection time and the time until the replication degree was back. The run directories are kept, with their reports.
  */
 public final class FailoverBench {
     /**
@@ -274,7 +274,9 @@ public final class FailoverBench {
                 sessions.add(new ClientSession(lab, strategy, "calibrate-" + c + "-"
                         + Long.toString(System.nanoTime() % 1_000_000, 36)));
             }
-            int warmup = 100; // the first posts of a session run cold code (JIT) and would understate the rate
+            // The first posts run cold code (JIT, in this JVM most of all on the bench's first run) and would
+            // understate the rate, leaving the run too short for its faults: 1,000 posts in all first.
+            int warmup = Math.max(100, 1000 / clients);
             int n = 200;
             java.util.concurrent.atomic.AtomicReference<Exception> failure =
                     new java.util.concurrent.atomic.AtomicReference<>();

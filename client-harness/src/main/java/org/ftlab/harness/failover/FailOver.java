@@ -33,20 +33,23 @@ final class FailOver {
         try {
             return Outcome.firstChoice(replicas.attempt(target, operation, call), target.name(), 1);
         } catch (RuntimeException failure) {
-            return retry(replicas, operation, call, target, sent, MicroClock.nowEpochMicros(), failure, 1, chooser);
+            return retry(replicas, operation, call, target.name(), target, sent, MicroClock.nowEpochMicros(), failure,
+                    1, chooser);
         }
     }
 
     /**
+     * @param firstFailed the replica the request was sent to first, which the phases name (when several copies
+     *     failed, the first choice, not the copy whose failure came last)
+     * @param failed the replica whose failure ended the attempts so far: where the chooser starts from
      * @param sentMicros when the request was first sent
      * @param detectedMicros when the client knew the first attempt had failed
      * @param attemptsSoFar attempts already made (the failed ones)
      */
-    static <T> Outcome<T> retry(ReplicaSet replicas, String operation, Call<T> call, Target failed, long sentMicros,
-            long detectedMicros, RuntimeException failure, int attemptsSoFar, Chooser chooser)
-            throws AuctionException, AllReplicasDownException {
+    static <T> Outcome<T> retry(ReplicaSet replicas, String operation, Call<T> call, String firstFailed,
+            Target failed, long sentMicros, long detectedMicros, RuntimeException failure, int attemptsSoFar,
+            Chooser chooser) throws AuctionException, AllReplicasDownException {
         long deadline = replicas.giveUpDeadline();
-        String firstFailed = failed.name();
         RuntimeException last = failure;
         int attempts = attemptsSoFar;
         while (System.nanoTime() < deadline && !replicas.closed()) {

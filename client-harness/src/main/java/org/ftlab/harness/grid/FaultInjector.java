@@ -83,7 +83,7 @@ final class FaultInjector {
                     due = c != null && System.nanoTime() >= nextAt;
                 }
                 if (due) {
-                    awaitFullStrength();
+                    awaitFullStrength(lab, () -> running);
                     if (injectedInRun > 0) {
                         // Let clients see the repaired view (a pre-connected client's spare is the replacement)
                         // before the next fault, as a lab with faults seconds apart would.
@@ -110,9 +110,10 @@ final class FaultInjector {
         }
     }
 
-    /** Until the view has its degree and the spare pool is full. */
-    private void awaitFullStrength() throws IOException, InterruptedException {
-        while (running) {
+    /** Until the view has its degree and the spare pool is full, or {@code going} turns false. */
+    static void awaitFullStrength(ManagedLab lab, java.util.function.BooleanSupplier going) throws IOException,
+            InterruptedException {
+        while (going.getAsBoolean()) {
             JsonNode s = lab.manager().status();
             if (s.path("degree").asInt() >= s.path("targetDegree").asInt()
                     && s.path("spares").size() >= s.path("targetSpares").asInt()) {

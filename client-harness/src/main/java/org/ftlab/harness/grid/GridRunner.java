@@ -105,6 +105,13 @@ public final class GridRunner {
         ExecutorService pool = Executors.newFixedThreadPool(plan.maxClients(), daemon("grid-client"));
         FaultInjector injector = new FaultInjector(lab, faults, progress);
         try {
+            if (faults.enabled() && !todo.isEmpty()) {
+                // A fault run starts as its faults meet the lab: at full degree with its spares booted (a spare
+                // used by the run before may still be booting).
+                progress.println("waiting until the lab has its replication degree and its spares ...");
+                progress.flush();
+                FaultInjector.awaitFullStrength(lab, () -> !aborted);
+            }
             for (int i = 0; i < plan.maxClients() && !todo.isEmpty(); i++) {
                 sessions.add(new ClientSession(lab, strategy, String.format(Locale.ROOT, "g%s-%02d", runTag, i + 1)));
             }

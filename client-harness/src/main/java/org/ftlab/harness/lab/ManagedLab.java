@@ -56,7 +56,8 @@ public final class ManagedLab implements AutoCloseable {
                 "org.ftlab.rm.ReplicationManagerMain", "--run-dir", runDir.toString(),
                 "--server-dir", o.serverDir().toAbsolutePath().toString(),
                 "--replicas", Integer.toString(o.replicas()), "--spares", Integer.toString(o.spares()),
-                "--heartbeat-ms", Long.toString(o.heartbeatMillis()), "--timeout-ms", Long.toString(o.timeoutMillis())));
+                "--heartbeat-ms", Long.toString(o.heartbeatMillis()),
+                "--timeout-ms", Long.toString(o.timeoutMillis())));
         if (!o.relaunch()) {
             cmd.add("--no-relaunch");
         }
