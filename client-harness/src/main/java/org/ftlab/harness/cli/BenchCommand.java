@@ -348,7 +348,7 @@ public final class BenchCommand implements Callable<Integer> {
                 + "%.0f s (strategies alternating, order reversed every round); %s false suspicions in all%n%-13s "
                 + "%9s %9s %9s %9s %9s %7s %6s %12s %12s %10s%n", ff.get("clients"), (Double) ff.get("minutes"),
                 ff.get("blocks"), (Double) ff.get("block_seconds"), ff.get("false_suspicions"), "strategy",
-                "requests", "median", "p99", "p99.9", "max", "extra", "false", "DB stmts/req", "DB rows/req",
+                "requests", "median", "p99", "p99.9", "max", "extra", "false", "DB stmts/req", "rollbacks/req",
                 "idle CPU"));
         Map<String, Object> per = (Map<String, Object>) ff.get("strategies");
         Map<String, Object> base = (Map<String, Object>) per.get("preconnected");
@@ -359,8 +359,7 @@ public final class BenchCommand implements Callable<Integer> {
                     + "%12.2f %9.1f%%%n", e.getKey(), (Long) x.get("requests"), us(x.get("median_us")),
                     us(x.get("p99_us")), us(x.get("p999_us")), us(x.get("max_us")),
                     100 * (Double) x.get("extra_request_rate"), (Long) x.get("false_suspicions"),
-                    db.getOrDefault("Questions", 0.0), db.getOrDefault("Innodb_rows_read", 0.0)
-                            + db.getOrDefault("Innodb_rows_inserted", 0.0),
+                    db.getOrDefault("Questions", 0.0), db.getOrDefault("Com_rollback", 0.0),
                     100 * (Double) x.get("idle_replicas_cpu_fraction_of_a_core")));
         }
         if (base != null) {
