@@ -7,8 +7,10 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import org.ftlab.harness.analysis.RunAnalysis;
 import org.ftlab.harness.analysis.RunComparison;
 import org.ftlab.harness.grid.FaultPlan;
@@ -73,17 +75,21 @@ public final class DemoRun {
             part(out, summary, lab, "grid", "fault-free grid (" + settings.grid().profile() + ")", settings.grid(),
                     "preconnected", FaultPlan.NONE, database);
             FaultPlan crashes = new FaultPlan("crash", 0, settings.crashesPerRun());
+            Map<String, RunAnalysis.Result> crashRuns = new LinkedHashMap<>();
             for (String strategy : CRASH_STRATEGIES) {
                 if (aborted) {
                     break;
                 }
-                part(out, summary, lab, "crash-" + strategy, "crash injection, " + strategy
+                RunAnalysis.Result a = part(out, summary, lab, "crash-" + strategy, "crash injection, " + strategy
                         + " clients", settings.crashRun(), strategy, crashes, database);
+                if (a != null) {
+                    crashRuns.put(strategy, a);
+                }
             }
             if (aborted) {
                 return 130;
             }
-            List<String[]> sideBySide = compareStrategies(runDir, summary);
+            List<String[]> sideBySide = compareStrategies(runDir, crashRuns, summary);
             writeAtomically(runDir.resolve("index.html"), index(runDir, sideBySide));
             summary.append("reports (self-contained HTML with plots): ").append(runDir.resolve("index.html"))
                     .append('\n');
@@ -102,10 +108,11 @@ public final class DemoRun {
         }
     }
 
-    private void part(PrintWriter out, StringBuilder summary, ManagedLab lab, String name, String title,
+    /** Runs one part; returns its analysis, or null when it did not complete. */
+    private RunAnalysis.Result part(PrintWriter out, StringBuilder summary, ManagedLab lab, String name, String title,
             GridPlan plan, String strategy, FaultPlan faults, String database) throws Exception {
         if (aborted) {
-            return;
+            return null;
         }
         out.printf(Locale.ROOT, "%n== %s: %d configurations -> %s/%n", title, plan.configurations().size(), name);
         out.flush();
@@ -126,16 +133,18 @@ public final class DemoRun {
             current = null;
             dir.finish(complete ? "complete" : "aborted");
         }
-        if (complete) {
-            RunAnalysis.Result analysis = RunAnalysis.analyze(dir.path());
-            RunAnalysis.write(dir.path(), analysis);
-            out.println("analysis of " + name + "/ (report: " + name + "/report/index.html):");
-            org.ftlab.harness.cli.AnalyzeCommand.print(out, analysis);
-            summary.append(String.format(Locale.ROOT, "== %s (%s/): wall time %.1f s, ", title, name,
-                    (System.nanoTime() - t0) / 1e9));
-            summary.append(RunSummary.of(dir.path()));
-            summary.append("  statistics and plots: ").append(name).append("/report/index.html, summary.json\n");
+        if (!complete) {
+            return null;
         }
+        RunAnalysis.Result analysis = RunAnalysis.analyze(dir.path());
+        RunAnalysis.write(dir.path(), analysis);
+        out.println("analysis of " + name + "/ (report: " + name + "/report/index.html):");
+        org.ftlab.harness.cli.AnalyzeCommand.print(out, analysis);
+        summary.append(String.format(Locale.ROOT, "== %s (%s/): wall time %.1f s, ", title, name,
+                (System.nanoTime() - t0) / 1e9));
+        summary.append(RunSummary.of(dir.path()));
+        summary.append("  statistics and plots: ").append(name).append("/report/index.html, summary.json\n");
+        return analysis;
     }
 
     /**
@@ -143,21 +152,17 @@ public final class DemoRun {
      * phases, extra requests, false suspicions and hand-over; and each run's report compared with the reactive
      * one.
      */
-    private static List<String[]> compareStrategies(Path runDir, StringBuilder summary) throws IOException {
+    private static List<String[]> compareStrategies(Path runDir, Map<String, RunAnalysis.Result> crashRuns,
+            StringBuilder summary) throws IOException {
         List<String[]> rows = new java.util.ArrayList<>();
-        RunAnalysis.Result reactive = Files.isDirectory(runDir.resolve("crash-reactive/report"))
-                ? RunAnalysis.analyze(runDir.resolve("crash-reactive")) : null;
-        for (String strategy : CRASH_STRATEGIES) {
-            Path run = runDir.resolve("crash-" + strategy);
-            if (!Files.isDirectory(run.resolve("report"))) {
-                continue;
-            }
-            RunAnalysis.Result a = strategy.equals("reactive") ? reactive : RunAnalysis.analyze(run);
+        RunAnalysis.Result reactive = crashRuns.get("reactive");
+        for (Map.Entry<String, RunAnalysis.Result> e : crashRuns.entrySet()) {
+            RunAnalysis.Result a = e.getValue();
             if (reactive != null && a != reactive) {
-                RunAnalysis.write(run, a.withComparison(RunComparison.of(a, Path.of("..", "crash-reactive"),
-                        reactive)));
+                RunAnalysis.write(runDir.resolve("crash-" + e.getKey()), a.withComparison(RunComparison.of(a,
+                        Path.of("..", "crash-reactive"), reactive)));
             }
-            rows.add(sideBySideRow(strategy, a.failover()));
+            rows.add(sideBySideRow(e.getKey(), a.failover()));
         }
         if (rows.isEmpty()) {
             return rows;

@@ -11,7 +11,6 @@ import org.ftlab.auction.api.AuctionDraft;
 import org.ftlab.auction.api.ReplySize;
 import org.ftlab.auction.api.RequestHeader;
 import org.ftlab.harness.analysis.FailoverAnalysis;
-import org.ftlab.harness.analysis.ProbeFile;
 import org.ftlab.harness.analysis.RunAnalysis;
 import org.ftlab.harness.grid.ClientSession;
 import org.ftlab.harness.grid.FaultPlan;
@@ -157,7 +156,7 @@ public final class FailoverBench {
                 c[2] += rd1.hedgedAnswers();
                 c[3] += rd1.falseSuspicions();
                 Map<String, Long> d = db.computeIfAbsent(strategy, k -> new LinkedHashMap<>());
-                db1.forEach((k, v) -> d.merge(k, v - db0.getOrDefault(k, v), Long::sum));
+                delta(db0, db1).forEach((k, v) -> d.merge(k, v, Long::sum));
                 double ticks = 0;
                 for (Map.Entry<String, Long> e : cpu1.entrySet()) {
                     Long before = cpu0.get(e.getKey());
@@ -166,18 +165,10 @@ public final class FailoverBench {
                 double[] cpu = idleCpu.computeIfAbsent(strategy, k -> new double[2]);
                 cpu[0] += ticks / CLOCK_TICKS_PER_S;
                 cpu[1] += wall;
+                // the analysis's per-block histograms: recorded latency of the measured rows (warm-up left out)
                 org.HdrHistogram.Histogram h = latency.computeIfAbsent(strategy,
                         k -> new org.HdrHistogram.Histogram(3));
-                try (java.util.stream.Stream<Path> files = java.nio.file.Files.list(dir.resolve("probes"))) {
-                    for (Path file : files.filter(x -> x.toString().endsWith(".csv")).toList()) {
-                        ProbeFile pf = ProbeFile.read(file);
-                        for (int i = 0; i < pf.size; i++) {
-                            if (pf.completed(i)) {
-                                h.recordValue(Math.max(0, pf.latencyUs(i)));
-                            }
-                        }
-                    }
-                }
+                r.histograms().forEach(b -> h.add(b.recorded()));
             }
         }
         Map<String, Object> result = new LinkedHashMap<>();
@@ -233,9 +224,16 @@ public final class FailoverBench {
         return m;
     }
 
+    /** Counter by counter, after − before (a counter missing before counts from 0 change). */
+    private static Map<String, Long> delta(Map<String, Long> before, Map<String, Long> after) {
+        Map<String, Long> m = new LinkedHashMap<>();
+        after.forEach((k, v) -> m.put(k, v - before.getOrDefault(k, v)));
+        return m;
+    }
+
     private static Map<String, Double> perRequest(Map<String, Long> before, Map<String, Long> after, long requests) {
         Map<String, Double> m = new LinkedHashMap<>();
-        after.forEach((k, v) -> m.put(k, requests == 0 ? 0 : (double) (v - before.getOrDefault(k, v)) / requests));
+        delta(before, after).forEach((k, v) -> m.put(k, requests == 0 ? 0 : (double) v / requests));
         return m;
     }
 
