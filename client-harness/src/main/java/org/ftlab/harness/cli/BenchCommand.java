@@ -69,7 +69,8 @@ public final class BenchCommand implements Callable<Integer> {
     int crashes;
 
     @Option(names = "--failover-clients", paramLabel = "LIST", split = ",", defaultValue = "1,10",
-            description = "Client counts of the crash runs (default ${DEFAULT-VALUE}).")
+            description = "Client counts of the crash and hang runs (default ${DEFAULT-VALUE}); every strategy runs at "
+                    + "the first, the pre-connected and hedged ones at the others.")
     List<Integer> failoverClients;
 
     @Option(names = "--hangs", paramLabel = "N", defaultValue = "4",
@@ -356,8 +357,8 @@ public final class BenchCommand implements Callable<Integer> {
             Map<String, Object> x = (Map<String, Object>) e.getValue();
             Map<String, Double> db = (Map<String, Double>) x.get("database_per_request");
             t.append(String.format(Locale.ROOT, "%-13s %9d %7.2fms %7.2fms %7.2fms %7.1fms %6.2f%% %6d %12.2f "
-                    + "%12.2f %9.1f%%%n", e.getKey(), (Long) x.get("requests"), us(x.get("median_us")),
-                    us(x.get("p99_us")), us(x.get("p999_us")), us(x.get("max_us")),
+                    + "%12.2f %9.1f%%%n", e.getKey(), (Long) x.get("requests"), millisOf(x.get("median_us")),
+                    millisOf(x.get("p99_us")), millisOf(x.get("p999_us")), millisOf(x.get("max_us")),
                     100 * (Double) x.get("extra_request_rate"), (Long) x.get("false_suspicions"),
                     db.getOrDefault("Questions", 0.0), db.getOrDefault("Com_rollback", 0.0),
                     100 * (Double) x.get("idle_replicas_cpu_fraction_of_a_core")));
@@ -367,15 +368,16 @@ public final class BenchCommand implements Callable<Integer> {
                 Map<String, Object> x = (Map<String, Object>) per.get(s);
                 if (x != null) {
                     t.append(String.format(Locale.ROOT, "p99.9 %s ÷ preconnected: %.3f (p99 %.3f) at %.2f%% extra "
-                            + "requests%n", s, us(x.get("p999_us")) / us(base.get("p999_us")),
-                            us(x.get("p99_us")) / us(base.get("p99_us")), 100 * (Double) x.get("extra_request_rate")));
+                            + "requests%n", s, millisOf(x.get("p999_us")) / millisOf(base.get("p999_us")),
+                            millisOf(x.get("p99_us")) / millisOf(base.get("p99_us")),
+                            100 * (Double) x.get("extra_request_rate")));
                 }
             }
         }
     }
 
-    private static double us(Object v) {
-        return ((Number) v).doubleValue() / 1e3;
+    private static double millisOf(Object micros) {
+        return ((Number) micros).doubleValue() / 1e3;
     }
 
     @SuppressWarnings("unchecked")
