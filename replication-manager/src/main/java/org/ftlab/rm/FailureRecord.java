@@ -8,18 +8,21 @@ package org.ftlab.rm;
  * @param kind {@code crash} or {@code hang}
  * @param source who reported it first: {@code fault-detector}, {@code client}
  * @param wasPrimary whether the failed replica was the primary (a promotion followed)
- * @param replacement the replica relaunched in its place, or null
+ * @param replacement the replica that took its place in the view (a spare or a relaunched one), or null
+ * @param sparesReady booted spares outside the view when the failure was handled: 0 means the degree waited for a
+ *     boot
  */
 public record FailureRecord(String faultId, String replica, String kind, String source, boolean wasPrimary,
-        long injectedEpochUs, long detectedEpochUs, long promotedEpochUs, long restoredEpochUs, String replacement) {
+        long injectedEpochUs, long detectedEpochUs, long promotedEpochUs, long restoredEpochUs, String replacement,
+        int sparesReady) {
 
     FailureRecord withPromoted(long epochUs) {
         return new FailureRecord(faultId, replica, kind, source, wasPrimary, injectedEpochUs, detectedEpochUs,
-                epochUs, restoredEpochUs, replacement);
+                epochUs, restoredEpochUs, replacement, sparesReady);
     }
 
     FailureRecord withRestored(long epochUs, String replacementName) {
         return new FailureRecord(faultId, replica, kind, source, wasPrimary, injectedEpochUs, detectedEpochUs,
-                promotedEpochUs, epochUs, replacementName);
+                promotedEpochUs, epochUs, replacementName, sparesReady);
     }
 }

@@ -400,12 +400,13 @@ public final class ReplicationManager implements AutoCloseable {
         boolean wasPrimary = !serving.isEmpty() && serving.get(0).equals(rec.name);
         boolean wasServing = serving.remove(rec.name);
         spares.remove(rec.name);
+        int sparesReady = spares.size();
         rec.state = ReplicaState.DEAD;
         Replica failed = rec.replica;
         Injection injected = pendingInjections.remove(rec.name);
         String faultId = injected != null ? injected.faultId() : "f" + (++faultCounter);
         FailureRecord record = new FailureRecord(faultId, rec.name, kind, source, wasPrimary,
-                injected != null ? injected.injectedEpochUs() : 0, detectedEpochUs, 0, 0, null);
+                injected != null ? injected.injectedEpochUs() : 0, detectedEpochUs, 0, 0, null, sparesReady);
         if (wasPrimary && !serving.isEmpty()) {
             records.get(serving.get(0)).state = ReplicaState.PRIMARY;
             record = record.withPromoted(epochMicros());

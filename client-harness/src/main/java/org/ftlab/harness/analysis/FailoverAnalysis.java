@@ -226,7 +226,7 @@ public final class FailoverAnalysis {
                 if (pf.outcome[i] == ProbeFile.RETRIED && faultId == null) {
                     falseSuspicions++;
                 }
-                if (pf.outcome[i] == ProbeFile.RETRIED || (pf.outcome[i] == ProbeFile.HEDGED && faultId != null)) {
+                if (pf.faultyInvocation(i)) {
                     faulty.add(latency);
                     faultyHere++;
                     if (faultId != null) {

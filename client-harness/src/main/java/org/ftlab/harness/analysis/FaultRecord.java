@@ -11,9 +11,12 @@ import java.util.stream.Stream;
 /**
  * One row of a run's {@code faults.csv} (or {@code faults-N.csv} of a resumed segment): a replica failure and when
  * each step of handling it happened, µs since the epoch; {@link ProbeFile#NONE} where a step did not happen.
+ * {@code sparesReady}: booted spares when the failure was handled (0: the degree waited for a boot), or
+ * {@link #UNKNOWN} for a file from before that column.
  */
 public record FaultRecord(String id, String kind, String replica, long injectedUs, long detectedUs, long promotedUs,
-        long restoredUs) {
+        long restoredUs, int sparesReady) {
+    public static final int UNKNOWN = -1;
 
     static final String HEADER = "fault_id,kind,replica,injected_epoch_us,detected_epoch_us,promoted_epoch_us,"
             + "restored_epoch_us";
@@ -66,7 +69,8 @@ public record FaultRecord(String id, String kind, String replica, long injectedU
                             + " fields, expected 7: the file is truncated or damaged");
                 }
                 try {
-                    out.add(new FaultRecord(f[0], f[1], f[2], time(f[3]), time(f[4]), time(f[5]), time(f[6])));
+                    out.add(new FaultRecord(f[0], f[1], f[2], time(f[3]), time(f[4]), time(f[5]), time(f[6]),
+                            f.length > 7 && !f[7].isEmpty() ? Integer.parseInt(f[7]) : UNKNOWN));
                 } catch (NumberFormatException e) {
                     throw new IllegalArgumentException(file + " line " + (i + 1) + ": a time is not a number: the "
                             + "file is damaged");

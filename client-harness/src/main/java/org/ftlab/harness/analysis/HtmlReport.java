@@ -355,6 +355,10 @@ final class HtmlReport {
                 .append(plot("boxes", "box plots per configuration"));
     }
 
+    private static String spareReady(int sparesReady) {
+        return sparesReady == FaultRecord.UNKNOWN ? "-" : sparesReady > 0 ? "yes" : "no: the degree waited for a boot";
+    }
+
     private static void failover(StringBuilder h, FailoverAnalysis.Result f) {
         h.append("<h2 id=\"failover\">Fail-over</h2>\n");
         if (f != null) {
@@ -368,6 +372,7 @@ final class HtmlReport {
         }
         h.append("<h3>Faults (from faults.csv; times after injection)</h3>\n<table><tr><th>fault</th><th>kind</th>"
                 + "<th>replica</th><th>config</th><th>detected ms</th><th>promoted ms</th><th>restored s</th>"
+                + "<th>spare ready</th>"
                 + "<th>faulty invocations</th><th>overlapping requests</th><th>jitter (std) ms</th>"
                 + "<th>max latency ms</th><th>hand-over: new primary's first ÷ old primary's last requests, median "
                 + "ms</th></tr>\n");
@@ -377,7 +382,8 @@ final class HtmlReport {
                     .append(td(s.config() == null ? "-" : s.config())).append(td(msOrDash(r.detectionUs())))
                     .append(td(msOrDash(r.promotionUs())))
                     .append(td(r.restorationUs() == null ? "-" : String.format(Locale.ROOT, "%.1f",
-                            r.restorationUs() / 1e6))).append(td("" + s.faultyInvocations()))
+                            r.restorationUs() / 1e6))).append(td(spareReady(r.sparesReady())))
+                    .append(td("" + s.faultyInvocations()))
                     .append(td("" + s.overlapping())).append(td(s.jitterUs() == null ? "-" : ms(s.jitterUs())))
                     .append(td(msOrDash(s.maxLatencyUs()))).append(td(handover(s.handover()))).append("</tr>\n");
         }

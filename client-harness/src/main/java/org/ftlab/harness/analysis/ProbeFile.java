@@ -185,6 +185,14 @@ public final class ProbeFile {
         return outcome[i] != FAILED;
     }
 
+    /**
+     * Whether row i is a faulty invocation: completed after its client failed over ({@code retried}), or answered by
+     * a hedge copy while a fault was on ({@code hedged} with a {@code fault_id}). Every summary counts by this.
+     */
+    public boolean faultyInvocation(int i) {
+        return outcome[i] == RETRIED || (outcome[i] == HEDGED && fault[i] >= 0);
+    }
+
     /** Whether row i carries all four server probes (a completed request). */
     public boolean hasServerProbes(int i) {
         return serverRecvUs[i] != NONE && serverSendUs[i] != NONE && dbStartUs[i] != NONE && dbEndUs[i] != NONE;

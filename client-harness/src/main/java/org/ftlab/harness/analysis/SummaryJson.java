@@ -209,6 +209,9 @@ final class SummaryJson {
             putNullable(x, "detection_us", r.detectionUs());
             putNullable(x, "promotion_us", r.promotionUs());
             putNullable(x, "restoration_us", r.restorationUs());
+            if (r.sparesReady() != FaultRecord.UNKNOWN) {
+                x.put("spares_ready", r.sparesReady());
+            }
             x.put("faulty_invocations", s.faultyInvocations());
             x.put("overlapping_requests", s.overlapping());
             putNullable(x, "jitter_us", s.jitterUs());

@@ -5,6 +5,8 @@ import java.io.IOException;
 import java.io.PrintWriter;
 import java.util.Locale;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.BooleanSupplier;
+import org.ftlab.auction.api.MicroClock;
 import org.ftlab.harness.lab.ManagedLab;
 import org.ftlab.rm.ReplicationManager;
 
@@ -12,10 +14,13 @@ import org.ftlab.rm.ReplicationManager;
  * Injects the {@link FaultPlan}'s faults into the primary through the Replication Manager, from its own thread so
  * that no client waits for it. It injects only while a configuration runs and only at full replication degree with
  * the lab's spares booted (the previous fault repaired, the spare it used replaced, and {@value #SETTLE_MILLIS} ms
- * since), so every fault meets the same system.
+ * since), so every fault meets the same system. One exception keeps {@code --faults-per-config N} honest in short
+ * configurations: a fault waits for the spare pool only until the configuration is half-way from its slot to the
+ * next one (or to its end); then it meets a lab at full degree whose spare is still booting, which its line in
+ * {@code faults.csv} ({@code spares_ready}) and the progress output say.
  */
 final class FaultInjector {
-    /** Pause between a repair and the next fault (none before the run's first fault). */
+    /** Least time between a repair and the next fault (none before the run's first fault). */
     static final long SETTLE_MILLIS = 2000;
     private final ManagedLab lab;
     private final FaultPlan plan;
@@ -83,19 +88,26 @@ final class FaultInjector {
                     due = c != null && System.nanoTime() >= nextAt;
                 }
                 if (due) {
-                    awaitFullStrength(lab, () -> running);
+                    BooleanSupplier sparesCanWait = () -> true;
+                    if (plan.perConfig() > 0) {
+                        long giveUpAt = (long) configTotal * (2L * injectedThisConfig + 3)
+                                / (2L * (plan.perConfig() + 1));
+                        sparesCanWait = () -> c.get() < giveUpAt;
+                    }
+                    boolean spareReady = awaitFullStrength(lab, () -> running, sparesCanWait);
                     if (injectedInRun > 0) {
                         // Let clients see the repaired view (a pre-connected client's spare is the replacement)
                         // before the next fault, as a lab with faults seconds apart would.
-                        Thread.sleep(SETTLE_MILLIS);
+                        Thread.sleep(settleLeftMillis(lab.manager().status()));
                     }
                     if (completed == c && running) {
                         ReplicationManager.InjectedFault f = lab.manager().inject(plan.injection(), null);
                         injectedThisConfig++;
                         injectedInRun++;
                         nextAt = System.nanoTime() + (long) (plan.everySeconds() * 1e9);
-                        progress.printf(Locale.ROOT, "  fault %s: %s of primary %s (pid %d)%n", f.faultId(),
-                                plan.kind(), f.replica(), f.pid());
+                        progress.printf(Locale.ROOT, "  fault %s: %s of primary %s (pid %d)%s%n", f.faultId(),
+                                plan.kind(), f.replica(), f.pid(), spareReady ? "" : "; its spare was still booting"
+                                        + " (waiting longer would have run past the configuration)");
                         progress.flush();
                     }
                 }
@@ -110,16 +122,36 @@ final class FaultInjector {
         }
     }
 
+    /** What is left of {@value #SETTLE_MILLIS} ms since the last repair brought the degree back. */
+    static long settleLeftMillis(JsonNode status) {
+        long lastRestoredUs = 0;
+        for (JsonNode f : status.path("failures")) {
+            lastRestoredUs = Math.max(lastRestoredUs, f.path("restoredEpochUs").asLong());
+        }
+        long sinceMillis = (MicroClock.nowEpochMicros() - lastRestoredUs) / 1000;
+        return Math.max(0, Math.min(SETTLE_MILLIS, SETTLE_MILLIS - sinceMillis));
+    }
+
     /** Until the view has its degree and the spare pool is full, or {@code going} turns false. */
-    static void awaitFullStrength(ManagedLab lab, java.util.function.BooleanSupplier going) throws IOException,
-            InterruptedException {
+    static void awaitFullStrength(ManagedLab lab, BooleanSupplier going) throws IOException, InterruptedException {
+        awaitFullStrength(lab, going, () -> true);
+    }
+
+    /**
+     * Until the view has its degree and, while {@code sparesCanWait} holds, the spare pool is full; or until
+     * {@code going} turns false. Returns whether the spare pool was full.
+     */
+    static boolean awaitFullStrength(ManagedLab lab, BooleanSupplier going, BooleanSupplier sparesCanWait)
+            throws IOException, InterruptedException {
         while (going.getAsBoolean()) {
             JsonNode s = lab.manager().status();
+            boolean spares = s.path("spares").size() >= s.path("targetSpares").asInt();
             if (s.path("degree").asInt() >= s.path("targetDegree").asInt()
-                    && s.path("spares").size() >= s.path("targetSpares").asInt()) {
-                return;
+                    && (spares || !sparesCanWait.getAsBoolean())) {
+                return spares;
             }
             Thread.sleep(50);
         }
+        return false;
     }
 }

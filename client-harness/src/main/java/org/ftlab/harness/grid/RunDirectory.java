@@ -32,8 +32,8 @@ import org.ftlab.harness.probe.ProbeTable;
  */
 public final class RunDirectory {
     public static final String MANIFEST = "manifest.json";
-    public static final String FAULTS_HEADER =
-            "fault_id,kind,replica,injected_epoch_us,detected_epoch_us,promoted_epoch_us,restored_epoch_us";
+    public static final String FAULTS_HEADER = "fault_id,kind,replica,injected_epoch_us,detected_epoch_us,"
+            + "promoted_epoch_us,restored_epoch_us,spares_ready";
     private static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
 
     private final Path dir;
@@ -218,7 +218,8 @@ public final class RunDirectory {
             for (JsonNode f : failures) {
                 out.write(String.join(",", f.path("faultId").asText(), f.path("kind").asText(),
                         f.path("replica").asText(), micros(f, "injectedEpochUs"), micros(f, "detectedEpochUs"),
-                        micros(f, "promotedEpochUs"), micros(f, "restoredEpochUs")));
+                        micros(f, "promotedEpochUs"), micros(f, "restoredEpochUs"),
+                        Integer.toString(f.path("sparesReady").asInt())));
                 out.write('\n');
             }
         }

@@ -26,6 +26,7 @@ public final class RunSummary {
         int files = 0;
         long rows = 0;
         long failed = 0;
+        int faulty = 0;
         try (Stream<Path> csvs = Files.list(runDir.resolve("probes"))) {
             for (Path csv : csvs.filter(p -> p.toString().endsWith(".csv")).sorted().toList()) {
                 files++;
@@ -37,8 +38,11 @@ public final class RunSummary {
                         continue;
                     }
                     (pf.methods.get(pf.method[i]).equals("postAuction") ? post : view).add(pf.latencyUs(i));
-                    if (pf.detectUs[i] != ProbeFile.NONE) {
-                        phases.add(new long[] {pf.detectUs[i], pf.failoverUs[i], pf.retryUs[i]});
+                    if (pf.faultyInvocation(i)) {
+                        faulty++;
+                        if (pf.detectUs[i] != ProbeFile.NONE) {
+                            phases.add(new long[] {pf.detectUs[i], pf.failoverUs[i], pf.retryUs[i]});
+                        }
                     }
                 }
             }
@@ -52,10 +56,14 @@ public final class RunSummary {
         List<Long> all = new ArrayList<>(post);
         all.addAll(view);
         line(sb, "all", all);
-        if (!phases.isEmpty()) {
-            sb.append(String.format(Locale.ROOT, "  faulty invocations: %d; median phases ms: detection %.1f, "
-                    + "fail-over %.1f, retry %.1f%n", phases.size(), median(phases, 0), median(phases, 1),
-                    median(phases, 2)));
+        if (faulty > 0) {
+            sb.append(String.format(Locale.ROOT, "  faulty invocations: %d", faulty));
+            if (!phases.isEmpty()) {
+                sb.append(String.format(Locale.ROOT, "; median phases ms (%d with phases): detection %.1f, "
+                        + "fail-over %.1f, retry %.1f", phases.size(), median(phases, 0), median(phases, 1),
+                        median(phases, 2)));
+            }
+            sb.append('\n');
         }
         Path faults = runDir.resolve("faults.csv");
         if (Files.exists(faults)) {

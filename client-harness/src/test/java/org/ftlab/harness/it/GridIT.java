@@ -258,11 +258,12 @@ class GridIT {
                 "--out", runDir.toString()));
         List<String> faults = Files.readAllLines(runDir.resolve("faults.csv"));
         assertEquals("fault_id,kind,replica,injected_epoch_us,detected_epoch_us,promoted_epoch_us,"
-                + "restored_epoch_us", faults.get(0));
+                + "restored_epoch_us,spares_ready", faults.get(0));
         assertEquals(2, faults.size(), faults.toString());
         String[] fault = faults.get(1).split(",", -1);
         assertEquals("crash", fault[1]);
         assertTrue(Long.parseLong(fault[3]) <= Long.parseLong(fault[4]), "injected before detected");
+        assertEquals("1", fault[7], "a fault run starts with its spare booted, so the crash met one");
 
         List<Map<String, String>> all = rows(runDir.resolve("probes/c02-t00-rorig.csv"));
         List<Map<String, String>> rows = all.stream().filter(r -> r.get("phase").equals("measure")).toList();

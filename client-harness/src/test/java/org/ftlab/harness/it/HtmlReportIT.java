@@ -136,8 +136,8 @@ class HtmlReportIT {
         }
         Files.writeString(run.resolve("probes/c04-t00-rorig.csv"), csv);
         Files.writeString(run.resolve("faults.csv"), "fault_id,kind,replica,injected_epoch_us,detected_epoch_us,"
-                + "promoted_epoch_us,restored_epoch_us\nf1,crash,r1," + faultAt + "," + (faultAt + 20_000) + ","
-                + (faultAt + 21_000) + "," + (faultAt + 21_000) + "\n");
+                + "promoted_epoch_us,restored_epoch_us,spares_ready\nf1,crash,r1," + faultAt + ","
+                + (faultAt + 20_000) + "," + (faultAt + 21_000) + "," + (faultAt + 21_000) + ",0\n");
         Files.writeString(run.resolve("manifest.json"), "{\"status\":\"complete\",\"profile\":\"custom\","
                 + "\"grid\":{\"configurations\":1},\"failover_strategy\":\"hedged\","
                 + "\"faults\":{\"kind\":\"crash\"}}\n");
@@ -153,6 +153,7 @@ class HtmlReportIT {
         assertTrue(page.dom.contains("extra requests (2."), "the hedge rate");
         assertTrue(Pattern.compile("r2 [0-9.]+ \\(\\d+\\) ÷ r1 [0-9.]+ \\(\\d+\\) = [0-9.]+").matcher(page.dom).find(),
                 "the hand-over of the fault: the new primary's first requests against the old one's last");
+        assertTrue(page.dom.contains("no: the degree waited for a boot"), "the fault met no booted spare");
         assertTrue(page.dom.contains("ANOVA left out"), "the ANOVA needs two configurations: one line says so");
         assertTrue(page.dom.contains("this run has one configuration"), "cross-configuration plots: one line");
         for (String absent : List.of("id=\"haircut\"", "id=\"by-reply\"", "id=\"p99-vs-mean\"",
