@@ -105,6 +105,7 @@ public final class FailoverAnalysis {
     public record Redundancy(long requests, long extraRequests, long hedgedAnswers, long falseSuspicions,
             Map<String, Long> answeredBy) {
         /** Extra requests ÷ requests. */
+        @com.fasterxml.jackson.annotation.JsonProperty
         public double extraRate() {
             return requests == 0 ? 0 : (double) extraRequests / requests;
         }

@@ -35,6 +35,35 @@ public final class FailoverBench {
         return clients == 1 ? 30 : 60;
     }
 
+    /**
+     * One fault run's figures (µs unless named otherwise; null where the run had none): the redundancy it cost
+     * ({@link FailoverAnalysis.Redundancy}), the database's work per request ({@code SHOW GLOBAL STATUS} deltas), the
+     * hand-over ratio per fault, the faulty invocations and their phases, the Fault Detector's detection time and the
+     * time until the replication degree was back.
+     */
+    public record FaultRun(String kind, String strategy, int clients, int faultsInjected,
+            FailoverAnalysis.Redundancy redundancy, Map<String, Double> databasePerRequest,
+            ServiceBench.Spread handoverRatio, int faultyInvocations, FailoverAnalysis.PhaseStats faultyInvocation,
+            FailoverAnalysis.PhaseStats detection, FailoverAnalysis.PhaseStats failover,
+            FailoverAnalysis.PhaseStats retry, FailoverAnalysis.PhaseStats fdDetection,
+            ServiceBench.Spread degreeRestoredUs, Double faultFreeMeanUs, String runDir) {
+    }
+
+    /**
+     * One strategy over all its fault-free blocks: recorded latency of the measured rows (HdrHistogram, µs), what
+     * redundancy cost, the database's work per request and the CPU of the replicas outside the client's path, as a
+     * fraction of one core.
+     */
+    public record FaultFreeStrategy(long medianUs, long p99Us, long p999Us, long maxUs,
+            FailoverAnalysis.Redundancy redundancy, Map<String, Double> databasePerRequest,
+            double idleReplicasCpuFractionOfACore) {
+    }
+
+    /** The fault-free blocks: their shape, false suspicions in all, and each strategy's figures. */
+    public record FaultFree(int clients, double minutes, int blocks, double blockSeconds, long falseSuspicions,
+            Map<String, FaultFreeStrategy> strategies) {
+    }
+
     private final ManagedLab lab;
     private final Path benchDir;
     private final PrintWriter out;
@@ -46,7 +75,7 @@ public final class FailoverBench {
     }
 
     /** One fault run; returns its figures (µs unless named otherwise). */
-    public Map<String, Object> run(String kind, String strategy, int clients, int faults) throws Exception {
+    public FaultRun run(String kind, String strategy, int clients, int faults) throws Exception {
         double postsPerSecondPerClient = calibrate(strategy, clients);
         Map<String, Long> db0 = databaseCounters();
         // The faults come every secondsBetweenFaults (or later, when the repair takes longer); the run lasts for
@@ -68,38 +97,23 @@ public final class FailoverBench {
         RunAnalysis.Result r = RunAnalysis.analyze(dir);
         RunAnalysis.write(dir, r);
         FailoverAnalysis.Result f = r.failover();
-        Map<String, Object> m = new LinkedHashMap<>();
-        m.put("kind", kind);
-        m.put("strategy", strategy);
-        m.put("clients", clients);
-        m.put("faults_injected", f.faults().size());
-        redundancy(m, f.redundancy());
-        m.put("database_per_request", perRequest(db0, db1, f.redundancy().requests()));
         double[] handover = f.faults().stream().map(FailoverAnalysis.FaultSummary::handover)
                 .filter(Objects::nonNull).mapToDouble(FailoverAnalysis.Handover::ratio).filter(x -> !Double.isNaN(x))
                 .toArray();
-        if (handover.length > 0) {
-            m.put("handover_ratio", ServiceBench.Spread.of(handover));
-        }
-        m.put("faulty_invocations", f.faulty() == null ? 0 : f.faulty().count());
-        for (FailoverAnalysis.PhaseStats p : f.phases()) {
-            Map<String, Object> x = new LinkedHashMap<>();
-            x.put("median_us", p.medianUs());
-            x.put("mean_us", p.meanUs());
-            x.put("min_us", p.minUs());
-            x.put("max_us", p.maxUs());
-            m.put(p.phase().equals("total") ? "faulty_invocation" : "phase_" + p.phase(), x);
-        }
-        f.detection().forEach(d -> m.put("fd_detection", Map.of("median_us", d.medianUs(), "max_us", d.maxUs(),
-                "min_us", d.minUs(), "n", d.count())));
         double[] restore = f.faults().stream().map(s -> s.fault().restorationUs()).filter(Objects::nonNull)
                 .mapToDouble(Long::doubleValue).toArray();
-        if (restore.length > 0) {
-            m.put("degree_restored_us", ServiceBench.Spread.of(restore));
-        }
-        m.put("fault_free_mean_us", f.faultFree() == null ? null : f.faultFree().mean());
-        m.put("run_dir", dir.toString());
-        return m;
+        return new FaultRun(kind, strategy, clients, f.faults().size(), f.redundancy(),
+                perRequest(delta(db0, db1), f.redundancy().requests()),
+                handover.length > 0 ? ServiceBench.Spread.of(handover) : null,
+                f.faulty() == null ? 0 : f.faulty().count(), phase(f.phases(), "total"),
+                phase(f.phases(), "detection"), phase(f.phases(), "failover"), phase(f.phases(), "retry"),
+                f.detection().isEmpty() ? null : f.detection().get(f.detection().size() - 1),
+                restore.length > 0 ? ServiceBench.Spread.of(restore) : null,
+                f.faultFree() == null ? null : f.faultFree().mean(), dir.toString());
+    }
+
+    private static FailoverAnalysis.PhaseStats phase(List<FailoverAnalysis.PhaseStats> phases, String name) {
+        return phases.stream().filter(p -> p.phase().equals(name)).findFirst().orElse(null);
     }
 
     /**
@@ -110,7 +124,7 @@ public final class FailoverBench {
      * per request and the CPU the replicas outside the client's path (backups and spares) used: with a
      * single-target strategy that is the warmer's cost.
      */
-    public Map<String, Object> faultFree(List<String> strategies, int clients, double minutes, int rounds)
+    public FaultFree faultFree(List<String> strategies, int clients, double minutes, int rounds)
             throws Exception {
         double blockSeconds = minutes * 60 / (rounds * strategies.size());
         Map<String, Double> rate = new LinkedHashMap<>();
@@ -118,7 +132,7 @@ public final class FailoverBench {
             rate.put(s, calibrate(s, clients));
         }
         Map<String, org.HdrHistogram.Histogram> latency = new LinkedHashMap<>();
-        Map<String, long[]> counts = new LinkedHashMap<>(); // requests, extra, hedged answers, false suspicions
+        Map<String, FailoverAnalysis.Redundancy> redundancy = new LinkedHashMap<>();
         Map<String, Map<String, Long>> db = new LinkedHashMap<>();
         Map<String, double[]> idleCpu = new LinkedHashMap<>(); // CPU seconds of idle replicas, wall seconds
         int block = 0;
@@ -149,12 +163,7 @@ public final class FailoverBench {
                 Map<String, Long> db1 = databaseCounters();
                 RunAnalysis.Result r = RunAnalysis.analyze(dir);
                 RunAnalysis.write(dir, r);
-                FailoverAnalysis.Redundancy rd1 = r.failover().redundancy();
-                long[] c = counts.computeIfAbsent(strategy, k -> new long[4]);
-                c[0] += rd1.requests();
-                c[1] += rd1.extraRequests();
-                c[2] += rd1.hedgedAnswers();
-                c[3] += rd1.falseSuspicions();
+                redundancy.merge(strategy, r.failover().redundancy(), FailoverBench::sum);
                 Map<String, Long> d = db.computeIfAbsent(strategy, k -> new LinkedHashMap<>());
                 delta(db0, db1).forEach((k, v) -> d.merge(k, v, Long::sum));
                 double ticks = 0;
@@ -171,36 +180,26 @@ public final class FailoverBench {
                 r.histograms().forEach(b -> h.add(b.recorded()));
             }
         }
-        Map<String, Object> result = new LinkedHashMap<>();
-        result.put("clients", clients);
-        result.put("minutes", minutes);
-        result.put("blocks", block);
-        result.put("block_seconds", blockSeconds);
         long falseSuspicions = 0;
-        Map<String, Object> per = new LinkedHashMap<>();
+        Map<String, FaultFreeStrategy> per = new LinkedHashMap<>();
         for (String strategy : strategies) {
             org.HdrHistogram.Histogram h = latency.get(strategy);
-            long[] c = counts.get(strategy);
-            Map<String, Object> x = new LinkedHashMap<>();
-            x.put("requests", c[0]);
-            x.put("median_us", h.getValueAtPercentile(50));
-            x.put("p99_us", h.getValueAtPercentile(99));
-            x.put("p999_us", h.getValueAtPercentile(99.9));
-            x.put("max_us", h.getMaxValue());
-            x.put("extra_request_rate", c[0] == 0 ? 0 : (double) c[1] / c[0]);
-            x.put("hedged_answers", c[2]);
-            x.put("false_suspicions", c[3]);
-            falseSuspicions += c[3];
-            Map<String, Double> dbPer = new LinkedHashMap<>();
-            db.get(strategy).forEach((k, v) -> dbPer.put(k, c[0] == 0 ? 0 : (double) v / c[0]));
-            x.put("database_per_request", dbPer);
+            FailoverAnalysis.Redundancy rd = redundancy.get(strategy);
+            falseSuspicions += rd.falseSuspicions();
             double[] cpu = idleCpu.get(strategy);
-            x.put("idle_replicas_cpu_fraction_of_a_core", cpu[1] == 0 ? 0 : cpu[0] / cpu[1]);
-            per.put(strategy, x);
+            per.put(strategy, new FaultFreeStrategy(h.getValueAtPercentile(50), h.getValueAtPercentile(99),
+                    h.getValueAtPercentile(99.9), h.getMaxValue(), rd, perRequest(db.get(strategy), rd.requests()),
+                    cpu[1] == 0 ? 0 : cpu[0] / cpu[1]));
         }
-        result.put("strategies", per);
-        result.put("false_suspicions", falseSuspicions);
-        return result;
+        return new FaultFree(clients, minutes, block, blockSeconds, falseSuspicions, per);
+    }
+
+    /** Two blocks' redundancy as one: counts added, answers merged by replica. */
+    private static FailoverAnalysis.Redundancy sum(FailoverAnalysis.Redundancy a, FailoverAnalysis.Redundancy b) {
+        Map<String, Long> answeredBy = new LinkedHashMap<>(a.answeredBy());
+        b.answeredBy().forEach((k, v) -> answeredBy.merge(k, v, Long::sum));
+        return new FailoverAnalysis.Redundancy(a.requests() + b.requests(), a.extraRequests() + b.extraRequests(),
+                a.hedgedAnswers() + b.hedgedAnswers(), a.falseSuspicions() + b.falseSuspicions(), answeredBy);
     }
 
     /** {@code SHOW GLOBAL STATUS} counters that measure the database's work: statements, rows, transactions. */
@@ -231,17 +230,10 @@ public final class FailoverBench {
         return m;
     }
 
-    private static Map<String, Double> perRequest(Map<String, Long> before, Map<String, Long> after, long requests) {
+    private static Map<String, Double> perRequest(Map<String, Long> counts, long requests) {
         Map<String, Double> m = new LinkedHashMap<>();
-        delta(before, after).forEach((k, v) -> m.put(k, requests == 0 ? 0 : (double) v / requests));
+        counts.forEach((k, v) -> m.put(k, requests == 0 ? 0 : (double) v / requests));
         return m;
-    }
-
-    private static void redundancy(Map<String, Object> m, FailoverAnalysis.Redundancy rd) {
-        m.put("requests", rd.requests());
-        m.put("extra_request_rate", rd.extraRate());
-        m.put("hedged_answers", rd.hedgedAnswers());
-        m.put("false_suspicions", rd.falseSuspicions());
     }
 
     /** utime + stime, in clock ticks, of each replica outside the view's primary (backups and spares), by pid. */
@@ -265,6 +257,9 @@ public final class FailoverBench {
 
     /** Posts per second per client with {@code clients} concurrent clients, from 200 posts each after 100. */
     private double calibrate(String strategy, int clients) throws Exception {
+        // Measured on the lab the run will meet: a spare still booting from the previous run (or the lab's start)
+        // takes CPU from the service and would understate the rate, leaving the run too short for its faults.
+        lab.awaitFullStrength(() -> true, () -> true);
         java.util.List<ClientSession> sessions = new java.util.ArrayList<>();
         try {
             for (int c = 0; c < clients; c++) {

@@ -2,6 +2,7 @@ package org.ftlab.harness.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.PropertyNamingStrategies;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -20,6 +21,7 @@ import java.util.Locale;
 import java.util.concurrent.Callable;
 import java.util.stream.Stream;
 import org.ftlab.harness.analysis.RunAnalysis;
+import org.ftlab.harness.analysis.FailoverAnalysis;
 import org.ftlab.harness.bench.FailoverBench;
 import org.ftlab.harness.failover.Strategies;
 import org.ftlab.harness.bench.ServiceBench;
@@ -318,6 +320,8 @@ public final class BenchCommand implements Callable<Integer> {
      */
     private void failover(FailoverBench fb, ObjectMapper json, ObjectNode root, StringBuilder table)
             throws Exception {
+        // bench.json spells every figure in snake case, the records' components included
+        ObjectMapper snake = json.copy().setPropertyNamingStrategy(PropertyNamingStrategies.SNAKE_CASE);
         ArrayNode runs = root.putArray("failover");
         table.append(String.format(Locale.ROOT, "%nfail-over (medians; max in brackets)%n%-38s %6s %18s %10s %10s "
                 + "%10s %9s %10s %9s %7s %10s%n", "run", "faulty", "faulty invocation", "detection", "fail-over",
@@ -328,90 +332,66 @@ public final class BenchCommand implements Callable<Integer> {
                     if (i > 0 && !List.of("preconnected", "hedged").contains(strategy)) {
                         continue;
                     }
-                    Map<String, Object> r = fb.run(kind, strategy, failoverClients.get(i), kind.equals("crash")
+                    FailoverBench.FaultRun r = fb.run(kind, strategy, failoverClients.get(i), kind.equals("crash")
                             ? crashes : hangs);
-                    runs.add(json.valueToTree(r));
+                    runs.add(snake.valueToTree(r));
                     failoverRow(table, r);
                 }
             }
         }
         if (faultFreeMinutes > 0) {
-            Map<String, Object> ff = fb.faultFree(List.of("preconnected", "hedged", "active"), faultFreeClients,
+            FailoverBench.FaultFree ff = fb.faultFree(List.of("preconnected", "hedged", "active"), faultFreeClients,
                     faultFreeMinutes, 4);
-            root.set("fault_free", json.valueToTree(ff));
+            root.set("fault_free", snake.valueToTree(ff));
             faultFreeTable(table, ff);
         }
     }
 
-    @SuppressWarnings("unchecked")
-    private static void faultFreeTable(StringBuilder t, Map<String, Object> ff) {
-        t.append(String.format(Locale.ROOT, "%nfault-free: %s clients, no think time, %.1f minutes in %s blocks of "
-                + "%.0f s (strategies alternating, order reversed every round); %s false suspicions in all%n%-13s "
-                + "%9s %9s %9s %9s %9s %7s %6s %12s %12s %10s%n", ff.get("clients"), (Double) ff.get("minutes"),
-                ff.get("blocks"), (Double) ff.get("block_seconds"), ff.get("false_suspicions"), "strategy",
-                "requests", "median", "p99", "p99.9", "max", "extra", "false", "DB stmts/req", "rollbacks/req",
-                "idle CPU"));
-        Map<String, Object> per = (Map<String, Object>) ff.get("strategies");
-        Map<String, Object> base = (Map<String, Object>) per.get("preconnected");
-        for (Map.Entry<String, Object> e : per.entrySet()) {
-            Map<String, Object> x = (Map<String, Object>) e.getValue();
-            Map<String, Double> db = (Map<String, Double>) x.get("database_per_request");
+    private static void faultFreeTable(StringBuilder t, FailoverBench.FaultFree ff) {
+        t.append(String.format(Locale.ROOT, "%nfault-free: %d clients, no think time, %.1f minutes in %d blocks of "
+                + "%.0f s (strategies alternating, order reversed every round); %d false suspicions in all%n%-13s "
+                + "%9s %9s %9s %9s %9s %7s %6s %12s %12s %10s%n", ff.clients(), ff.minutes(), ff.blocks(),
+                ff.blockSeconds(), ff.falseSuspicions(), "strategy", "requests", "median", "p99", "p99.9", "max",
+                "extra", "false", "DB stmts/req", "rollbacks/req", "idle CPU"));
+        for (Map.Entry<String, FailoverBench.FaultFreeStrategy> e : ff.strategies().entrySet()) {
+            FailoverBench.FaultFreeStrategy x = e.getValue();
             t.append(String.format(Locale.ROOT, "%-13s %9d %7.2fms %7.2fms %7.2fms %7.1fms %6.2f%% %6d %12.2f "
-                    + "%12.2f %9.1f%%%n", e.getKey(), (Long) x.get("requests"), millisOf(x.get("median_us")),
-                    millisOf(x.get("p99_us")), millisOf(x.get("p999_us")), millisOf(x.get("max_us")),
-                    100 * (Double) x.get("extra_request_rate"), (Long) x.get("false_suspicions"),
-                    db.getOrDefault("Questions", 0.0), db.getOrDefault("Com_rollback", 0.0),
-                    100 * (Double) x.get("idle_replicas_cpu_fraction_of_a_core")));
+                    + "%12.2f %9.1f%%%n", e.getKey(), x.redundancy().requests(), x.medianUs() / 1e3,
+                    x.p99Us() / 1e3, x.p999Us() / 1e3, x.maxUs() / 1e3, 100 * x.redundancy().extraRate(),
+                    x.redundancy().falseSuspicions(), x.databasePerRequest().getOrDefault("Questions", 0.0),
+                    x.databasePerRequest().getOrDefault("Com_rollback", 0.0),
+                    100 * x.idleReplicasCpuFractionOfACore()));
         }
+        FailoverBench.FaultFreeStrategy base = ff.strategies().get("preconnected");
         if (base != null) {
             for (String s : List.of("hedged", "active")) {
-                Map<String, Object> x = (Map<String, Object>) per.get(s);
+                FailoverBench.FaultFreeStrategy x = ff.strategies().get(s);
                 if (x != null) {
                     t.append(String.format(Locale.ROOT, "p99.9 %s ÷ preconnected: %.3f (p99 %.3f) at %.2f%% extra "
-                            + "requests%n", s, millisOf(x.get("p999_us")) / millisOf(base.get("p999_us")),
-                            millisOf(x.get("p99_us")) / millisOf(base.get("p99_us")),
-                            100 * (Double) x.get("extra_request_rate")));
+                            + "requests%n", s, (double) x.p999Us() / base.p999Us(), (double) x.p99Us() / base.p99Us(),
+                            100 * x.redundancy().extraRate()));
                 }
             }
         }
     }
 
-    private static double millisOf(Object micros) {
-        return ((Number) micros).doubleValue() / 1e3;
-    }
-
-    @SuppressWarnings("unchecked")
-    private static void failoverRow(StringBuilder t, Map<String, Object> r) {
-        String name = r.get("kind") + ", " + r.get("strategy") + ", " + r.get("clients") + " client"
-                + ((Integer) r.get("clients") == 1 ? "" : "s") + ", " + r.get("faults_injected") + " faults";
-        Map<String, Double> db = (Map<String, Double>) r.get("database_per_request");
+    private static void failoverRow(StringBuilder t, FailoverBench.FaultRun r) {
+        String name = r.kind() + ", " + r.strategy() + ", " + r.clients() + " client" + (r.clients() == 1 ? "" : "s")
+                + ", " + r.faultsInjected() + " faults";
         t.append(String.format(Locale.ROOT, "%-38s %6s %18s %10s %10s %10s %9s %10s %9s %6.2f%% %10.2f%n", name,
-                r.get("faulty_invocations"), medMax(r.get("faulty_invocation")), med(r.get("phase_detection")),
-                med(r.get("phase_failover")), med(r.get("phase_retry")), med(r.get("fd_detection")),
-                r.get("degree_restored_us") == null ? "-" : String.format(Locale.ROOT, "%.1f s",
-                        ((ServiceBench.Spread) r.get("degree_restored_us")).median() / 1e6),
-                r.get("handover_ratio") == null ? "-" : String.format(Locale.ROOT, "%.2f",
-                        ((ServiceBench.Spread) r.get("handover_ratio")).median()),
-                100 * (Double) r.get("extra_request_rate"), db == null ? 0.0 : db.getOrDefault("Questions", 0.0)));
+                r.faultyInvocations(), medMax(r.faultyInvocation()), med(r.detection()), med(r.failover()),
+                med(r.retry()), med(r.fdDetection()), r.degreeRestoredUs() == null ? "-"
+                        : String.format(Locale.ROOT, "%.1f s", r.degreeRestoredUs().median() / 1e6),
+                r.handoverRatio() == null ? "-" : String.format(Locale.ROOT, "%.2f", r.handoverRatio().median()),
+                100 * r.redundancy().extraRate(), r.databasePerRequest().getOrDefault("Questions", 0.0)));
     }
 
-    @SuppressWarnings("unchecked")
-    private static String med(Object o) {
-        if (o == null) {
-            return "-";
-        }
-        return String.format(Locale.ROOT, "%.1f ms", ((Number) ((Map<String, Object>) o).get("median_us"))
-                .doubleValue() / 1e3);
+    private static String med(FailoverAnalysis.PhaseStats p) {
+        return p == null ? "-" : String.format(Locale.ROOT, "%.1f ms", p.medianUs() / 1e3);
     }
 
-    @SuppressWarnings("unchecked")
-    private static String medMax(Object o) {
-        if (o == null) {
-            return "-";
-        }
-        Map<String, Object> m = (Map<String, Object>) o;
-        return String.format(Locale.ROOT, "%.1f (%.0f) ms", ((Number) m.get("median_us")).doubleValue() / 1e3,
-                ((Number) m.get("max_us")).doubleValue() / 1e3);
+    private static String medMax(FailoverAnalysis.PhaseStats p) {
+        return p == null ? "-" : String.format(Locale.ROOT, "%.1f (%.0f) ms", p.medianUs() / 1e3, p.maxUs() / 1e3);
     }
 
     private static double peakRssMib() {

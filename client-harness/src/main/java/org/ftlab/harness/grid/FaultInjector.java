@@ -94,7 +94,7 @@ final class FaultInjector {
                                 / (2L * (plan.perConfig() + 1));
                         sparesCanWait = () -> c.get() < giveUpAt;
                     }
-                    boolean spareReady = awaitFullStrength(lab, () -> running, sparesCanWait);
+                    boolean spareReady = lab.awaitFullStrength(() -> running, sparesCanWait);
                     if (injectedInRun > 0) {
                         // Let clients see the repaired view (a pre-connected client's spare is the replacement)
                         // before the next fault, as a lab with faults seconds apart would.
@@ -130,28 +130,5 @@ final class FaultInjector {
         }
         long sinceMillis = (MicroClock.nowEpochMicros() - lastRestoredUs) / 1000;
         return Math.max(0, Math.min(SETTLE_MILLIS, SETTLE_MILLIS - sinceMillis));
-    }
-
-    /** Until the view has its degree and the spare pool is full, or {@code going} turns false. */
-    static void awaitFullStrength(ManagedLab lab, BooleanSupplier going) throws IOException, InterruptedException {
-        awaitFullStrength(lab, going, () -> true);
-    }
-
-    /**
-     * Until the view has its degree and, while {@code sparesCanWait} holds, the spare pool is full; or until
-     * {@code going} turns false. Returns whether the spare pool was full.
-     */
-    static boolean awaitFullStrength(ManagedLab lab, BooleanSupplier going, BooleanSupplier sparesCanWait)
-            throws IOException, InterruptedException {
-        while (going.getAsBoolean()) {
-            JsonNode s = lab.manager().status();
-            boolean spares = s.path("spares").size() >= s.path("targetSpares").asInt();
-            if (s.path("degree").asInt() >= s.path("targetDegree").asInt()
-                    && (spares || !sparesCanWait.getAsBoolean())) {
-                return spares;
-            }
-            Thread.sleep(50);
-        }
-        return false;
     }
 }

@@ -110,7 +110,7 @@ public final class GridRunner {
                 // used by the run before may still be booting).
                 progress.println("waiting until the lab has its replication degree and its spares ...");
                 progress.flush();
-                FaultInjector.awaitFullStrength(lab, () -> !aborted);
+                lab.awaitFullStrength(() -> !aborted, () -> true);
             }
             for (int i = 0; i < plan.maxClients() && !todo.isEmpty(); i++) {
                 sessions.add(new ClientSession(lab, strategy, String.format(Locale.ROOT, "g%s-%02d", runTag, i + 1)));

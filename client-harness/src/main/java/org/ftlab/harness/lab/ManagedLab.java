@@ -1,5 +1,6 @@
 package org.ftlab.harness.lab;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -7,6 +8,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.BooleanSupplier;
 import org.ftlab.rm.ReplicationManagerMain;
 import org.ftlab.rm.db.DatabaseEndpoint;
 import org.ftlab.rm.replica.ApplicationUser;
@@ -92,6 +94,24 @@ public final class ManagedLab implements AutoCloseable {
 
     public ManagerClient manager() {
         return manager;
+    }
+
+    /**
+     * Waits until the view has its replication degree and, while {@code sparesCanWait} holds, the spare pool is
+     * full; or until {@code going} turns false. Returns whether the spare pool was full.
+     */
+    public boolean awaitFullStrength(BooleanSupplier going, BooleanSupplier sparesCanWait) throws IOException,
+            InterruptedException {
+        while (going.getAsBoolean()) {
+            JsonNode s = manager.status();
+            boolean spares = s.path("spares").size() >= s.path("targetSpares").asInt();
+            if (s.path("degree").asInt() >= s.path("targetDegree").asInt()
+                    && (spares || !sparesCanWait.getAsBoolean())) {
+                return spares;
+            }
+            Thread.sleep(50);
+        }
+        return false;
     }
 
     public ApplicationUser user() {
