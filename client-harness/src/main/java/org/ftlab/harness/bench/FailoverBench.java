@@ -255,61 +255,79 @@ public final class FailoverBench {
         return m;
     }
 
-    /** Posts per second per client with {@code clients} concurrent clients, from 200 posts each after 100. */
+    /** Seconds of one calibration window. */
+    private static final double CALIBRATION_WINDOW_S = 2;
+    /** A calibration ends when this many windows in a row agree within {@link #CALIBRATION_AGREEMENT}. */
+    private static final int CALIBRATION_STEADY_WINDOWS = 3;
+    private static final double CALIBRATION_AGREEMENT = 0.9;
+    private static final double CALIBRATION_MAX_S = 120;
+
+    /**
+     * Posts per second per client with {@code clients} concurrent clients once the rate is steady: clients post
+     * without pause while the rate is taken over 2-s windows, until three windows in a row agree within 10% (or two
+     * minutes have passed). The rate rises for a while as this JVM and the replicas compile the request path (most of
+     * all on a fresh lab); a rate taken before it settles would leave the run too short for its faults.
+     */
     private double calibrate(String strategy, int clients) throws Exception {
         // Measured on the lab the run will meet: a spare still booting from the previous run (or the lab's start)
-        // takes CPU from the service and would understate the rate, leaving the run too short for its faults.
+        // takes CPU from the service.
         lab.awaitFullStrength(() -> true, () -> true);
-        java.util.List<ClientSession> sessions = new java.util.ArrayList<>();
+        List<ClientSession> sessions = new java.util.ArrayList<>();
+        List<Thread> threads = new java.util.ArrayList<>();
+        java.util.concurrent.atomic.AtomicLong posted = new java.util.concurrent.atomic.AtomicLong();
+        java.util.concurrent.atomic.AtomicReference<Exception> failure =
+                new java.util.concurrent.atomic.AtomicReference<>();
+        java.util.concurrent.atomic.AtomicBoolean stop = new java.util.concurrent.atomic.AtomicBoolean();
         try {
             for (int c = 0; c < clients; c++) {
                 sessions.add(new ClientSession(lab, strategy, "calibrate-" + c + "-"
                         + Long.toString(System.nanoTime() % 1_000_000, 36)));
             }
-            // The first posts run cold code (JIT, in this JVM most of all on the bench's first run) and would
-            // understate the rate, leaving the run too short for its faults: 1,000 posts in all first.
-            int warmup = Math.max(100, 1000 / clients);
-            int n = 200;
-            java.util.concurrent.atomic.AtomicReference<Exception> failure =
-                    new java.util.concurrent.atomic.AtomicReference<>();
-            java.util.List<Thread> threads = new java.util.ArrayList<>();
-            java.util.concurrent.CyclicBarrier go = new java.util.concurrent.CyclicBarrier(clients + 1);
             for (ClientSession s : sessions) {
                 Thread t = new Thread(() -> {
                     try {
-                        for (int i = 0; i < warmup + n; i++) {
-                            if (i == warmup) {
-                                go.await();
-                            }
+                        for (int i = 0; !stop.get(); i++) {
                             RequestHeader h = s.next(ReplySize.ORIGINAL);
                             AuctionDraft d = new AuctionDraft("calibration " + i, "bench", 100, 86_400);
                             s.client.invoke(svc -> svc.postAuction(h, s.token, d));
+                            posted.incrementAndGet();
                         }
                     } catch (Exception e) {
                         failure.compareAndSet(null, e);
-                        go.reset(); // wakes the measuring thread, which then reports the failure
                     }
-                });
+                }, "calibrate-" + threads.size());
                 threads.add(t);
                 t.start();
             }
-            try {
-                go.await(5, java.util.concurrent.TimeUnit.MINUTES);
-            } catch (java.util.concurrent.BrokenBarrierException e) {
-                for (Thread t : threads) {
-                    t.join();
+            java.util.Deque<Double> windows = new java.util.ArrayDeque<>();
+            long start = System.nanoTime();
+            long t0 = start;
+            long n0 = posted.get();
+            while (true) {
+                Thread.sleep((long) (CALIBRATION_WINDOW_S * 1000));
+                if (failure.get() != null) {
+                    throw failure.get();
                 }
-                throw failure.get() != null ? failure.get() : e;
+                long t1 = System.nanoTime();
+                long n1 = posted.get();
+                windows.addLast((n1 - n0) / ((t1 - t0) / 1e9) / clients);
+                t0 = t1;
+                n0 = n1;
+                if (windows.size() > CALIBRATION_STEADY_WINDOWS) {
+                    windows.removeFirst();
+                }
+                double min = windows.stream().mapToDouble(Double::doubleValue).min().orElse(0);
+                double max = windows.stream().mapToDouble(Double::doubleValue).max().orElse(0);
+                if ((windows.size() == CALIBRATION_STEADY_WINDOWS && min >= CALIBRATION_AGREEMENT * max)
+                        || (t1 - start) / 1e9 >= CALIBRATION_MAX_S) {
+                    return windows.stream().mapToDouble(Double::doubleValue).average().orElse(0);
+                }
             }
-            long t0 = System.nanoTime();
+        } finally {
+            stop.set(true);
             for (Thread t : threads) {
                 t.join();
             }
-            if (failure.get() != null) {
-                throw failure.get();
-            }
-            return n / ((System.nanoTime() - t0) / 1e9);
-        } finally {
             sessions.forEach(ClientSession::close);
         }
     }
