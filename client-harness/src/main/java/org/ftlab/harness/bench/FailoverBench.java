@@ -23,7 +23,8 @@ import org.ftlab.harness.lab.ManagedLab;
  * Fail-over under load: a grid run of posts with {@code n} clients (think time 0) into which the grid's own fault
  * injector puts about {@code faults} crashes (SIGKILL of the primary) or hangs (SIGSTOP), each after the previous one
  * was repaired and a spare booted; then the run's own analysis: faulty-invocation latency and its three phases,
- * Fault Detector detection time and the time until the replication degree was back. The run directories are kept, with their reports.
+ * Fault Detector detection time and the time until the replication degree was back. The run directories are kept,
+ * with their reports.
  */
 public final class FailoverBench {
     /**
