@@ -63,6 +63,12 @@ public class AuctionServiceBean implements AuctionService {
     private static final SecureRandom RANDOM = new SecureRandom();
     /** MySQL/MariaDB "duplicate entry" (ER_DUP_ENTRY). */
     private static final int DUPLICATE_KEY_ERROR = 1062;
+    /** SQLState of a transaction the database rolled back to break a deadlock (or a serialization conflict). */
+    private static final String ROLLED_BACK_STATE = "40001";
+    /** MySQL/MariaDB "lock wait timeout exceeded" (ER_LOCK_WAIT_TIMEOUT): only the statement was rolled back. */
+    private static final int LOCK_WAIT_TIMEOUT_ERROR = 1205;
+    /** Runs of one request's transaction when the database rolls it back for a conflict (duplicate key, deadlock). */
+    private static final int MAX_TRANSACTION_RUNS = 3;
 
     @PersistenceContext(unitName = "ftlab")
     private EntityManager em;
@@ -229,6 +235,8 @@ public class AuctionServiceBean implements AuctionService {
      * the same transaction as the change. A rehearsal (a header from {@link RequestHeader#rehearsal}) runs all of it
      * and rolls back. A request already in the log returns the stored reply; a concurrent twin
      * (e.g. the same retry reaching two replicas) loses on the primary key, rolls back, and returns the winner's reply.
+     * A transaction the database rolls back for a conflict (see {@link #isConflict}) runs again, at most
+     * {@value #MAX_TRANSACTION_RUNS} times in all.
      */
     private <T extends Serializable, E extends Exception> Reply<T> executeOnce(RequestHeader header, String operation,
             long received, Work<T> work, Class<?>... declared) throws E {
@@ -257,9 +265,12 @@ public class AuctionServiceBean implements AuctionService {
                 throw this.<E>declared(refused, declared);
             } catch (PersistenceException e) {
                 rollbackQuietly();
-                // A unique key was taken by a concurrent transaction: the twin of this request, or another request
-                // racing for the same username. Run once more: the replay check or the business check now sees it.
-                if (attempt == 1 && isDuplicateKey(e)) {
+                // A conflict with a concurrent transaction, not a failure of this replica: run the transaction again.
+                // A unique key taken by the twin of this request (or by a request racing for the same username): the
+                // replay check or the business check now sees it. A deadlock: when a replica dies in the middle of a
+                // request, its twins on other replicas wait for its request_log row; its rollback wakes them all, and
+                // the database picks one as the deadlock victim. A lock wait that timed out: the holder may be gone.
+                if (attempt < MAX_TRANSACTION_RUNS && isConflict(e)) {
                     continue;
                 }
                 throw new EJBException("database failure in " + operation + ": " + e.getMessage(), e);
@@ -341,9 +352,11 @@ public class AuctionServiceBean implements AuctionService {
         }
     }
 
-    private static boolean isDuplicateKey(Throwable e) {
+    /** A duplicate key, a deadlock or a lock wait timeout: the transaction may succeed when run again. */
+    static boolean isConflict(Throwable e) {
         for (Throwable t = e; t != null; t = t.getCause()) {
-            if (t instanceof SQLException sql && sql.getErrorCode() == DUPLICATE_KEY_ERROR) {
+            if (t instanceof SQLException sql && (sql.getErrorCode() == DUPLICATE_KEY_ERROR
+                    || sql.getErrorCode() == LOCK_WAIT_TIMEOUT_ERROR || ROLLED_BACK_STATE.equals(sql.getSQLState()))) {
                 return true;
             }
         }
