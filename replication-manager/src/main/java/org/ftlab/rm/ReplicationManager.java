@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.sql.SQLException;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -16,6 +17,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import org.ftlab.fd.FaultDetector;
 import org.ftlab.fd.ProcessState;
+import org.ftlab.rm.db.SessionFence;
 import org.ftlab.rm.replica.FreePorts;
 import org.ftlab.rm.replica.HeartbeatSettings;
 import org.ftlab.rm.replica.OrphanGuard;
@@ -24,8 +26,8 @@ import org.ftlab.rm.replica.Replica;
 
 /**
  * Warm-passive replication: launches the replicas, keeps the ordered primary/backup list, promotes the next backup
- * when the Fault Detector (or, once confirmed, a client) reports the primary failed, fences the failed replica with
- * SIGKILL (a hung one must never come back as a second primary), and restores the replication degree: at once from a
+ * when the Fault Detector (or, once confirmed, a client) reports the primary failed, fences the failed replica (its
+ * database sessions ended, then SIGKILL: a hung one must never come back as a second primary), and restores the replication degree: at once from a
  * pool of pre-booted spares kept outside the view, or by relaunching a replacement when no spare is ready. A used
  * spare is replaced in the background. It also injects faults for experiments.
  *
@@ -42,6 +44,7 @@ public final class ReplicationManager implements AutoCloseable {
     private final int targetSpares;
     private final boolean relaunch;
     private final ReplicaWarmer warmer;
+    private final SessionFence sessionFence;
     /**
      * Nice value of a replacement replica. Its boot (seconds of JIT and class loading on every core) would otherwise
      * slow the primary's requests right after a fail-over by an order of magnitude on a 2-core lab host. Linux does
@@ -107,8 +110,9 @@ public final class ReplicationManager implements AutoCloseable {
     }
 
     private ReplicationManager(LocalLab lab, Process detector, OrphanGuard detectorGuard, HeartbeatSettings heartbeat,
-            int targetDegree, int targetSpares, boolean relaunch, ReplicaWarmer warmer) {
+            int targetDegree, int targetSpares, boolean relaunch, ReplicaWarmer warmer, SessionFence sessionFence) {
         this.warmer = warmer;
+        this.sessionFence = sessionFence;
         this.lab = lab;
         this.detector = detector;
         this.detectorGuard = detectorGuard;
@@ -142,9 +146,18 @@ public final class ReplicationManager implements AutoCloseable {
             throw e;
         }
         lab.database().endpoint().saveForAudits(runDir);
+        SessionFence fence;
+        try {
+            fence = SessionFence.open(lab.database().endpoint());
+        } catch (SQLException e) {
+            lab.close();
+            ProcessTools.terminate(detector.toHandle(), Duration.ofSeconds(5));
+            guard.close();
+            throw e;
+        }
         ReplicationManager rm = new ReplicationManager(lab, detector, guard, heartbeat, settings.replicas(),
                 settings.spares(), settings.relaunch(), new ReplicaWarmer(lab.user(), settings.warmRounds(),
-                        settings.warmRate()));
+                        settings.warmRate()), fence);
         try {
             for (int i = 0; i < settings.replicas(); i++) {
                 rm.launchAndJoin();
@@ -411,7 +424,10 @@ public final class ReplicationManager implements AutoCloseable {
             records.get(serving.get(0)).state = ReplicaState.PRIMARY;
             record = record.withPromoted(epochMicros());
         }
-        // Fencing: a hung replica must never resume as a second primary. SIGKILL also ends a stopped process.
+        // Fencing: a hung replica must never resume as a second primary. SIGKILL also ends a stopped process; ending
+        // its database sessions first rolls back the transactions it left open now, not when the kernel has torn the
+        // process down, so the requests it held (hedged or retried elsewhere) wait no longer.
+        endDatabaseSessions(failed);
         failed.kill();
         if (wasServing && !spares.isEmpty()) {
             // The degree is back as soon as a ready spare joins the view.
@@ -441,6 +457,16 @@ public final class ReplicationManager implements AutoCloseable {
                 refillSpares();
             }
         });
+    }
+
+    /** Under {@link #lock}: ends the failed replica's database sessions; a failure is logged, SIGKILL follows. */
+    private void endDatabaseSessions(Replica failed) {
+        try {
+            sessionFence.endSessionsOf(failed.pid());
+        } catch (IOException | SQLException e) {
+            System.err.println("replication-manager: could not end the database sessions of " + failed.name()
+                    + " (its SIGKILL ends them later): " + e.getMessage());
+        }
     }
 
     /** In the relaunch thread: a replacement replica, appended to the view; retried a few times. */
@@ -568,6 +594,7 @@ public final class ReplicationManager implements AutoCloseable {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
+        sessionFence.close();
         lab.close();
         ProcessTools.terminate(detector.toHandle(), Duration.ofSeconds(5));
         detectorGuard.close();
