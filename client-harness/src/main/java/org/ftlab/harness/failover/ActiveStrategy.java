@@ -12,7 +12,9 @@ import org.ftlab.harness.failover.ReplicaSet.Target;
  * Active replication as seed 000 compares it with warm passive: every request goes to every serving replica at once
  * and the first answer wins. The replicas share one database, where the request log keeps the request once: the
  * first transaction to log it commits, the others wait on its row lock, lose on the key and return the stored reply.
- * That database work, once per replica, is what this strategy costs (the report measures it).
+ * That database work, once per replica, is what this strategy costs (the report measures it). A replica still silent
+ * after twice the hedged client's delay is {@linkplain ReplicaSet#askIfSilent checked by the manager}: if it hung in
+ * the middle of a request, every copy waits on its row lock until it is fenced.
  */
 final class ActiveStrategy implements FailoverStrategy {
     private final ReplicaSet replicas;
@@ -28,8 +30,11 @@ final class ActiveStrategy implements FailoverStrategy {
         long sent = MicroClock.nowEpochMicros();
         List<Target> targets = replicas.serving();
         List<CompletableFuture<Answer<T>>> attempts = new ArrayList<>(targets.size());
+        long askAfterMicros = 2 * replicas.hedgeDelay().currentMicros(operation);
         for (Target t : targets) {
-            attempts.add(replicas.attemptAsync(t, operation, call));
+            CompletableFuture<Answer<T>> attempt = replicas.attemptAsync(t, operation, call);
+            attempts.add(attempt);
+            replicas.askIfSilent(t, attempt, askAfterMicros);
         }
         Answer<T> winner = Race.firstAnswer(attempts).join();
         int n = targets.size();

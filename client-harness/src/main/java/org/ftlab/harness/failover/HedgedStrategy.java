@@ -18,7 +18,9 @@ import org.ftlab.harness.failover.ReplicaSet.Target;
  *
  * <p>A hedge is not a fail-over. Only when the first replica fails the request (an error, or no answer within the
  * invocation timeout, even after the hedge has answered) does the client suspect it, report it and move its requests
- * to the standby; the Replication Manager still decides who is primary.
+ * to the standby; the Replication Manager still decides who is primary. When the first replica is still silent a
+ * further hedge delay after the hedge went out, the client {@linkplain ReplicaSet#askIfSilent asks the manager to
+ * check it}: a hung primary's open transaction would otherwise hold up the hedge until the hang is detected.
  */
 final class HedgedStrategy implements FailoverStrategy {
     private final ReplicaSet replicas;
@@ -36,6 +38,9 @@ final class HedgedStrategy implements FailoverStrategy {
         long delayMicros = replicas.hedgeDelay().currentMicros(operation);
         CompletableFuture<Answer<T>> a = replicas.attemptAsync(first, operation, call);
         Answer<T> answer = await(a, delayMicros);
+        if (answer == null) {
+            replicas.askIfSilent(first, a, delayMicros);
+        }
         Target second = answer == null ? replicas.standby(first) : null;
         if (answer == null && second == null) {
             answer = a.join(); // nothing to hedge to: wait for the first replica (bounded by the invocation timeout)

@@ -57,6 +57,8 @@ public final class ReplicaSet implements AutoCloseable {
     private final Map<String, Target> connected = new ConcurrentHashMap<>();
     private final Set<String> suspected = ConcurrentHashMap.newKeySet();
     private final AtomicInteger falseSuspicions = new AtomicInteger();
+    /** Replicas the client has asked the manager to check, until it answers. */
+    private final Set<String> asking = ConcurrentHashMap.newKeySet();
     private final Object switchLock = new Object();
     private volatile PrimaryBackupView view;
     private volatile Target current;
@@ -241,6 +243,33 @@ public final class ReplicaSet implements AutoCloseable {
             }
             if (!confirmed && suspected.remove(replica) && !closed) {
                 falseSuspicions.incrementAndGet();
+            }
+        });
+    }
+
+    /**
+     * If {@code attempt} on {@code target} has not answered {@code afterMicros} from now, asks the Replication Manager
+     * to check that replica, without suspecting it: the manager confirms a failure from the process's state (stopped:
+     * a hang; gone: a crash) and fences the replica, and leaves a running one alone. Nothing changes on the client
+     * and nothing is counted; at most one question per replica is outstanding. For the strategies that send a request
+     * to more than one replica: a hung primary holds the request_log row of the request it was executing in an open
+     * transaction until it is fenced, and every copy of that request sent elsewhere waits for the row. Asking gets the
+     * hang fenced in a few hedge delays instead of an invocation timeout or the Fault Detector's timeout.
+     */
+    public void askIfSilent(Target target, CompletableFuture<?> attempt, long afterMicros) {
+        if (closed) {
+            return;
+        }
+        CompletableFuture.delayedExecutor(afterMicros, TimeUnit.MICROSECONDS, reporter).execute(() -> {
+            if (attempt.isDone() || closed || !asking.add(target.name())) {
+                return;
+            }
+            try {
+                manager.report(target.name());
+            } catch (IOException | RuntimeException e) {
+                // unanswered: the attempt's own timeout and the Fault Detector still watch that replica
+            } finally {
+                asking.remove(target.name());
             }
         });
     }
