@@ -468,7 +468,10 @@ public final class GridRunner {
         return (int) Math.max(8, Math.min(256, Math.ceil(ratePerS * IN_FLIGHT_SECONDS) + 4));
     }
 
-    /** Marks requests that overlapped a fault, from its injection (or detection) until the new primary served. */
+    /**
+     * Marks requests that overlapped a fault, from its injection (or detection) until the new primary served, and
+     * later ones that still went to the failed replica first (the client had not seen the new view yet).
+     */
     private void joinFaults(List<ProbeTable> tables) throws IOException {
         for (JsonNode f : ownFailures()) {
             long from = f.path("injectedEpochUs").asLong() > 0 ? f.path("injectedEpochUs").asLong()
@@ -476,6 +479,7 @@ public final class GridRunner {
             long to = Math.max(f.path("promotedEpochUs").asLong(), f.path("detectedEpochUs").asLong());
             for (ProbeTable t : tables) {
                 t.markOverlapping(f.path("faultId").asText(), from, to);
+                t.markDivertedFrom(f.path("faultId").asText(), f.path("replica").asText(), from);
             }
         }
         long sum = 0;

@@ -76,6 +76,8 @@ public final class ProbeTable {
     private long[] failover;
     private long[] retry;
     private String[] faultId;
+    /** The replica whose failure or slowness sent the request elsewhere (rows with phases), else null; not written. */
+    private String[] divertedFrom;
     /** When the request was scheduled to be sent (open loop); the send time in closed loop. */
     private long[] intended;
     private Phase[] phase;
@@ -110,6 +112,7 @@ public final class ProbeTable {
         failover = new long[capacity];
         retry = new long[capacity];
         faultId = new String[capacity];
+        divertedFrom = new String[capacity];
     }
 
     /**
@@ -127,6 +130,7 @@ public final class ProbeTable {
         intended[i] = intendedMicros;
         phase[i] = why;
         faultId[i] = null;
+        divertedFrom[i] = null;
         detect[i] = -1;
         outcome[i] = "failed:Unfinished";
         replica[i] = "";
@@ -152,6 +156,7 @@ public final class ProbeTable {
         failover = java.util.Arrays.copyOf(failover, n);
         retry = java.util.Arrays.copyOf(retry, n);
         faultId = java.util.Arrays.copyOf(faultId, n);
+        divertedFrom = java.util.Arrays.copyOf(divertedFrom, n);
         intended = java.util.Arrays.copyOf(intended, n);
         phase = java.util.Arrays.copyOf(phase, n);
         sentTo = java.util.Arrays.copyOf(sentTo, n);
@@ -183,6 +188,7 @@ public final class ProbeTable {
         outcome[i] = how;
         sentTo[i] = replicasSentTo;
         if (phases != null) {
+            divertedFrom[i] = phases.failedReplica();
             detect[i] = phases.detectMicros();
             failover[i] = phases.failoverMicros();
             retry[i] = phases.retryMicros();
@@ -201,6 +207,7 @@ public final class ProbeTable {
         failover[i] = phases.failoverMicros();
         retry[i] = phases.retryMicros();
         faultId[i] = fault;
+        divertedFrom[i] = phases.failedReplica();
         sentTo[i] = phases.attempts();
     }
 
@@ -245,6 +252,20 @@ public final class ProbeTable {
         }
     }
 
+    /**
+     * Marks every row not yet marked that was diverted from {@code replica} (retried or hedged elsewhere because that
+     * replica failed or was slow) and completed at or after {@code fromMicros}, as affected by {@code fault}, the
+     * fault of that replica. Such a request may have been sent after the new primary was promoted: the client had not
+     * yet seen the new view. Replica names are never reused, so after its fault every such row is the fault's.
+     */
+    public void markDivertedFrom(String fault, String replicaName, long fromMicros) {
+        for (int i = 0; i < size; i++) {
+            if (faultId[i] == null && replicaName.equals(divertedFrom[i]) && clientRecv[i] >= fromMicros) {
+                faultId[i] = fault;
+            }
+        }
+    }
+
     /** Phases of row {@code i} if it was a faulty invocation: {detect, failover, retry} µs, else null. */
     public long[] phasesAt(int i) {
         return detect[i] < 0 ? null : new long[] {detect[i], failover[i], retry[i]};
@@ -273,6 +294,11 @@ public final class ProbeTable {
 
     public Phase phaseAt(int i) {
         return phase[i];
+    }
+
+    /** The fault row {@code i} was affected by, or null. */
+    public String faultIdAt(int i) {
+        return faultId[i];
     }
 
     public long intendedMicros(int i) {

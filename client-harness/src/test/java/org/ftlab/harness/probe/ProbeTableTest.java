@@ -74,4 +74,30 @@ class ProbeTableTest {
         assertTrue(lines.get(2).endsWith(",6000,warmup,3,"), lines.get(2));
         assertTrue(lines.get(3).endsWith(",7000,hold,3,"), lines.get(3));
     }
+
+    @Test
+    void aRequestDivertedFromAFailedReplicaAfterThePromotionStillBelongsToItsFault() {
+        ProbeTable t = new ProbeTable("c", 4);
+        Reply<String> fromR2 = new Reply<>(null, null, false, "r2", new ServerProbes(0, 0, 0, 0));
+        org.ftlab.harness.failover.FailoverPhases viaR1 = new org.ftlab.harness.failover.FailoverPhases("r1", 20, 3,
+                30, 2);
+        // r1 hangs at 1,000 and r2 is promoted at 1,200; this client still sends to r1 at 1,400
+        int during = t.claim(1, "postAuction", 900, ProbeTable.Phase.MEASURE);
+        t.served(during, -1, 900, 1_100, fromR2, "hedged", viaR1, 2);
+        int late = t.claim(2, "postAuction", 1_400, ProbeTable.Phase.MEASURE);
+        t.served(late, -1, 1_400, 1_460, fromR2, "retried", viaR1, 2);
+        int plain = t.claim(3, "postAuction", 1_500, ProbeTable.Phase.MEASURE);
+        t.served(plain, -1, 1_500, 1_510, fromR2, "ok", null, 1);
+        int earlier = t.claim(4, "postAuction", 100, ProbeTable.Phase.MEASURE);
+        t.served(earlier, -1, 100, 150, fromR2, "retried", viaR1, 2); // before the fault: not its doing
+
+        t.markOverlapping("f1", 1_000, 1_200);
+        t.markDivertedFrom("f1", "r1", 1_000);
+        t.markDivertedFrom("f1", "r3", 1_000);
+
+        assertEquals("f1", t.faultIdAt(during));
+        assertEquals("f1", t.faultIdAt(late));
+        assertEquals(null, t.faultIdAt(plain));
+        assertEquals(null, t.faultIdAt(earlier));
+    }
 }
