@@ -53,6 +53,12 @@ public final class ReplicationManager implements AutoCloseable {
     static final int REPLACEMENT_NICENESS = 10;
     /** Nice value of a spare booted beside the running service: it is not urgent, so it yields nearly all CPU. */
     static final int SPARE_NICENESS = 19;
+    /** Ends failed replicas' database sessions, off the lock. */
+    private final ExecutorService fencer = Executors.newSingleThreadExecutor(r -> {
+        Thread t = new Thread(r, "session-fencer");
+        t.setDaemon(true);
+        return t;
+    });
     private final ExecutorService relauncher = Executors.newSingleThreadExecutor(r -> {
         Thread t = new Thread(r, "relauncher");
         t.setDaemon(true);
@@ -425,10 +431,14 @@ public final class ReplicationManager implements AutoCloseable {
             record = record.withPromoted(epochMicros());
         }
         // Fencing: a hung replica must never resume as a second primary. SIGKILL also ends a stopped process; ending
-        // its database sessions first rolls back the transactions it left open now, not when the kernel has torn the
-        // process down, so the requests it held (hedged or retried elsewhere) wait no longer.
-        endDatabaseSessions(failed);
+        // its database sessions as well rolls back the transactions it left open now, not when the kernel has torn
+        // the process down, so the requests it held (hedged or retried elsewhere) wait no longer. The sessions are
+        // found before the SIGKILL and ended right after it, off the lock.
+        SessionFence.Sessions sessions = databaseSessionsOf(failed);
         failed.kill();
+        if (sessions != null) {
+            fencer.execute(() -> endDatabaseSessions(failed, sessions));
+        }
         if (wasServing && !spares.isEmpty()) {
             // The degree is back as soon as a ready spare joins the view.
             ReplicaRecord spare = records.get(spares.remove(0));
@@ -459,11 +469,22 @@ public final class ReplicationManager implements AutoCloseable {
         });
     }
 
-    /** Under {@link #lock}: ends the failed replica's database sessions; a failure is logged, SIGKILL follows. */
-    private void endDatabaseSessions(Replica failed) {
+    /** The failed replica's database sessions, or null if they cannot be found (its SIGKILL ends them later). */
+    private SessionFence.Sessions databaseSessionsOf(Replica failed) {
         try {
-            sessionFence.endSessionsOf(failed.pid());
-        } catch (IOException | SQLException e) {
+            return sessionFence.sessionsOf(failed.pid());
+        } catch (IOException e) {
+            System.err.println("replication-manager: cannot find the database sessions of " + failed.name()
+                    + " (its SIGKILL ends them later): " + e.getMessage());
+            return null;
+        }
+    }
+
+    /** In the fencer thread: ends the sessions found; a failure is logged (the SIGKILL ends them later). */
+    private static void endDatabaseSessions(Replica failed, SessionFence.Sessions sessions) {
+        try {
+            sessions.end();
+        } catch (SQLException e) {
             System.err.println("replication-manager: could not end the database sessions of " + failed.name()
                     + " (its SIGKILL ends them later): " + e.getMessage());
         }
@@ -591,6 +612,12 @@ public final class ReplicationManager implements AutoCloseable {
         relauncher.shutdownNow();
         try {
             relauncher.awaitTermination(5, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        fencer.shutdown();
+        try {
+            fencer.awaitTermination(5, TimeUnit.SECONDS);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
