@@ -26,10 +26,11 @@ import org.ftlab.rm.replica.Replica;
 
 /**
  * Warm-passive replication: launches the replicas, keeps the ordered primary/backup list, promotes the next backup
- * when the Fault Detector (or, once confirmed, a client) reports the primary failed, fences the failed replica (its
- * database sessions ended, then SIGKILL: a hung one must never come back as a second primary), and restores the replication degree: at once from a
- * pool of pre-booted spares kept outside the view, or by relaunching a replacement when no spare is ready. A used
- * spare is replaced in the background. It also injects faults for experiments.
+ * when the Fault Detector (or, once confirmed, a client) reports the primary failed, fences the failed replica
+ * (SIGKILL: a hung one must never come back as a second primary; its database sessions are ended too, so that the
+ * transactions it left open release their locks at once), and restores the replication degree: at once from a pool of
+ * pre-booted spares kept outside the view, or by relaunching a replacement when no spare is ready. A used spare is
+ * replaced in the background. It also injects faults for experiments.
  *
  * <p>As in the seeds, the Replication Manager itself, the naming of replicas and the database are assumed not to fail.
  */
@@ -54,16 +55,8 @@ public final class ReplicationManager implements AutoCloseable {
     /** Nice value of a spare booted beside the running service: it is not urgent, so it yields nearly all CPU. */
     static final int SPARE_NICENESS = 19;
     /** Ends failed replicas' database sessions, off the lock. */
-    private final ExecutorService fencer = Executors.newSingleThreadExecutor(r -> {
-        Thread t = new Thread(r, "session-fencer");
-        t.setDaemon(true);
-        return t;
-    });
-    private final ExecutorService relauncher = Executors.newSingleThreadExecutor(r -> {
-        Thread t = new Thread(r, "relauncher");
-        t.setDaemon(true);
-        return t;
-    });
+    private final ExecutorService fencer = daemonThread("session-fencer");
+    private final ExecutorService relauncher = daemonThread("relauncher");
 
     private final Object lock = new Object();
     private final Map<String, ReplicaRecord> records = new LinkedHashMap<>();
@@ -177,6 +170,14 @@ public final class ReplicationManager implements AutoCloseable {
             throw e;
         }
         return rm;
+    }
+
+    private static ExecutorService daemonThread(String name) {
+        return Executors.newSingleThreadExecutor(r -> {
+            Thread t = new Thread(r, name);
+            t.setDaemon(true);
+            return t;
+        });
     }
 
     private static Process startDetector(Path dir, int port, String managerUrl, String managerToken,
