@@ -70,31 +70,15 @@ public final class SessionFence implements AutoCloseable {
 
     /**
      * Ends every database session whose client end is a socket of process {@code pid}; returns how many it ended.
+     * Reading {@code /proc} costs about 15 ms (the kernel walks its whole TCP table), so call it off any critical path:
+     * right after a SIGKILL works, because the process keeps its sockets while the kernel frees its memory, and once
+     * they are closed the database has rolled its transactions back by itself.
      *
      * @throws IOException if the process's sockets could not be read (it may have exited meanwhile: then 0)
      * @throws SQLException if the database could not be asked or told
      */
-    public int endSessionsOf(long pid) throws IOException, SQLException {
-        return sessionsOf(pid).end();
-    }
-
-    /** The database sessions of one process, found and not yet ended. */
-    public interface Sessions {
-        /** Ends them; returns how many it ended. */
-        int end() throws SQLException;
-    }
-
-    /**
-     * Finds the client ends of process {@code pid}'s database sessions now (from {@code /proc}: a millisecond or
-     * two), to end them later: after a SIGKILL the process keeps its sockets while the kernel frees its memory, so
-     * its sessions can still be found and ended then, off the caller's critical path.
-     */
-    public Sessions sessionsOf(long pid) throws IOException {
+    public synchronized int endSessionsOf(long pid) throws IOException, SQLException {
         Set<ClientEnd> ends = clientEndsOf(pid, databasePort);
-        return () -> endSessionsAt(ends);
-    }
-
-    private synchronized int endSessionsAt(Set<ClientEnd> ends) throws SQLException {
         if (ends.isEmpty()) {
             return 0;
         }
