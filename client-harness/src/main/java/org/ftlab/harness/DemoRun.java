@@ -13,7 +13,9 @@ import java.util.Locale;
 import java.util.Map;
 import org.ftlab.harness.analysis.RunAnalysis;
 import org.ftlab.harness.analysis.RunComparison;
-import org.ftlab.harness.grid.FaultPlan;
+import org.ftlab.harness.grid.FaultSchedule;
+import org.ftlab.rm.api.ManagerStatus;
+import org.ftlab.rm.api.ReplicaStatus;
 import org.ftlab.harness.grid.GridPlan;
 import org.ftlab.harness.grid.GridRunner;
 import org.ftlab.harness.grid.RunDirectory;
@@ -73,8 +75,9 @@ public final class DemoRun {
             String database = settings.externalDatabase() == null ? "embedded MariaDB"
                     : settings.externalDatabase().redactedUrl();
             part(out, summary, lab, "grid", "fault-free grid (" + settings.grid().profile() + ")", settings.grid(),
-                    "preconnected", FaultPlan.NONE, database);
-            FaultPlan crashes = new FaultPlan("crash", 0, settings.crashesPerRun());
+                    "preconnected", FaultSchedule.NONE, database);
+            FaultSchedule crashes = FaultSchedule.shorthand("crash", 0, settings.crashesPerRun(),
+                    settings.crashRun().schedule().size());
             Map<String, RunAnalysis.Result> crashRuns = new LinkedHashMap<>();
             for (String strategy : CRASH_STRATEGIES) {
                 if (aborted) {
@@ -110,7 +113,7 @@ public final class DemoRun {
 
     /** Runs one part; returns its analysis, or null when it did not complete. */
     private RunAnalysis.Result part(PrintWriter out, StringBuilder summary, ManagedLab lab, String name, String title,
-            GridPlan plan, String strategy, FaultPlan faults, String database) throws Exception {
+            GridPlan plan, String strategy, FaultSchedule faults, String database) throws Exception {
         if (aborted) {
             return null;
         }
@@ -237,16 +240,14 @@ public final class DemoRun {
     }
 
     private static void printLab(PrintWriter out, ManagedLab lab, double seconds) throws IOException {
-        JsonNode status = lab.manager().status();
+        ManagerStatus status = lab.manager().status();
         out.printf(Locale.ROOT, "lab ready in %.1f s: replication manager %s (pid %d), fault detector pid %d "
                 + "(heartbeat %d ms, timeout %d ms)%n", seconds, lab.manager().url(), lab.pid(),
-                status.path("faultDetectorPid").asLong(), status.path("heartbeatMs").asLong(),
-                status.path("timeoutMs").asLong());
-        out.println("database: " + status.path("database").asText().replaceAll("\\?.*", ""));
-        for (JsonNode r : status.path("replicas")) {
-            out.printf(Locale.ROOT, "replica %s: pid %d, %s, ready in %.1f s (%s)%n", r.path("name").asText(),
-                    r.path("pid").asLong(), r.path("uri").asText(), r.path("startupMs").asLong() / 1000.0,
-                    r.path("state").asText());
+                status.faultDetectorPid(), status.heartbeatMillis(), status.timeoutMillis());
+        out.println("database: " + status.database().replaceAll("\\?.*", ""));
+        for (ReplicaStatus r : status.replicas()) {
+            out.printf(Locale.ROOT, "replica %s: pid %d, %s, ready in %.1f s (%s)%n", r.name(), r.pid(), r.uri(),
+                    r.startupMillis() == null ? 0 : r.startupMillis() / 1000.0, r.state().wireName());
         }
         out.flush();
     }

@@ -3,7 +3,6 @@ package org.ftlab.fd;
 import java.io.BufferedWriter;
 import java.io.IOException;
 import java.net.URI;
-import java.net.URLEncoder;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
@@ -138,8 +137,7 @@ public final class FaultDetector implements AutoCloseable {
     }
 
     private void notifyManager(MemberName member, FailureKind kind, long detectedEpochMicros) {
-        String form = "replica=" + enc(member.replica()) + "&pid=" + member.pid() + "&kind=" + kind.wireName()
-                + "&detectedEpochUs=" + detectedEpochMicros;
+        String form = new FailureReport(member.replica(), member.pid(), kind, detectedEpochMicros).toForm();
         HttpRequest request = HttpRequest.newBuilder(failureEndpoint)
                 .timeout(Duration.ofSeconds(5))
                 .header("Content-Type", "application/x-www-form-urlencoded")
@@ -162,10 +160,6 @@ public final class FaultDetector implements AutoCloseable {
         } catch (IOException e) {
             System.err.println("fault-detector: cannot write its log: " + e.getMessage());
         }
-    }
-
-    private static String enc(String s) {
-        return URLEncoder.encode(s, StandardCharsets.UTF_8);
     }
 
     static long epochMicros() {

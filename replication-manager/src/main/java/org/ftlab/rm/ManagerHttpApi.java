@@ -10,9 +10,14 @@ import java.net.InetSocketAddress;
 import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
 import java.util.HashMap;
-import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.concurrent.Executors;
+import org.ftlab.fd.FailureReport;
+import org.ftlab.rm.api.ClientReportReply;
+import org.ftlab.rm.api.FaultSpec;
+import org.ftlab.rm.api.InjectedFault;
+import org.ftlab.rm.api.ManagerStatus;
+import org.ftlab.rm.api.PrimaryBackupView;
 
 /**
  * The Replication Manager's network interface (HTTP/JSON on 127.0.0.1), for clients, the Fault Detector and the
@@ -20,14 +25,15 @@ import java.util.concurrent.Executors;
  * run's owner can read ({@code rm.json}, mode 600): other users of the machine can neither inject faults nor
  * report failures.
  * <ul>
- * <li>{@code GET /view}: the primary/backup view;</li>
- * <li>{@code POST /report} ({@code replica=}): a client's hint that a replica failed; answers with the view;</li>
- * <li>{@code POST /failure} ({@code replica, pid, kind, detectedEpochUs}): the Fault Detector's report;</li>
- * <li>{@code GET /status}: replicas, roles, pids, uptimes, failures;</li>
- * <li>{@code POST /inject} ({@code kind=crash-primary|hang-primary|crash-backup|resume}, {@code replica=}):
- * fault injection;</li>
+ * <li>{@code GET /view}: the {@link PrimaryBackupView};</li>
+ * <li>{@code POST /report} ({@code replica=}): a client's hint that a replica failed; answers a
+ * {@link ClientReportReply};</li>
+ * <li>{@code POST /failure} (a {@link FailureReport} form): the Fault Detector's report;</li>
+ * <li>{@code GET /status}: the {@link ManagerStatus} (replicas, roles, pids, uptimes, failures, faults);</li>
+ * <li>{@code POST /inject} (a {@link FaultSpec} as JSON): fault injection; answers the {@link InjectedFault};</li>
  * <li>{@code POST /shutdown}: stops everything.</li>
  * </ul>
+ * The records are in {@code org.ftlab.rm.api}, shared with the callers.
  */
 public final class ManagerHttpApi implements AutoCloseable {
     private static final ObjectMapper JSON = new ObjectMapper();
@@ -52,16 +58,15 @@ public final class ManagerHttpApi implements AutoCloseable {
         server.createContext("/status", ex -> api.handle(ex, "GET", p -> api.manager().status()));
         server.createContext("/report", ex -> api.handle(ex, "POST", p -> {
             boolean failed = api.manager().onClientReport(required(p, "replica"));
-            Map<String, Object> reply = new LinkedHashMap<>();
-            reply.put("confirmed", failed);
-            reply.put("view", api.manager().view());
-            return reply;
+            return new ClientReportReply(failed, api.manager().view());
         }));
-        server.createContext("/failure", ex -> api.handle(ex, "POST", p -> Map.of("accepted",
-                api.manager().onDetectorReport(required(p, "replica"), Long.parseLong(required(p, "pid")),
-                        required(p, "kind"), Long.parseLong(required(p, "detectedEpochUs"))))));
-        server.createContext("/inject", ex -> api.handle(ex, "POST",
-                p -> api.manager().inject(required(p, "kind"), p.get("replica"))));
+        server.createContext("/failure", ex -> api.handle(ex, "POST", p -> {
+            FailureReport r = FailureReport.fromForm(p);
+            return Map.of("accepted", api.manager().onDetectorReport(r.replica(), r.pid(), r.kind(),
+                    r.detectedEpochUs()));
+        }));
+        server.createContext("/inject", ex -> api.handleJson(ex, "POST",
+                body -> api.manager().inject(parseSpec(body))));
         server.createContext("/shutdown", ex -> api.handle(ex, "POST", p -> {
             Thread t = new Thread(api.onShutdown, "rm-shutdown");
             t.start();
@@ -98,7 +103,34 @@ public final class ManagerHttpApi implements AutoCloseable {
         Object handle(Map<String, String> params) throws Exception;
     }
 
+    @FunctionalInterface
+    private interface BodyHandler {
+        Object handle(String body) throws Exception;
+    }
+
+    private static FaultSpec parseSpec(String body) {
+        try {
+            return JSON.readValue(body, FaultSpec.class);
+        } catch (com.fasterxml.jackson.databind.exc.ValueInstantiationException e) {
+            Throwable cause = e.getCause() != null ? e.getCause() : e;
+            throw new IllegalArgumentException(cause.getMessage());
+        } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+            throw new IllegalArgumentException("the body is not a fault (JSON with kind, target, durationMillis, "
+                    + "amount): " + e.getOriginalMessage());
+        }
+    }
+
+    /** A request whose body is JSON rather than a form. */
+    private void handleJson(HttpExchange ex, String method, BodyHandler handler) throws IOException {
+        handle(ex, method, null, handler);
+    }
+
     private void handle(HttpExchange ex, String method, Handler handler) throws IOException {
+        handle(ex, method, handler, null);
+    }
+
+    private void handle(HttpExchange ex, String method, Handler handler, BodyHandler bodyHandler)
+            throws IOException {
         // Not try-with-resources: the catch blocks still answer on the exchange, so it closes after them.
         try {
             // Read the whole request before answering, whatever the answer: a response to an unread body makes
@@ -112,6 +144,10 @@ public final class ManagerHttpApi implements AutoCloseable {
             }
             if (!ex.getRequestMethod().equals(method)) {
                 send(ex, 405, Map.of("error", "use " + method));
+                return;
+            }
+            if (bodyHandler != null) {
+                send(ex, 200, bodyHandler.handle(body));
                 return;
             }
             Map<String, String> params = parse(ex.getRequestURI().getRawQuery());

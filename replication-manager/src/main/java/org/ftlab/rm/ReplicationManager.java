@@ -13,11 +13,26 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import org.ftlab.fd.FailureKind;
 import org.ftlab.fd.FaultDetector;
 import org.ftlab.fd.ProcessState;
+import org.ftlab.rm.api.FailureRecord;
+import org.ftlab.rm.api.FaultKind;
+import org.ftlab.rm.api.FaultSpec;
+import org.ftlab.rm.api.FaultTarget;
+import org.ftlab.rm.api.InjectedFault;
+import org.ftlab.rm.api.ManagerStatus;
+import org.ftlab.rm.api.PrimaryBackupView;
+import org.ftlab.rm.api.ReplicaState;
+import org.ftlab.rm.api.ReplicaStatus;
 import org.ftlab.rm.db.SessionFence;
+import org.ftlab.rm.fault.FaultSupport;
+import org.ftlab.rm.fault.Janitor;
+import org.ftlab.rm.fault.ProcessFaults;
+import org.ftlab.rm.fault.Undo;
 import org.ftlab.rm.replica.FreePorts;
 import org.ftlab.rm.replica.HeartbeatSettings;
 import org.ftlab.rm.replica.OrphanGuard;
@@ -41,7 +56,6 @@ public final class ReplicationManager implements AutoCloseable {
     private final Process detector;
     private final OrphanGuard detectorGuard;
     private final HeartbeatSettings heartbeat;
-    private final int targetDegree;
     private final int targetSpares;
     private final boolean relaunch;
     private final ReplicaWarmer warmer;
@@ -59,37 +73,35 @@ public final class ReplicationManager implements AutoCloseable {
     private final ExecutorService relauncher = daemonThread("relauncher");
 
     private final Object lock = new Object();
+    /** The view logic; guarded by {@link #lock}. */
+    private final ViewKeeper view;
+    /** The processes behind the names the view keeps; guarded by {@link #lock}. */
     private final Map<String, ReplicaRecord> records = new LinkedHashMap<>();
-    private final List<String> serving = new ArrayList<>();
-    /** Ready spares, oldest first: outside the view, taken in this order. */
-    private final List<String> spares = new ArrayList<>();
-    private final List<FailureRecord> failures = new ArrayList<>();
-    private final Map<String, Injection> pendingInjections = new LinkedHashMap<>();
-    private long epoch;
-    private int replicaCounter;
-    private int faultCounter;
+    /** Undo of every injected fault still in effect, by fault id; guarded by {@link #lock}. */
+    private final Map<String, Undo> undos = new LinkedHashMap<>();
+    private final Janitor janitor;
+    /** Undoes faults when their duration is over, or at once when a fence ended them. */
+    private final ScheduledExecutorService repairs = Executors.newSingleThreadScheduledExecutor(r -> {
+        Thread t = new Thread(r, "fault-repair");
+        t.setDaemon(true);
+        return t;
+    });
     private volatile boolean closed;
 
+    /** A replica's process and how it was launched. */
     private static final class ReplicaRecord {
-        final String name;
         final long launchedEpochMillis = System.currentTimeMillis();
+        final int launchNiceness;
         volatile Replica replica;
-        volatile ReplicaState state = ReplicaState.STARTING;
-        /** The nice value it was launched at (a replacement or spare booted beside a running service). */
+        /** The nice value it runs at (a replacement or spare booted beside a running service). */
         volatile int niceness;
         /** How long the warmer's boot rounds took, ms (-1: they failed). */
         volatile long warmUpMillis;
 
-        ReplicaRecord(String name) {
-            this.name = name;
+        ReplicaRecord(int niceness) {
+            this.launchNiceness = niceness;
+            this.niceness = niceness;
         }
-    }
-
-    private record Injection(String faultId, String kind, long injectedEpochUs) {
-    }
-
-    /** What an injection did, for the caller's fault log. */
-    public record InjectedFault(String faultId, String kind, String replica, long pid, long injectedEpochUs) {
     }
 
     /**
@@ -109,16 +121,18 @@ public final class ReplicationManager implements AutoCloseable {
     }
 
     private ReplicationManager(LocalLab lab, Process detector, OrphanGuard detectorGuard, HeartbeatSettings heartbeat,
-            int targetDegree, int targetSpares, boolean relaunch, ReplicaWarmer warmer, SessionFence sessionFence) {
+            int targetDegree, int targetSpares, boolean relaunch, ReplicaWarmer warmer, SessionFence sessionFence,
+            Janitor janitor) {
         this.warmer = warmer;
         this.sessionFence = sessionFence;
         this.lab = lab;
         this.detector = detector;
         this.detectorGuard = detectorGuard;
         this.heartbeat = heartbeat;
-        this.targetDegree = targetDegree;
+        this.view = new ViewKeeper(targetDegree);
         this.targetSpares = targetSpares;
         this.relaunch = relaunch;
+        this.janitor = janitor;
     }
 
     /**
@@ -146,9 +160,11 @@ public final class ReplicationManager implements AutoCloseable {
         }
         lab.database().endpoint().saveForAudits(runDir);
         SessionFence fence;
+        Janitor janitor;
         try {
             fence = SessionFence.open(lab.database().endpoint());
-        } catch (SQLException e) {
+            janitor = Janitor.start(runDir.resolve("rm/undo.sh"));
+        } catch (SQLException | IOException e) {
             lab.close();
             ProcessTools.terminate(detector.toHandle(), Duration.ofSeconds(5));
             guard.close();
@@ -156,10 +172,10 @@ public final class ReplicationManager implements AutoCloseable {
         }
         ReplicationManager rm = new ReplicationManager(lab, detector, guard, heartbeat, settings.replicas(),
                 settings.spares(), settings.relaunch(), new ReplicaWarmer(lab.user(), settings.warmRounds(),
-                        settings.warmRate()), fence);
+                        settings.warmRate()), fence, janitor);
         try {
             for (int i = 0; i < settings.replicas(); i++) {
-                rm.launchAndJoin();
+                rm.launchAndJoin(0);
             }
             for (int i = 0; i < settings.spares(); i++) {
                 rm.launchSpare(0);
@@ -208,68 +224,41 @@ public final class ReplicationManager implements AutoCloseable {
     }
 
     /** Launches a new replica, waits until it serves, and appends it to the view (primary if there is none). */
-    private String launchAndJoin() throws IOException, TimeoutException, InterruptedException {
-        return launchAndJoin(0);
-    }
-
     private String launchAndJoin(int niceness) throws IOException, TimeoutException, InterruptedException {
-        ReplicaRecord rec = launch(niceness);
+        String name = launch(niceness);
         synchronized (lock) {
-            if (closed) {
-                return rec.name;
+            if (!closed) {
+                view.join(name, epochMicros());
+                serveAtNormalPriority(name);
             }
-            join(rec);
         }
-        return rec.name;
+        return name;
     }
 
     /** Launches a spare and waits until it serves; it stays outside the view until a serving replica fails. */
-    private String launchSpare(int niceness) throws IOException, TimeoutException, InterruptedException {
-        ReplicaRecord rec = launch(niceness);
+    private void launchSpare(int niceness) throws IOException, TimeoutException, InterruptedException {
+        String name = launch(niceness);
         synchronized (lock) {
-            if (closed || rec.state == ReplicaState.DEAD) {
-                return rec.name;
-            }
-            if (serving.size() < targetDegree) {
-                join(rec); // a failure is waiting for its degree: this spare restores it now
-                restoredBy(rec.name);
-            } else {
-                rec.state = ReplicaState.SPARE;
-                spares.add(rec.name);
-            }
-        }
-        return rec.name;
-    }
-
-    /** Under {@link #lock}: the oldest failure still short of its degree is restored by replica {@code name}. */
-    private void restoredBy(String name) {
-        for (int i = 0; i < failures.size(); i++) {
-            FailureRecord f = failures.get(i);
-            if (f.restoredEpochUs() == 0) {
-                long now = epochMicros();
-                if (f.wasPrimary() && f.promotedEpochUs() == 0 && serving.get(0).equals(name)) {
-                    f = f.withPromoted(now);
-                }
-                failures.set(i, f.withRestored(now, name));
-                return;
+            if (!closed && view.state(name) == ReplicaState.STARTING && view.offerSpare(name, epochMicros())) {
+                serveAtNormalPriority(name); // a failure was waiting for its degree: this spare restored it
             }
         }
     }
 
     /** Launches a replica under a new name and waits until it serves (state STARTING until the caller decides). */
-    private ReplicaRecord launch(int niceness) throws IOException, TimeoutException, InterruptedException {
-        ReplicaRecord rec;
+    private String launch(int niceness) throws IOException, TimeoutException, InterruptedException {
+        String name;
+        ReplicaRecord rec = new ReplicaRecord(niceness);
         synchronized (lock) {
-            rec = new ReplicaRecord("r" + (++replicaCounter));
-            rec.niceness = niceness;
-            records.put(rec.name, rec);
+            name = view.launching();
+            records.put(name, rec);
         }
         Replica replica;
         try {
-            replica = lab.startReplica(rec.name, niceness);
+            replica = lab.startReplica(name, niceness);
         } catch (IOException | TimeoutException | InterruptedException e) {
             synchronized (lock) {
-                rec.state = ReplicaState.DEAD;
+                view.launchFailed(name);
             }
             throw e;
         }
@@ -278,16 +267,18 @@ public final class ReplicationManager implements AutoCloseable {
             rec.replica = replica;
             rec.warmUpMillis = warmMillis;
         }
-        return rec;
+        return name;
     }
 
     /** The replicas that serve no clients but must be ready to: backups and spares. */
     private List<Replica> idleReplicas() {
         synchronized (lock) {
             List<Replica> out = new ArrayList<>();
-            for (ReplicaRecord r : records.values()) {
-                if ((r.state == ReplicaState.BACKUP || r.state == ReplicaState.SPARE) && r.replica != null) {
-                    out.add(r.replica);
+            for (String name : view.names()) {
+                ReplicaState s = view.state(name);
+                Replica r = records.get(name).replica;
+                if ((s == ReplicaState.BACKUP || s == ReplicaState.SPARE) && r != null) {
+                    out.add(r);
                 }
             }
             return out;
@@ -295,19 +286,17 @@ public final class ReplicationManager implements AutoCloseable {
     }
 
     /**
-     * Under {@link #lock}: appends a ready replica to the view (primary if there is none). One that was launched
-     * at a raised nice value serves from now on, so it gets the normal one back (where the system allows it).
+     * Under {@link #lock}: a replica that joined the view serves from now on; one launched at a raised nice value
+     * gets the normal one back (where the system allows it).
      */
-    private void join(ReplicaRecord rec) {
-        rec.state = serving.isEmpty() ? ReplicaState.PRIMARY : ReplicaState.BACKUP;
-        serving.add(rec.name);
-        epoch++;
+    private void serveAtNormalPriority(String name) {
+        ReplicaRecord rec = records.get(name);
         if (rec.niceness != 0) {
             try {
                 ProcessTools.renice(rec.replica.pid(), 0);
                 rec.niceness = 0;
             } catch (IOException e) {
-                System.err.println("replication-manager: " + rec.name + " serves at nice " + rec.niceness + ": "
+                System.err.println("replication-manager: " + name + " serves at nice " + rec.niceness + ": "
                         + e.getMessage());
             }
         }
@@ -317,54 +306,35 @@ public final class ReplicationManager implements AutoCloseable {
 
     public PrimaryBackupView view() {
         synchronized (lock) {
-            List<PrimaryBackupView.Member> members = new ArrayList<>();
-            for (String name : serving) {
-                members.add(new PrimaryBackupView.Member(name, records.get(name).replica.remotingUri()));
-            }
-            return new PrimaryBackupView(epoch, members);
+            return view.view(name -> records.get(name).replica.remotingUri());
         }
     }
 
-    /** Status of every replica ever launched in this run, and every failure. */
-    public Map<String, Object> status() {
+    /** Status of every replica ever launched in this lab, every failure and every injected fault. */
+    public ManagerStatus status() {
         synchronized (lock) {
-            List<Map<String, Object>> replicas = new ArrayList<>();
+            List<ReplicaStatus> replicas = new ArrayList<>();
             long nowMillis = System.currentTimeMillis();
-            for (ReplicaRecord r : records.values()) {
-                Map<String, Object> m = new LinkedHashMap<>();
-                m.put("name", r.name);
-                m.put("state", r.state.name().toLowerCase(java.util.Locale.ROOT));
-                m.put("pid", r.replica == null ? null : r.replica.pid());
-                m.put("nice", r.niceness);
-                m.put("warmUpMs", r.warmUpMillis);
-                m.put("uri", r.replica == null ? null : r.replica.remotingUri());
-                m.put("launchedEpochMs", r.launchedEpochMillis);
-                m.put("uptimeMs", r.state == ReplicaState.DEAD ? null : nowMillis - r.launchedEpochMillis);
-                m.put("startupMs", r.replica == null || r.replica.startupTime() == null ? null
-                        : r.replica.startupTime().toMillis());
-                replicas.add(m);
+            for (String name : view.names()) {
+                ReplicaRecord r = records.get(name);
+                ReplicaState state = view.state(name);
+                Replica p = r.replica;
+                replicas.add(new ReplicaStatus(name, state, p == null ? null : p.pid(), r.niceness, r.warmUpMillis,
+                        p == null ? null : p.remotingUri(), r.launchedEpochMillis,
+                        state == ReplicaState.DEAD ? null : nowMillis - r.launchedEpochMillis,
+                        p == null || p.startupTime() == null ? null : p.startupTime().toMillis()));
             }
-            Map<String, Object> s = new LinkedHashMap<>();
-            s.put("epoch", epoch);
-            s.put("primary", serving.isEmpty() ? null : serving.get(0));
-            s.put("degree", serving.size());
-            s.put("targetDegree", targetDegree);
-            s.put("spares", List.copyOf(spares));
-            s.put("targetSpares", targetSpares);
-            s.put("warmRoundsRun", warmer.roundsRun());
-            s.put("heartbeatMs", heartbeat.heartbeatMillis());
-            s.put("timeoutMs", heartbeat.timeoutMillis());
-            s.put("faultDetectorPid", detector.pid());
-            s.put("database", lab.database().endpoint().redactedUrl());
-            s.put("replicas", replicas);
-            s.put("failures", List.copyOf(failures));
-            return s;
+            List<String> serving = view.servingNames();
+            return new ManagerStatus(view.epoch(), serving.isEmpty() ? null : serving.get(0), serving.size(),
+                    view.targetDegree(), view.spares(), targetSpares, warmer.roundsRun(), heartbeat.heartbeatMillis(),
+                    heartbeat.timeoutMillis(), detector.pid(), lab.database().endpoint().redactedUrl(), replicas,
+                    view.failures(), view.faults());
         }
     }
 
     public List<FailureRecord> failures() {
         synchronized (lock) {
-            return List.copyOf(failures);
+            return view.failures();
         }
     }
 
@@ -379,13 +349,14 @@ public final class ReplicationManager implements AutoCloseable {
      *
      * @return false if the report is stale (another incarnation, or already handled)
      */
-    public boolean onDetectorReport(String replicaName, long pid, String kind, long detectedEpochUs) {
+    public boolean onDetectorReport(String replicaName, long pid, FailureKind kind, long detectedEpochUs) {
         synchronized (lock) {
             ReplicaRecord rec = records.get(replicaName);
-            if (rec == null || rec.replica == null || rec.replica.pid() != pid || rec.state == ReplicaState.DEAD) {
+            if (rec == null || rec.replica == null || rec.replica.pid() != pid
+                    || view.state(replicaName) == ReplicaState.DEAD) {
                 return false;
             }
-            handleFailure(rec, kind, "fault-detector", detectedEpochUs);
+            handleFailure(replicaName, kind, FailureRecord.Source.FAULT_DETECTOR, detectedEpochUs);
             return true;
         }
     }
@@ -403,57 +374,44 @@ public final class ReplicationManager implements AutoCloseable {
             if (rec == null || rec.replica == null) {
                 return false;
             }
-            if (rec.state == ReplicaState.DEAD) {
+            if (view.state(replicaName) == ReplicaState.DEAD) {
                 return true;
             }
             ProcessState state = ProcessState.of(rec.replica.pid());
             if (state == ProcessState.RUNNING) {
                 return false;
             }
-            handleFailure(rec, state == ProcessState.GONE ? "crash" : "hang", "client", epochMicros());
+            handleFailure(replicaName, state == ProcessState.GONE ? FailureKind.CRASH : FailureKind.HANG,
+                    FailureRecord.Source.CLIENT, epochMicros());
             return true;
         }
     }
 
-    /** Under {@link #lock}: demote, fence, promote, take a spare into the view, record, relaunch. */
-    private void handleFailure(ReplicaRecord rec, String kind, String source, long detectedEpochUs) {
-        boolean wasPrimary = !serving.isEmpty() && serving.get(0).equals(rec.name);
-        boolean wasServing = serving.remove(rec.name);
-        spares.remove(rec.name);
-        int sparesReady = spares.size();
-        rec.state = ReplicaState.DEAD;
-        Replica failed = rec.replica;
-        Injection injected = pendingInjections.remove(rec.name);
-        String faultId = injected != null ? injected.faultId() : "f" + (++faultCounter);
-        FailureRecord record = new FailureRecord(faultId, rec.name, kind, source, wasPrimary,
-                injected != null ? injected.injectedEpochUs() : 0, detectedEpochUs, 0, 0, null, sparesReady);
-        if (wasPrimary && !serving.isEmpty()) {
-            records.get(serving.get(0)).state = ReplicaState.PRIMARY;
-            record = record.withPromoted(epochMicros());
+    /** Under {@link #lock}: the view decides (demote, promote, take a spare); then fence, record, relaunch. */
+    private void handleFailure(String name, FailureKind verdict, FailureRecord.Source source, long detectedEpochUs) {
+        ViewKeeper.Failure decided = view.fail(name, verdict, source, detectedEpochUs, epochMicros());
+        if (decided == null) {
+            return;
         }
+        Replica failed = records.get(name).replica;
         // Fencing: a hung replica must never resume as a second primary. SIGKILL also ends a stopped process; ending
         // its database sessions as well rolls back the transactions it left open now, not when the kernel has torn
         // the process down, so the requests it held (hedged or retried elsewhere) wait no longer. That runs right
-        // after the SIGKILL, off the lock: finding the sessions takes about 15 ms.
+        // after the SIGKILL, off the lock: finding the sessions takes about 15 ms. A frozen process gets the SIGKILL
+        // only once thawed: the faults its fence ended are undone at once.
         failed.kill();
         fencer.execute(() -> endDatabaseSessions(failed));
-        if (wasServing && !spares.isEmpty()) {
-            // The degree is back as soon as a ready spare joins the view.
-            ReplicaRecord spare = records.get(spares.remove(0));
-            join(spare);
-            long now = epochMicros();
-            if (wasPrimary && record.promotedEpochUs() == 0) {
-                record = record.withPromoted(now); // no backup was left: the spare is the new primary
+        for (InjectedFault ended : decided.ended()) {
+            Undo undo = undos.remove(ended.faultId());
+            if (undo != null) {
+                repairs.execute(() -> runUndo(ended.faultId(), undo));
             }
-            record = record.withRestored(now, spare.name);
         }
-        if (!wasServing) {
-            record = record.withRestored(epochMicros(), null); // a spare: the degree never dropped
+        if (decided.spareJoined() != null) {
+            serveAtNormalPriority(decided.spareJoined());
         }
-        epoch++;
-        failures.add(record);
-        int index = failures.size() - 1;
-        boolean restored = record.restoredEpochUs() != 0 || !wasServing;
+        int index = view.failureCount() - 1;
+        boolean restored = !decided.needsReplacement();
         relauncher.submit(() -> {
             failed.stop(); // reaps the process, closes its guard, frees its ports
             lab.forget(failed);
@@ -481,15 +439,12 @@ public final class ReplicationManager implements AutoCloseable {
     private void restore(int failureIndex) {
         for (int attempt = 1; attempt <= 3 && !closed; attempt++) {
             synchronized (lock) {
-                if (failures.get(failureIndex).restoredEpochUs() != 0 || serving.size() >= targetDegree) {
+                if (!view.stillShort(failureIndex)) {
                     return; // a spare that finished booting meanwhile has restored it
                 }
             }
             try {
-                String name = launchAndJoin(REPLACEMENT_NICENESS);
-                synchronized (lock) {
-                    restoredBy(name);
-                }
+                launchAndJoin(REPLACEMENT_NICENESS);
                 return;
             } catch (Exception e) {
                 System.err.println("replication-manager: relaunch attempt " + attempt + " failed: " + e.getMessage());
@@ -502,8 +457,7 @@ public final class ReplicationManager implements AutoCloseable {
         int failuresInARow = 0;
         while (!closed && failuresInARow < 3) {
             synchronized (lock) {
-                long booting = records.values().stream().filter(r -> r.state == ReplicaState.STARTING).count();
-                if (spares.size() + booting >= targetSpares) {
+                if (view.spares().size() + view.inState(ReplicaState.STARTING).size() >= targetSpares) {
                     return;
                 }
             }
@@ -520,66 +474,102 @@ public final class ReplicationManager implements AutoCloseable {
     // ---- fault injection --------------------------------------------------------------------------------------
 
     /**
-     * Injects a fault with a real signal: {@code crash-primary} (SIGKILL), {@code hang-primary} (SIGSTOP),
-     * {@code crash-backup} (SIGKILL of the next backup), or {@code resume} (SIGCONT to {@code replica}).
+     * Injects a fault into the replica, host or database its target names now, and schedules its repair after its
+     * duration. Process and database faults are real signals and cgroup v1 controls on this host (see docs/faults.md);
+     * every one is undone when its duration is over, when the manager stops, and (by the {@link Janitor}) when the
+     * manager is killed.
+     *
+     * @throws IllegalArgumentException if the fault cannot be made in this lab (says why)
+     * @throws IllegalStateException if its target does not exist now (no backup to crash)
      */
-    public InjectedFault inject(String kind, String replicaName) throws IOException {
+    public InjectedFault inject(FaultSpec spec) throws IOException {
+        java.util.Optional<String> unsupported = FaultSupport.whyNot(spec.kind(), lab.database().pid().isPresent(),
+                false);
+        if (unsupported.isPresent()) {
+            throw new IllegalArgumentException(unsupported.get());
+        }
         synchronized (lock) {
-            String target;
-            String signal;
-            switch (kind) {
-                case "crash-primary" -> {
-                    target = requireServing(0, "no primary to crash");
-                    signal = "KILL";
-                }
-                case "hang-primary" -> {
-                    target = requireServing(0, "no primary to hang");
-                    signal = "STOP";
-                }
-                case "crash-backup" -> {
-                    target = requireServing(1, "no backup to crash");
-                    signal = "KILL";
-                }
-                case "resume" -> {
-                    target = replicaName;
-                    signal = "CONT";
-                }
-                default -> throw new IllegalArgumentException("unknown fault kind '" + kind
-                        + "'; use crash-primary, hang-primary, crash-backup or resume");
+            if (closed) {
+                throw new IllegalStateException("the lab is stopping");
             }
-            ReplicaRecord rec = records.get(target);
-            if (rec == null || rec.replica == null) {
-                throw new IllegalArgumentException("unknown replica '" + target + "'");
-            }
-            if (signal.equals("CONT")) {
-                try {
-                    rec.replica.signal(signal);
-                } catch (IOException e) {
-                    if (rec.replica.isAlive()) {
-                        throw e;
-                    }
-                    // Already fenced (killed) and gone: there is nothing to resume, which is the point of fencing.
+            String faultId;
+            String replica = null;
+            long pid;
+            Undo undo;
+            FaultTarget.Node node = spec.target().node();
+            if (node.isReplica()) {
+                replica = view.serving(node == FaultTarget.Node.PRIMARY ? 0 : 1);
+                if (replica == null) {
+                    throw new IllegalStateException("no " + node.wireName() + " to " + spec.kind().wireName()
+                            + " (view: " + view.servingNames() + ")");
                 }
-                return new InjectedFault(null, kind, target, rec.replica.pid(), epochMicros());
-            }
-            if (signal.equals("KILL")) {
-                rec.replica.kill();
+                pid = records.get(replica).replica.pid();
             } else {
-                rec.replica.signal(signal);
+                pid = lab.database().pid().orElseThrow(() -> new IllegalArgumentException(spec.kind().wireName()
+                        + " needs the embedded database: ftlab does not signal an external server"));
             }
-            // The fault exists from the moment the signal was delivered.
-            long injected = epochMicros();
-            String faultId = "f" + (++faultCounter);
-            pendingInjections.put(target, new Injection(faultId, signal.equals("STOP") ? "hang" : "crash", injected));
-            return new InjectedFault(faultId, kind, target, rec.replica.pid(), injected);
+            faultId = view.nextFaultId();
+            String group = "ftlab-" + ProcessHandle.current().pid() + "-" + faultId;
+            undo = switch (spec.kind()) {
+                case CRASH -> {
+                    records.get(replica).replica.kill();
+                    yield Undo.NOTHING;
+                }
+                case HANG, DB_HANG -> ProcessFaults.stop(pid);
+                case FREEZE -> ProcessFaults.freeze(group, List.of(pid));
+                case SLOW, DB_SLOW -> ProcessFaults.cpuQuota(group, List.of(pid), spec.amount());
+                default -> throw new IllegalArgumentException(spec.kind().wireName() + " is not made here");
+            };
+            // The fault exists from the moment it was made.
+            InjectedFault fault = new InjectedFault(faultId, spec, replica, pid, epochMicros(), 0,
+                    InjectedFault.Repair.NONE);
+            view.injected(fault);
+            if (spec.kind().lasts()) {
+                undos.put(faultId, undo);
+                janitor.register(faultId, undo.script());
+                repairs.schedule(() -> repairAfterDuration(faultId), spec.durationMillis(), TimeUnit.MILLISECONDS);
+            }
+            return fault;
         }
     }
 
-    private String requireServing(int index, String message) {
-        if (serving.size() <= index) {
-            throw new IllegalStateException(message + " (view: " + serving + ")");
+    /** In the repair thread: the fault's duration is over; undo it unless its fence already did. */
+    private void repairAfterDuration(String faultId) {
+        Undo undo;
+        synchronized (lock) {
+            undo = undos.remove(faultId);
         }
-        return serving.get(index);
+        if (undo != null) {
+            runUndo(faultId, undo);
+            synchronized (lock) {
+                view.repaired(faultId, epochMicros(), InjectedFault.Repair.UNDONE);
+            }
+        }
+    }
+
+    private void runUndo(String faultId, Undo undo) {
+        try {
+            undo.run();
+            janitor.done(faultId);
+        } catch (IOException | RuntimeException e) {
+            System.err.println("replication-manager: could not undo fault " + faultId + " (the clean-up script "
+                    + "retries when the manager exits): " + e.getMessage());
+        }
+    }
+
+    /** Undoes every fault still in effect (the lab is stopping). */
+    private void undoAll() {
+        Map<String, Undo> left;
+        synchronized (lock) {
+            left = new LinkedHashMap<>(undos);
+            undos.clear();
+        }
+        left.forEach((id, undo) -> {
+            runUndo(id, undo);
+            synchronized (lock) {
+                view.repaired(id, epochMicros(), InjectedFault.Repair.AT_SHUTDOWN);
+            }
+        });
     }
 
     static long epochMicros() {
@@ -595,6 +585,13 @@ public final class ReplicationManager implements AutoCloseable {
             }
             closed = true;
         }
+        repairs.shutdownNow();
+        try {
+            repairs.awaitTermination(5, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        undoAll();
         warmer.close();
         relauncher.shutdownNow();
         try {
@@ -612,5 +609,8 @@ public final class ReplicationManager implements AutoCloseable {
         lab.close();
         ProcessTools.terminate(detector.toHandle(), Duration.ofSeconds(5));
         detectorGuard.close();
+        if (!janitor.pending()) {
+            janitor.close(); // else it runs what is left when this JVM exits
+        }
     }
 }

@@ -4,8 +4,6 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
-import java.util.LinkedHashMap;
-import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import org.ftlab.rm.db.DatabaseEndpoint;
@@ -21,7 +19,7 @@ import picocli.CommandLine.Option;
  */
 @Command(name = "replication-manager", mixinStandardHelpOptions = true)
 public final class ReplicationManagerMain implements Callable<Integer> {
-    public static final String READY_FILE = "rm.json";
+    public static final String READY_FILE = org.ftlab.rm.api.ManagerEndpoint.FILE;
 
     @Option(names = "--run-dir", required = true)
     Path runDir;
@@ -100,10 +98,8 @@ public final class ReplicationManagerMain implements Callable<Integer> {
 
     /** {@code rm.json}: where the manager listens and its token; mode 600, written atomically. */
     private void writeReadyFile(String url, String token) throws java.io.IOException {
-        Map<String, Object> ready = new LinkedHashMap<>();
-        ready.put("url", url);
-        ready.put("pid", ProcessHandle.current().pid());
-        ready.put("token", token);
+        org.ftlab.rm.api.ManagerEndpoint ready = new org.ftlab.rm.api.ManagerEndpoint(url,
+                ProcessHandle.current().pid(), token);
         Path file = runDir.resolve(READY_FILE);
         Path tmp = runDir.resolve(READY_FILE + ".tmp");
         Files.deleteIfExists(tmp);

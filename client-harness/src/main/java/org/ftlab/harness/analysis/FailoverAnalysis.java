@@ -404,7 +404,7 @@ public final class FailoverAnalysis {
                                 LatencyStats.perMille(v, 990) / 1e3, v[v.length - 1] / 1e3, done[s]));
                     }
                 }
-                timelines.put(f.id(), new Timeline(f.id(), f.kind(), pf.block, rel(f.detectedUs(), start),
+                timelines.put(f.id(), new Timeline(f.id(), f.label(), pf.block, rel(f.detectedUs(), start),
                         rel(f.promotedUs(), start), rel(f.restoredUs(), start), slices));
             }
         }
@@ -505,8 +505,8 @@ public final class FailoverAnalysis {
                 }
             }
             List<PhaseStats> detection = new ArrayList<>();
-            for (String kind : faults.stream().map(FaultRecord::kind).distinct().toList()) {
-                PhaseStats d = phase(kind, faults.stream().filter(f -> f.kind().equals(kind))
+            for (String kind : faults.stream().map(FaultRecord::label).distinct().toList()) {
+                PhaseStats d = phase(kind, faults.stream().filter(f -> f.label().equals(kind))
                         .map(FaultRecord::detectionUs).filter(x -> x != null).mapToLong(Long::longValue).toArray());
                 if (d != null) {
                     detection.add(d);

@@ -378,7 +378,7 @@ final class HtmlReport {
                 + "ms</th></tr>\n");
         for (FailoverAnalysis.FaultSummary s : f.faults()) {
             FaultRecord r = s.fault();
-            h.append("<tr>").append(td(r.id())).append(td(r.kind())).append(td(r.replica()))
+            h.append("<tr>").append(td(r.id())).append(td(r.label())).append(td(r.replica()))
                     .append(td(s.config() == null ? "-" : s.config())).append(td(msOrDash(r.detectionUs())))
                     .append(td(msOrDash(r.promotionUs())))
                     .append(td(r.restorationUs() == null ? "-" : String.format(Locale.ROOT, "%.1f",

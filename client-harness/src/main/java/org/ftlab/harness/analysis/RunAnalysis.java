@@ -238,7 +238,14 @@ public final class RunAnalysis {
                         + "confounded with the time it ran at (warm-up, database growth)");
             }
             strategy = m.path("failover_strategy").asText("unknown");
-            faultKind = m.path("faults").path("kind").asText("unknown");
+            JsonNode fk = m.path("faults");
+            if (fk.has("kinds")) {
+                List<String> kinds = new ArrayList<>();
+                fk.path("kinds").forEach(k -> kinds.add(k.asText()));
+                faultKind = kinds.isEmpty() ? "none" : String.join(", ", kinds);
+            } else {
+                faultKind = fk.path("kind").asText("unknown");
+            }
             JsonNode audit = m.path("audit");
             if (audit.has("passed") && !audit.path("passed").asBoolean()) {
                 warnings.add("the exactly-once audit failed: " + audit.path("problems"));

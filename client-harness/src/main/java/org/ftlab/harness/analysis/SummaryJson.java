@@ -203,8 +203,11 @@ final class SummaryJson {
             ObjectNode x = faults.addObject();
             FaultRecord r = s.fault();
             x.put("fault_id", r.id());
-            x.put("kind", r.kind());
+            x.put("kind", r.label());
+            x.put("target", r.target());
             x.put("replica", r.replica());
+            putNullable(x, "repair_us", r.repairUs());
+            x.put("repair", r.repair());
             x.put("config", s.config());
             putNullable(x, "detection_us", r.detectionUs());
             putNullable(x, "promotion_us", r.promotionUs());

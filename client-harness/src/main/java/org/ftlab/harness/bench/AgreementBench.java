@@ -9,7 +9,7 @@ import java.util.Locale;
 import java.util.Map;
 import org.ftlab.auction.api.ReplySize;
 import org.ftlab.harness.analysis.RunAnalysis;
-import org.ftlab.harness.grid.FaultPlan;
+import org.ftlab.harness.grid.FaultSchedule;
 import org.ftlab.harness.grid.GridPlan;
 import org.ftlab.harness.grid.GridRunner;
 import org.ftlab.harness.grid.RunDirectory;
@@ -47,7 +47,7 @@ public final class AgreementBench {
                     requestsPerClient, requestsPerClient, new GridPlan.Design(GridPlan.DEFAULT_WARMUP_PER_CLIENT, 1,
                             GridPlan.Order.SEQUENTIAL, 0L, GridPlan.Arrival.CLOSED, List.of(), 0));
             Path dir = benchDir.resolve("agreement-round-" + round);
-            RunDirectory rd = RunDirectory.create(dir, plan, "preconnected", FaultPlan.NONE, 2,
+            RunDirectory rd = RunDirectory.create(dir, plan, "preconnected", FaultSchedule.NONE, 2,
                     ManagedLab.DEFAULT_SPARES,
                     "embedded MariaDB", org.ftlab.harness.cli.Home.path());
             if (!GridRunner.runToEnd(lab, rd, out)) {

@@ -13,7 +13,7 @@ import org.ftlab.auction.api.RequestHeader;
 import org.ftlab.harness.analysis.FailoverAnalysis;
 import org.ftlab.harness.analysis.RunAnalysis;
 import org.ftlab.harness.grid.ClientSession;
-import org.ftlab.harness.grid.FaultPlan;
+import org.ftlab.harness.grid.FaultSchedule;
 import org.ftlab.harness.grid.GridPlan;
 import org.ftlab.harness.grid.GridRunner;
 import org.ftlab.harness.grid.RunDirectory;
@@ -83,7 +83,7 @@ public final class FailoverBench {
         // half an interval after the last one.
         int posts = (int) Math.ceil((faults + 0.5) * secondsBetweenFaults(clients) * postsPerSecondPerClient);
         GridPlan plan = new GridPlan("custom", List.of(clients), List.of(0), List.of(ReplySize.ORIGINAL), posts, 0);
-        FaultPlan faultPlan = new FaultPlan(kind, secondsBetweenFaults(clients), 0);
+        FaultSchedule faultPlan = FaultSchedule.shorthand(kind, secondsBetweenFaults(clients), 0, 1);
         Path dir = benchDir.resolve(kind + "-" + strategy + "-c" + clients);
         out.printf(Locale.ROOT, "%s, %s clients, %d client%s, %d faults: %d posts per client (%.0f/s each)%n", kind,
                 strategy, clients, clients == 1 ? "" : "s", faults, posts, postsPerSecondPerClient);
@@ -151,7 +151,7 @@ public final class FailoverBench {
                 out.printf(Locale.ROOT, "fault-free block %d of %d: %s, %d clients, %d posts each%n", block,
                         rounds * strategies.size(), strategy, clients, posts);
                 out.flush();
-                RunDirectory rd = RunDirectory.create(dir, plan, strategy, FaultPlan.NONE, 2,
+                RunDirectory rd = RunDirectory.create(dir, plan, strategy, FaultSchedule.NONE, 2,
                         ManagedLab.DEFAULT_SPARES, "embedded MariaDB", org.ftlab.harness.cli.Home.path());
                 Map<String, Long> db0 = databaseCounters();
                 Map<String, Long> cpu0 = idleReplicaCpuTicks();
@@ -240,10 +240,11 @@ public final class FailoverBench {
     /** utime + stime, in clock ticks, of each replica outside the view's primary (backups and spares), by pid. */
     private Map<String, Long> idleReplicaCpuTicks() throws java.io.IOException {
         Map<String, Long> m = new LinkedHashMap<>();
-        for (com.fasterxml.jackson.databind.JsonNode r : lab.manager().status().path("replicas")) {
-            String state = r.path("state").asText();
-            if ((state.equals("backup") || state.equals("spare")) && r.path("pid").canConvertToLong()) {
-                String pid = r.path("pid").asText();
+        for (org.ftlab.rm.api.ReplicaStatus r : lab.manager().status().replicas()) {
+            org.ftlab.rm.api.ReplicaState state = r.state();
+            if ((state == org.ftlab.rm.api.ReplicaState.BACKUP || state == org.ftlab.rm.api.ReplicaState.SPARE)
+                    && r.pid() != null) {
+                String pid = Long.toString(r.pid());
                 try {
                     String stat = java.nio.file.Files.readString(Path.of("/proc", pid, "stat"));
                     String[] f = stat.substring(stat.lastIndexOf(')') + 2).split(" ");

@@ -14,7 +14,7 @@ import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import org.ftlab.harness.failover.Strategies;
-import org.ftlab.harness.grid.FaultPlan;
+import org.ftlab.harness.grid.FaultSchedule;
 import org.ftlab.harness.grid.GridPlan;
 import org.ftlab.harness.grid.GridRunner;
 import org.ftlab.harness.grid.RunDirectory;
@@ -62,15 +62,8 @@ public final class GridCommand implements Callable<Integer> {
                     + "joins the view at once when a replica fails (default: ${DEFAULT-VALUE}).")
     int spares;
 
-    @Option(names = "--faults", defaultValue = "none", paramLabel = "KIND",
-            description = "none, crash (SIGKILL of the primary) or hang (SIGSTOP) (default: ${DEFAULT-VALUE}).")
-    String faults;
-
-    @Option(names = "--fault-every", paramLabel = "SECONDS", description = "Inject a fault every SECONDS of run time.")
-    double faultEvery;
-
-    @Option(names = "--faults-per-config", paramLabel = "N", description = "Inject N faults in each configuration.")
-    int faultsPerConfig;
+    @Mixin
+    FaultOptions faultOptions;
 
     @Option(names = "--replicas", defaultValue = "2", paramLabel = "N", description = "Replicas, 1 to 5 (default: 2).")
     int replicas;
@@ -99,14 +92,15 @@ public final class GridCommand implements Callable<Integer> {
             outw.println("ftlab grid: resuming " + runDir + " (plan from its manifest)");
         } else {
             GridPlan plan = plan();
-            FaultPlan faultPlan = new FaultPlan(faults, faultEvery, faultsPerConfig);
+            FaultSchedule faultPlan = faultOptions.schedule(plan.schedule().size());
             String failover = Strategies.named(strategy).name();
             if (replicas < 1 || replicas > 5) {
                 throw new IllegalArgumentException("--replicas must be 1 to 5, was " + replicas);
             }
             if (faultPlan.enabled() && replicas < 2) {
-                throw new IllegalArgumentException("--faults needs at least 2 replicas (a backup to fail over to)");
+                throw new IllegalArgumentException("faults need at least 2 replicas (a backup to fail over to)");
             }
+            faultOptions.checkSupported(faultPlan, external == null);
             if (spares < 0 || spares > 3) {
                 throw new IllegalArgumentException("--spares must be 0 to 3, was " + spares);
             }
@@ -117,7 +111,8 @@ public final class GridCommand implements Callable<Integer> {
                     + "per client after %d warm-up, %s arrivals, %s order (seed %d), faults %s, strategy %s -> %s%n",
                     plan.profile(), plan.configurations().size(), d.repeat(), d.repeat() == 1 ? "" : "s",
                     plan.postsPerClient(), plan.viewsPerClient(), d.warmupPerClient(), d.arrival().wireName(),
-                    d.order().wireName(), d.seed(), faultPlan.kind(), failover, runDir);
+                    d.order().wireName(), d.seed(), faultPlan.enabled() ? faultPlan.entries().size() + " (" + faultPlan.origin()
+                    + ")" : "none", failover, runDir);
         }
         outw.flush();
         return run(dir, server, external, outw);

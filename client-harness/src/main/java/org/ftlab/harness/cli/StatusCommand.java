@@ -1,6 +1,9 @@
 package org.ftlab.harness.cli;
 
-import com.fasterxml.jackson.databind.JsonNode;
+import org.ftlab.rm.api.FailureRecord;
+import org.ftlab.rm.api.InjectedFault;
+import org.ftlab.rm.api.ManagerStatus;
+import org.ftlab.rm.api.ReplicaStatus;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -39,7 +42,7 @@ public final class StatusCommand implements Callable<Integer> {
         }
         ObjectMapper mapper = new ObjectMapper();
         ManagerClient manager = ManagerClient.forRun(runDir);
-        JsonNode status;
+        ManagerStatus status;
         try {
             status = manager.status();
         } catch (IOException e) {
@@ -51,22 +54,25 @@ public final class StatusCommand implements Callable<Integer> {
             out.println(mapper.writerWithDefaultPrettyPrinter().writeValueAsString(status));
             return 0;
         }
-        out.printf(Locale.ROOT, "view epoch %d, primary %s, replication degree %d of %d%n",
-                status.path("epoch").asLong(), status.path("primary").asText("none"), status.path("degree").asInt(),
-                status.path("targetDegree").asInt());
+        out.printf(Locale.ROOT, "view epoch %d, primary %s, replication degree %d of %d, spares %s%n",
+                status.epoch(), status.primary() == null ? "none" : status.primary(), status.degree(),
+                status.targetDegree(), status.spares());
         out.printf(Locale.ROOT, "%-6s %-9s %8s %-30s %10s%n", "name", "state", "pid", "endpoint", "uptime s");
-        for (JsonNode r : status.path("replicas")) {
-            out.printf(Locale.ROOT, "%-6s %-9s %8s %-30s %10s%n", r.path("name").asText(), r.path("state").asText(),
-                    r.path("pid").asText(""), r.path("uri").asText(""),
-                    r.path("uptimeMs").isNull() ? "-" : String.format(Locale.ROOT, "%.1f",
-                            r.path("uptimeMs").asLong() / 1000.0));
+        for (ReplicaStatus r : status.replicas()) {
+            out.printf(Locale.ROOT, "%-6s %-9s %8s %-30s %10s%n", r.name(), r.state().wireName(),
+                    r.pid() == null ? "" : r.pid(), r.uri() == null ? "" : r.uri(),
+                    r.uptimeMillis() == null ? "-" : String.format(Locale.ROOT, "%.1f", r.uptimeMillis() / 1000.0));
         }
-        int failures = status.path("failures").size();
-        out.println("failures seen: " + failures);
-        for (JsonNode f : status.path("failures")) {
-            out.printf(Locale.ROOT, "  %s %s %s (reported by %s)%s%n", f.path("faultId").asText(),
-                    f.path("replica").asText(), f.path("kind").asText(), f.path("source").asText(),
-                    f.path("replacement").isNull() ? "" : ", replaced by " + f.path("replacement").asText());
+        out.println("failures seen: " + status.failures().size());
+        for (FailureRecord f : status.failures()) {
+            out.printf(Locale.ROOT, "  %s %s %s (reported by %s)%s%n", f.faultId(), f.replica(),
+                    f.verdict().wireName(), f.source().wireName(),
+                    f.replacement() == null ? "" : ", replaced by " + f.replacement());
+        }
+        out.println("faults injected: " + status.faults().size());
+        for (InjectedFault f : status.faults()) {
+            out.printf(Locale.ROOT, "  %s %s%s: %s%n", f.faultId(), f.spec(),
+                    f.replica() == null ? "" : " (" + f.replica() + ")", f.active() ? "in effect" : f.repair().wireName());
         }
         return 0;
     }

@@ -18,7 +18,7 @@ import org.ftlab.auction.api.AuctionException;
 import org.ftlab.auction.api.MicroClock;
 import org.ftlab.rm.replica.ReplicaConnection;
 import org.ftlab.harness.lab.ManagerClient;
-import org.ftlab.rm.PrimaryBackupView;
+import org.ftlab.rm.api.PrimaryBackupView;
 import org.ftlab.rm.replica.ApplicationUser;
 
 /**

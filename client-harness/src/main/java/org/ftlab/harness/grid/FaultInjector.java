@@ -1,69 +1,73 @@
 package org.ftlab.harness.grid;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import java.io.IOException;
 import java.io.PrintWriter;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.BooleanSupplier;
 import org.ftlab.auction.api.MicroClock;
 import org.ftlab.harness.lab.ManagedLab;
-import org.ftlab.rm.ReplicationManager;
+import org.ftlab.rm.api.InjectedFault;
+import org.ftlab.rm.api.ManagerStatus;
 
 /**
- * Injects the {@link FaultPlan}'s faults into the primary through the Replication Manager, from its own thread so
- * that no client waits for it. It injects only while a configuration runs and only at full replication degree with
- * the lab's spares booted (the previous fault repaired, the spare it used replaced, and {@value #SETTLE_MILLIS} ms
- * since), so every fault meets the same system. One exception keeps {@code --faults-per-config N} honest in short
- * configurations: a fault waits for the spare pool only until the configuration is half-way from its slot to the
- * next one (or to its end); then it meets a lab at full degree whose spare is still booting, which its line in
- * {@code faults.csv} ({@code spares_ready}) and the progress output say.
+ * Injects a {@link FaultSchedule}'s faults through the Replication Manager, from its own thread so that no client
+ * waits for it, while the run's blocks run. Faults never overlap and every one meets the same system: an entry that
+ * falls due waits until the previous fault was repaired, the view has its replication degree, and
+ * {@value #SETTLE_MILLIS} ms have passed since the last repair; it also waits for the lab's spares to be booted, but
+ * only until half-way to the next entry of its block (or to the block's end), so that {@code --faults-per-config N}
+ * stays honest in short configurations. A fault that met a lab whose spare was still booting says so
+ * ({@code spares_ready} in {@code faults.csv}). An entry whose block has passed, or that was still waiting when the
+ * run ended, is reported as not injected.
  */
 final class FaultInjector {
     /** Least time between a repair and the next fault (none before the run's first fault). */
     static final long SETTLE_MILLIS = 2000;
     private final ManagedLab lab;
-    private final FaultPlan plan;
+    private final List<FaultSchedule.Entry> entries;
     private final PrintWriter progress;
+    private final List<String> notInjected = Collections.synchronizedList(new ArrayList<>());
     private volatile boolean running;
     private volatile AtomicInteger completed;
-    private volatile int configTotal;
-    private volatile int injectedThisConfig;
+    private volatile int block;
+    private volatile int blockTotal;
+    private volatile long startNanos;
     private int injectedInRun;
     private Thread thread;
 
-    FaultInjector(ManagedLab lab, FaultPlan plan, PrintWriter progress) {
+    FaultInjector(ManagedLab lab, FaultSchedule schedule, PrintWriter progress) {
         this.lab = lab;
-        this.plan = plan;
+        this.entries = schedule.inOrder();
         this.progress = progress;
     }
 
     void start() {
-        if (!plan.enabled()) {
+        if (entries.isEmpty()) {
             return;
         }
         running = true;
+        startNanos = System.nanoTime();
         thread = new Thread(this::loop, "fault-injector");
         thread.setDaemon(true);
         thread.start();
     }
 
-    void beginConfig(int totalInvocations, AtomicInteger completedCounter) {
-        injectedThisConfig = 0;
-        configTotal = totalInvocations;
+    /** Block {@code number} (1-based, in the run's schedule) starts, with {@code totalInvocations} measured ones. */
+    void beginBlock(int number, int totalInvocations, AtomicInteger completedCounter) {
+        blockTotal = totalInvocations;
+        block = number;
         completed = completedCounter;
     }
 
-    void endConfig() {
+    void endBlock() {
         completed = null;
-        if (plan.perConfig() > 0 && injectedThisConfig < plan.perConfig()) {
-            progress.printf(Locale.ROOT, "  note: %d of %d faults injected; the configuration ended while the lab was"
-                    + " still repairing the last one (give it more invocations)%n", injectedThisConfig,
-                    plan.perConfig());
-        }
     }
 
-    void stop() {
+    /** Stops injecting; returns the entries that were never injected, each with the reason. */
+    List<String> stop() {
         running = false;
         if (thread != null) {
             thread.interrupt();
@@ -73,62 +77,121 @@ final class FaultInjector {
                 Thread.currentThread().interrupt();
             }
         }
+        return List.copyOf(notInjected);
     }
 
     private void loop() {
-        long nextAt = System.nanoTime() + (long) (plan.everySeconds() * 1e9);
+        int next = 0;
+        long periodicDueNanos = 0;
         try {
-            while (running) {
+            while (running && next < entries.size()) {
+                FaultSchedule.Entry e = entries.get(next);
+                FaultSchedule.At at = e.at();
                 AtomicInteger c = completed;
+                if (at.inBlock() && block > at.block() || at.inBlock() && block == at.block() && c == null) {
+                    skip(e, "its block had ended");
+                    next++;
+                    continue;
+                }
                 boolean due;
-                if (plan.perConfig() > 0) {
-                    due = c != null && injectedThisConfig < plan.perConfig()
-                            && c.get() >= (long) configTotal * (injectedThisConfig + 1) / (plan.perConfig() + 1);
+                if (at.inBlock()) {
+                    due = c != null && block == at.block() && c.get() >= (long) Math.ceil(blockTotal * at.fraction());
+                } else if (at.periodic()) {
+                    if (periodicDueNanos == 0) {
+                        periodicDueNanos = startNanos + at.everyMillis() * 1_000_000L;
+                    }
+                    due = c != null && System.nanoTime() >= periodicDueNanos;
                 } else {
-                    due = c != null && System.nanoTime() >= nextAt;
+                    due = c != null && System.nanoTime() - startNanos >= at.afterMillis() * 1_000_000L;
                 }
-                if (due) {
-                    BooleanSupplier sparesCanWait = () -> true;
-                    if (plan.perConfig() > 0) {
-                        long giveUpAt = (long) configTotal * (2L * injectedThisConfig + 3)
-                                / (2L * (plan.perConfig() + 1));
-                        sparesCanWait = () -> c.get() < giveUpAt;
-                    }
-                    boolean spareReady = lab.awaitFullStrength(() -> running, sparesCanWait);
-                    if (injectedInRun > 0) {
-                        // Let clients see the repaired view (a pre-connected client's spare is the replacement)
-                        // before the next fault, as a lab with faults seconds apart would.
-                        Thread.sleep(settleLeftMillis(lab.manager().status()));
-                    }
-                    if (completed == c && running) {
-                        ReplicationManager.InjectedFault f = lab.manager().inject(plan.injection(), null);
-                        injectedThisConfig++;
-                        injectedInRun++;
-                        nextAt = System.nanoTime() + (long) (plan.everySeconds() * 1e9);
-                        progress.printf(Locale.ROOT, "  fault %s: %s of primary %s (pid %d)%s%n", f.faultId(),
-                                plan.kind(), f.replica(), f.pid(), spareReady ? "" : "; its spare was still booting"
-                                        + " (waiting longer would have run past the configuration)");
-                        progress.flush();
-                    }
+                if (!due) {
+                    Thread.sleep(5);
+                    continue;
                 }
-                Thread.sleep(5);
+                int dueBlock = block;
+                boolean spareReady = lab.awaitFullStrength(() -> running, sparesCanWait(next, c));
+                awaitRepairAndSettle();
+                if (!running || completed != c || block != dueBlock) {
+                    continue; // the block ended while the lab was repairing: the next pass says so
+                }
+                InjectedFault f;
+                try {
+                    f = lab.manager().inject(e.spec());
+                } catch (IOException ex) {
+                    skip(e, ex.getMessage());
+                    next++;
+                    continue;
+                }
+                injectedInRun++;
+                if (at.periodic()) {
+                    periodicDueNanos = System.nanoTime() + at.everyMillis() * 1_000_000L;
+                } else {
+                    next++;
+                }
+                progress.printf(Locale.ROOT, "  fault %s: %s%s%s%n", f.faultId(), e.spec(),
+                        f.replica() == null ? "" : " (" + f.replica() + ", pid " + f.pid() + ")",
+                        spareReady ? "" : "; its spare was still booting (waiting longer would have run past the "
+                                + "next fault)");
+                progress.flush();
             }
-        } catch (InterruptedException e) {
+        } catch (InterruptedException ex) {
             Thread.currentThread().interrupt();
-        } catch (IOException | RuntimeException e) {
+        } catch (IOException | RuntimeException ex) {
             if (running) { // an interrupted call while stopping is the normal end, not news
-                progress.println("fault injection stopped: " + e.getMessage());
+                progress.println("fault injection stopped: " + ex.getMessage());
+            }
+        }
+        for (int i = next; i < entries.size(); i++) {
+            if (!entries.get(i).at().periodic()) {
+                skip(entries.get(i), "the run ended first");
             }
         }
     }
 
-    /** What is left of {@value #SETTLE_MILLIS} ms since the last repair brought the degree back. */
-    static long settleLeftMillis(JsonNode status) {
-        long lastRestoredUs = 0;
-        for (JsonNode f : status.path("failures")) {
-            lastRestoredUs = Math.max(lastRestoredUs, f.path("restoredEpochUs").asLong());
+    /** While the spare pool may still be waited for: until half-way to the next entry of the block (or its end). */
+    private BooleanSupplier sparesCanWait(int index, AtomicInteger c) {
+        FaultSchedule.At at = entries.get(index).at();
+        if (!at.inBlock()) {
+            return () -> true;
         }
-        long sinceMillis = (MicroClock.nowEpochMicros() - lastRestoredUs) / 1000;
+        double nextFraction = 1.0;
+        if (index + 1 < entries.size() && entries.get(index + 1).at().block() == at.block()) {
+            nextFraction = entries.get(index + 1).at().fraction();
+        }
+        long giveUpAt = (long) (blockTotal * (at.fraction() + nextFraction) / 2);
+        return () -> c.get() < giveUpAt;
+    }
+
+    /** Waits until no fault is in effect and {@value #SETTLE_MILLIS} ms have passed since the last repair. */
+    private void awaitRepairAndSettle() throws IOException, InterruptedException {
+        while (running) {
+            ManagerStatus s = lab.manager().status();
+            if (!s.anyFaultActive() && s.fullDegree()) {
+                if (injectedInRun > 0) {
+                    // Let clients see the repaired view (a pre-connected client's spare is the replacement) before
+                    // the next fault, as a lab with faults seconds apart would.
+                    Thread.sleep(settleLeftMillis(s));
+                }
+                return;
+            }
+            Thread.sleep(20);
+        }
+    }
+
+    private void skip(FaultSchedule.Entry e, String why) {
+        String line = e.at() + " " + e.spec() + ": not injected, " + why;
+        notInjected.add(line);
+        progress.println("  note: fault " + line);
+        progress.flush();
+    }
+
+    /** What is left of {@value #SETTLE_MILLIS} ms since the last repair or restored degree. */
+    static long settleLeftMillis(ManagerStatus status) {
+        long lastUs = status.lastRestoredEpochUs();
+        for (InjectedFault f : status.faults()) {
+            lastUs = Math.max(lastUs, f.repairedEpochUs());
+        }
+        long sinceMillis = (MicroClock.nowEpochMicros() - lastUs) / 1000;
         return Math.max(0, Math.min(SETTLE_MILLIS, SETTLE_MILLIS - sinceMillis));
     }
 }

@@ -1,6 +1,5 @@
 package org.ftlab.harness.grid;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Path;
@@ -24,6 +23,9 @@ import org.ftlab.harness.failover.Outcome;
 import org.ftlab.harness.lab.ManagedLab;
 import org.ftlab.harness.probe.ExactlyOnceAudit;
 import org.ftlab.harness.probe.ProbeTable;
+import org.ftlab.rm.api.FailureRecord;
+import org.ftlab.rm.api.InjectedFault;
+import org.ftlab.rm.api.ManagerStatus;
 import org.ftlab.rm.db.DatabaseEndpoint;
 
 /**
@@ -32,7 +34,7 @@ import org.ftlab.rm.db.DatabaseEndpoint;
  * clientId each, for the whole run), first {@code warmup} requests of the configuration's own mix (recorded, marked
  * {@code warmup}), then the measured posts and views, closed loop (think time) or open loop (a schedule of intended
  * send times the client keeps whatever the replies do). Probes go to preallocated tables and are written after the
- * block, atomically, as {@code probes/<block>.csv}. Faults are injected as the {@link FaultPlan} says and joined to
+ * block, atomically, as {@code probes/<block>.csv}. Faults are injected as the {@link FaultSchedule} says and joined to
  * the requests they overlapped; after the run the database is audited (every post exactly once), the completed
  * requests of an interrupted block included.
  */
@@ -45,7 +47,7 @@ public final class GridRunner {
     private final RunDirectory dir;
     private final GridPlan plan;
     private final String strategy;
-    private final FaultPlan faults;
+    private final FaultSchedule faults;
     private final PrintWriter progress;
     private volatile boolean aborted;
     private long sinceEpochUs;
@@ -53,7 +55,7 @@ public final class GridRunner {
     private double meanLatencyMillis = 5;
 
     /** Runs the plan, strategy and faults recorded in {@code dir}'s manifest. */
-    public GridRunner(ManagedLab lab, RunDirectory dir, PrintWriter progress) {
+    public GridRunner(ManagedLab lab, RunDirectory dir, PrintWriter progress) throws IOException {
         this.lab = lab;
         this.dir = dir;
         this.plan = dir.plan();
@@ -122,7 +124,7 @@ public final class GridRunner {
             for (int k = 0; k < todo.size() && !aborted; k++) {
                 GridPlan.Block block = todo.get(k);
                 long t0 = System.nanoTime();
-                List<ProbeTable> tables = runBlock(block, sessions, pool, injector);
+                List<ProbeTable> tables = runBlock(block, schedule.indexOf(block) + 1, sessions, pool, injector);
                 all.addAll(tables);
                 joinFaults(tables);
                 if (aborted) {
@@ -136,7 +138,7 @@ public final class GridRunner {
                     break;
                 }
                 dir.writeProbes(block, tables);
-                dir.writeFaults(ownFailures());
+                writeFaults();
                 done++;
                 double seconds = (System.nanoTime() - t0) / 1e9;
                 progress.printf(Locale.ROOT, "[%d/%d] %s done in %.1f s (%d rows); ETA %s%n", done, total,
@@ -144,7 +146,10 @@ public final class GridRunner {
                 progress.flush();
             }
         } finally {
-            injector.stop();
+            List<String> notInjected = injector.stop();
+            if (!notInjected.isEmpty()) {
+                dir.recordNotInjected(notInjected);
+            }
             pool.shutdownNow();
             sessions.forEach(ClientSession::close);
         }
@@ -156,7 +161,7 @@ public final class GridRunner {
                 throw new IllegalStateException(audit.summary());
             }
         }
-        dir.writeFaults(ownFailures());
+        writeFaults();
         return !aborted;
     }
 
@@ -168,11 +173,11 @@ public final class GridRunner {
         };
     }
 
-    private List<ProbeTable> runBlock(GridPlan.Block block, List<ClientSession> sessions, ExecutorService pool,
-            FaultInjector injector) throws Exception {
+    private List<ProbeTable> runBlock(GridPlan.Block block, int blockNumber, List<ClientSession> sessions,
+            ExecutorService pool, FaultInjector injector) throws Exception {
         GridConfig config = block.config();
         AtomicInteger completed = new AtomicInteger();
-        injector.beginConfig(config.clients() * plan.invocationsPerClient(), completed);
+        injector.beginBlock(blockNumber, config.clients() * plan.invocationsPerClient(), completed);
         CountDownLatch start = new CountDownLatch(1);
         // Closed loop: each method's measured requests end together (see runClosedLoopClient).
         CountDownLatch postsDone = new CountDownLatch(config.clients());
@@ -192,7 +197,7 @@ public final class GridRunner {
         for (Future<ProbeTable> f : futures) {
             tables.add(f.get());
         }
-        injector.endConfig();
+        injector.endBlock();
         return tables;
     }
 
@@ -469,17 +474,28 @@ public final class GridRunner {
     }
 
     /**
-     * Marks requests that overlapped a fault, from its injection (or detection) until the new primary served, and
-     * later ones that still went to the failed replica first (the client had not seen the new view yet).
+     * Marks requests that overlapped a replica failure, from its fault's injection (or its detection) until the new
+     * primary served, and later ones that still went to the failed replica first (the client had not seen the new
+     * view yet); and requests that overlapped an injected fault that failed no replica, from injection to repair.
      */
     private void joinFaults(List<ProbeTable> tables) throws IOException {
-        for (JsonNode f : ownFailures()) {
-            long from = f.path("injectedEpochUs").asLong() > 0 ? f.path("injectedEpochUs").asLong()
-                    : f.path("detectedEpochUs").asLong();
-            long to = Math.max(f.path("promotedEpochUs").asLong(), f.path("detectedEpochUs").asLong());
+        ManagerStatus status = lab.manager().status();
+        java.util.Set<String> failed = new java.util.HashSet<>();
+        for (FailureRecord f : ownFailures(status)) {
+            failed.add(f.faultId());
+            long from = f.startEpochUs();
+            long to = Math.max(f.promotedEpochUs(), f.detectedEpochUs());
             for (ProbeTable t : tables) {
-                t.markOverlapping(f.path("faultId").asText(), from, to);
-                t.markDivertedFrom(f.path("faultId").asText(), f.path("replica").asText(), from);
+                t.markOverlapping(f.faultId(), from, to);
+                t.markDivertedFrom(f.faultId(), f.replica(), from);
+            }
+        }
+        for (InjectedFault f : ownFaults(status)) {
+            if (!failed.contains(f.faultId())) {
+                long to = f.active() ? MicroClock.nowEpochMicros() : f.repairedEpochUs();
+                for (ProbeTable t : tables) {
+                    t.markOverlapping(f.faultId(), f.injectedEpochUs(), to);
+                }
             }
         }
         long sum = 0;
@@ -495,24 +511,25 @@ public final class GridRunner {
         }
     }
 
-    /** The lab's failures that happened during this run. */
-    private List<JsonNode> ownFailures() throws IOException {
-        List<JsonNode> own = new ArrayList<>();
-        for (JsonNode f : lab.manager().status().path("failures")) {
-            long at = f.path("injectedEpochUs").asLong() > 0 ? f.path("injectedEpochUs").asLong()
-                    : f.path("detectedEpochUs").asLong();
-            if (at >= sinceEpochUs) {
-                own.add(f);
-            }
-        }
-        return own;
+    /** The lab's failures that began during this run. */
+    private List<FailureRecord> ownFailures(ManagerStatus status) {
+        return status.failures().stream().filter(f -> f.startEpochUs() >= sinceEpochUs).toList();
+    }
+
+    /** The faults injected during this run. */
+    private List<InjectedFault> ownFaults(ManagerStatus status) {
+        return status.faults().stream().filter(f -> f.injectedEpochUs() >= sinceEpochUs).toList();
+    }
+
+    private void writeFaults() throws IOException {
+        ManagerStatus status = lab.manager().status();
+        dir.writeFaults(ownFaults(status), ownFailures(status));
     }
 
     private void awaitFullDegree() throws IOException, InterruptedException {
         long deadline = System.nanoTime() + 180_000_000_000L;
         while (!aborted && System.nanoTime() < deadline) {
-            JsonNode s = lab.manager().status();
-            if (s.path("degree").asInt() >= s.path("targetDegree").asInt()) {
+            if (lab.manager().status().fullDegree()) {
                 return;
             }
             Thread.sleep(100);

@@ -22,6 +22,9 @@ import org.ftlab.auction.api.ReplySize;
 import org.ftlab.harness.failover.Strategies;
 import org.ftlab.harness.probe.ExactlyOnceAudit;
 import org.ftlab.harness.probe.ProbeTable;
+import org.ftlab.rm.api.FailureRecord;
+import org.ftlab.rm.api.FaultSpec;
+import org.ftlab.rm.api.InjectedFault;
 
 /**
  * A grid run's directory, the public interface users' scripts read (docs/probe-format.md): {@code manifest.json},
@@ -32,8 +35,10 @@ import org.ftlab.harness.probe.ProbeTable;
  */
 public final class RunDirectory {
     public static final String MANIFEST = "manifest.json";
-    public static final String FAULTS_HEADER = "fault_id,kind,replica,injected_epoch_us,detected_epoch_us,"
-            + "promoted_epoch_us,restored_epoch_us,spares_ready";
+    /** {@code faults.csv}'s columns (docs/probe-format.md). */
+    public static final String FAULTS_HEADER = "fault_id,kind,target,replica,injected_epoch_us,detected_epoch_us,"
+            + "promoted_epoch_us,restored_epoch_us,spares_ready,repaired_epoch_us,repair,duration_ms,amount,verdict,"
+            + "failures";
     private static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
 
     private final Path dir;
@@ -48,7 +53,7 @@ public final class RunDirectory {
      * A new run: writes a manifest with status {@code running}. A random order without a seed gets one drawn here,
      * recorded with the schedule it gives.
      */
-    public static RunDirectory create(Path dir, GridPlan plan, String strategy, FaultPlan faults,
+    public static RunDirectory create(Path dir, GridPlan plan, String strategy, FaultSchedule faults,
             int replicas, int spares, String database, Path home) throws IOException {
         if (plan.design().seed() == null) {
             plan = plan.withDesign(plan.design().withSeed(new java.security.SecureRandom().nextLong() >>> 1));
@@ -76,10 +81,19 @@ public final class RunDirectory {
         ArrayNode schedule = grid.putArray("schedule");
         plan.schedule().forEach(b -> schedule.add(b.id()));
         m.put("failover_strategy", Strategies.named(strategy).name());
+        faults.checkBlocks(plan.schedule().size());
         ObjectNode f = m.putObject("faults");
-        f.put("kind", faults.kind());
-        f.put("every_s", faults.everySeconds());
-        f.put("per_config", faults.perConfig());
+        f.put("origin", faults.origin());
+        f.put("count", faults.entries().size());
+        ArrayNode kinds = f.putArray("kinds");
+        faults.kinds().forEach(k -> kinds.add(k.wireName()));
+        if (faults.enabled()) {
+            f.put("schedule", FaultSchedule.FILE);
+            Path tmp = dir.resolve(FaultSchedule.FILE + ".tmp");
+            Files.writeString(tmp, faults.format(), StandardCharsets.UTF_8);
+            Files.move(tmp, dir.resolve(FaultSchedule.FILE), StandardCopyOption.ATOMIC_MOVE,
+                    StandardCopyOption.REPLACE_EXISTING);
+        }
         m.put("replicas", replicas);
         m.put("spares", spares);
         m.put("database", database);
@@ -145,9 +159,24 @@ public final class RunDirectory {
         return Strategies.named(manifest.path("failover_strategy").asText()).name();
     }
 
-    public FaultPlan faults() {
+    /** The fault schedule the run was made with: its {@value FaultSchedule#FILE}, or an older manifest's shorthand. */
+    public FaultSchedule faults() throws IOException {
         JsonNode f = manifest.path("faults");
-        return new FaultPlan(f.path("kind").asText("none"), f.path("every_s").asDouble(), f.path("per_config").asInt());
+        if (f.has("schedule")) {
+            Path file = dir.resolve(f.path("schedule").asText());
+            return FaultSchedule.parse(Files.readString(file, StandardCharsets.UTF_8), f.path("origin").asText());
+        }
+        if (f.has("origin")) {
+            return FaultSchedule.NONE;
+        }
+        return FaultSchedule.shorthand(f.path("kind").asText("none"), f.path("every_s").asDouble(),
+                f.path("per_config").asInt(), plan().schedule().size());
+    }
+
+    /** How the schedule was made ({@code none}, a file, a seed, a shorthand). */
+    public String faultOrigin() {
+        JsonNode f = manifest.path("faults");
+        return f.has("origin") ? f.path("origin").asText() : "--faults " + f.path("kind").asText("none");
     }
 
     public int replicas() {
@@ -209,18 +238,40 @@ public final class RunDirectory {
         saveManifest();
     }
 
-    /** {@code faults.csv} from the Replication Manager's failure records. */
-    public synchronized void writeFaults(Iterable<JsonNode> failures) throws IOException {
+    /**
+     * {@code faults.csv}: one row per injected fault, with the phases of the first replica failure it caused (if
+     * any), and one row per failure nobody injected (kind and target empty).
+     */
+    public synchronized void writeFaults(List<InjectedFault> faults, List<FailureRecord> failures)
+            throws IOException {
         Path tmp = dir.resolve("faults.csv.tmp");
         try (BufferedWriter out = Files.newBufferedWriter(tmp, StandardCharsets.UTF_8)) {
             out.write(FAULTS_HEADER);
             out.write('\n');
-            for (JsonNode f : failures) {
-                out.write(String.join(",", f.path("faultId").asText(), f.path("kind").asText(),
-                        f.path("replica").asText(), micros(f, "injectedEpochUs"), micros(f, "detectedEpochUs"),
-                        micros(f, "promotedEpochUs"), micros(f, "restoredEpochUs"),
-                        Integer.toString(f.path("sparesReady").asInt())));
+            java.util.Set<String> injected = new java.util.HashSet<>();
+            for (InjectedFault f : faults) {
+                injected.add(f.faultId());
+                List<FailureRecord> caused = failures.stream().filter(r -> r.faultId().equals(f.faultId())).toList();
+                FailureRecord first = caused.isEmpty() ? null : caused.get(0);
+                FaultSpec spec = f.spec();
+                out.write(String.join(",", f.faultId(), spec.kind().wireName(), spec.target().toString(),
+                        first != null ? first.replica() : f.replica() == null ? "" : f.replica(),
+                        micros(f.injectedEpochUs()), micros(first == null ? 0 : first.detectedEpochUs()),
+                        micros(first == null ? 0 : first.promotedEpochUs()),
+                        micros(first == null ? 0 : first.restoredEpochUs()),
+                        first == null ? "" : Integer.toString(first.sparesReady()), micros(f.repairedEpochUs()),
+                        f.repair().wireName(), spec.kind().lasts() ? Long.toString(spec.durationMillis()) : "",
+                        spec.kind().amountUnit() == null ? "" : Double.toString(spec.amount()),
+                        first == null ? "" : first.verdict().wireName(), Integer.toString(caused.size())));
                 out.write('\n');
+            }
+            for (FailureRecord r : failures) {
+                if (!injected.contains(r.faultId())) {
+                    out.write(String.join(",", r.faultId(), "", "", r.replica(), "", micros(r.detectedEpochUs()),
+                            micros(r.promotedEpochUs()), micros(r.restoredEpochUs()),
+                            Integer.toString(r.sparesReady()), "", "", "", "", r.verdict().wireName(), "1"));
+                    out.write('\n');
+                }
             }
         }
         // A resumed run starts a new Replication Manager with new fault ids; keep each segment's faults.
@@ -228,9 +279,15 @@ public final class RunDirectory {
         Files.move(tmp, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
     }
 
-    private static String micros(JsonNode f, String field) {
-        long v = f.path(field).asLong();
+    private static String micros(long v) {
         return v == 0 ? "" : Long.toString(v);
+    }
+
+    /** Scheduled faults that were never injected, and why, under the manifest's {@code faults.not_injected}. */
+    public synchronized void recordNotInjected(List<String> lines) throws IOException {
+        ArrayNode a = ((ObjectNode) manifest.path("faults")).putArray("not_injected");
+        lines.forEach(a::add);
+        saveManifest();
     }
 
     private int segmentCount() {

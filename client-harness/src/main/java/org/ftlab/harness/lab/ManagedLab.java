@@ -1,6 +1,5 @@
 package org.ftlab.harness.lab;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -10,6 +9,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.function.BooleanSupplier;
 import org.ftlab.rm.ReplicationManagerMain;
+import org.ftlab.rm.api.ManagerStatus;
 import org.ftlab.rm.db.DatabaseEndpoint;
 import org.ftlab.rm.replica.ApplicationUser;
 import org.ftlab.rm.replica.OrphanGuard;
@@ -103,11 +103,9 @@ public final class ManagedLab implements AutoCloseable {
     public boolean awaitFullStrength(BooleanSupplier going, BooleanSupplier sparesCanWait) throws IOException,
             InterruptedException {
         while (going.getAsBoolean()) {
-            JsonNode s = manager.status();
-            boolean spares = s.path("spares").size() >= s.path("targetSpares").asInt();
-            if (s.path("degree").asInt() >= s.path("targetDegree").asInt()
-                    && (spares || !sparesCanWait.getAsBoolean())) {
-                return spares;
+            ManagerStatus s = manager.status();
+            if (s.fullStrength() || s.fullDegree() && !sparesCanWait.getAsBoolean()) {
+                return s.fullStrength();
             }
             Thread.sleep(50);
         }

@@ -11,10 +11,14 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
-import org.ftlab.rm.PrimaryBackupView;
-import org.ftlab.rm.ReplicationManager;
+import org.ftlab.rm.api.ClientReportReply;
+import org.ftlab.rm.api.FaultSpec;
+import org.ftlab.rm.api.InjectedFault;
+import org.ftlab.rm.api.ManagerEndpoint;
+import org.ftlab.rm.api.ManagerStatus;
+import org.ftlab.rm.api.PrimaryBackupView;
 
-/** Talks to the Replication Manager's HTTP interface (see ManagerHttpApi). */
+/** Talks to the Replication Manager's HTTP interface (see ManagerHttpApi), in the records of its contract. */
 public final class ManagerClient {
     private static final ObjectMapper JSON = new ObjectMapper()
             .configure(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES, false);
@@ -30,8 +34,8 @@ public final class ManagerClient {
 
     /** A client for the manager described by a run directory's {@code rm.json}. */
     public static ManagerClient forRun(java.nio.file.Path runDir) throws IOException {
-        JsonNode ready = JSON.readTree(runDir.resolve(org.ftlab.rm.ReplicationManagerMain.READY_FILE).toFile());
-        return new ManagerClient(ready.path("url").asText(), ready.path("token").asText());
+        ManagerEndpoint ready = JSON.readValue(runDir.resolve(ManagerEndpoint.FILE).toFile(), ManagerEndpoint.class);
+        return new ManagerClient(ready.url(), ready.token());
     }
 
     public String url() {
@@ -44,21 +48,22 @@ public final class ManagerClient {
 
     /** Reports that {@code replica} failed for this client; true if the manager confirmed the failure. */
     public boolean report(String replica) throws IOException {
-        return post("/report", "replica=" + enc(replica)).path("confirmed").asBoolean();
+        return JSON.treeToValue(post("/report", "application/x-www-form-urlencoded", "replica=" + enc(replica)),
+                ClientReportReply.class).confirmed();
     }
 
-    public JsonNode status() throws IOException {
-        return get("/status");
+    public ManagerStatus status() throws IOException {
+        return JSON.treeToValue(get("/status"), ManagerStatus.class);
     }
 
-    /** Injects a fault (crash-primary, hang-primary, crash-backup, resume). */
-    public ReplicationManager.InjectedFault inject(String kind, String replica) throws IOException {
-        String form = "kind=" + enc(kind) + (replica == null ? "" : "&replica=" + enc(replica));
-        return JSON.treeToValue(post("/inject", form), ReplicationManager.InjectedFault.class);
+    /** Injects a fault; the manager repairs it after its duration. */
+    public InjectedFault inject(FaultSpec fault) throws IOException {
+        return JSON.treeToValue(post("/inject", "application/json", JSON.writeValueAsString(fault)),
+                InjectedFault.class);
     }
 
     public void shutdown() throws IOException {
-        post("/shutdown", "");
+        post("/shutdown", "application/x-www-form-urlencoded", "");
     }
 
     private JsonNode get(String path) throws IOException {
@@ -66,11 +71,11 @@ public final class ManagerClient {
                 .header("Authorization", authorization).GET().build());
     }
 
-    private JsonNode post(String path, String form) throws IOException {
+    private JsonNode post(String path, String contentType, String body) throws IOException {
         return send(HttpRequest.newBuilder(URI.create(url + path)).timeout(Duration.ofSeconds(10))
-                .header("Content-Type", "application/x-www-form-urlencoded")
+                .header("Content-Type", contentType)
                 .header("Authorization", authorization)
-                .POST(HttpRequest.BodyPublishers.ofString(form)).build());
+                .POST(HttpRequest.BodyPublishers.ofString(body)).build());
     }
 
     private JsonNode send(HttpRequest request) throws IOException {

@@ -16,6 +16,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 class FailoverAnalysisTest {
+    /** faults.csv as runs before fault schedules wrote it: still read. */
+    private static final String LEGACY_FAULTS_HEADER = "fault_id,kind,replica,injected_epoch_us,detected_epoch_us,"
+            + "promoted_epoch_us,restored_epoch_us";
     private static final long T0 = 1_000_000_000_000L;
 
     private static String ok(int seq, long send, long latency) {
@@ -48,7 +51,7 @@ class FailoverAnalysisTest {
         Files.writeString(run.resolve("probes/c01-t00-rorig.csv"), ProbeTable.HEADER_V1 + "\n" + String.join("\n", rows)
                 + "\n");
         long f = T0 + 8_000_000;
-        Files.writeString(run.resolve("faults.csv"), FaultRecord.HEADER + "\nf1,crash,r1," + f + "," + (f + 60_000) + ","
+        Files.writeString(run.resolve("faults.csv"), LEGACY_FAULTS_HEADER + "\nf1,crash,r1," + f + "," + (f + 60_000) + ","
                 + (f + 61_000) + "," + (f + 1_500_000) + "\n");
         return run;
     }
@@ -157,7 +160,7 @@ class FailoverAnalysisTest {
         Files.createDirectories(run.resolve("probes"));
         Files.writeString(run.resolve("probes/c01-t00-rorig.csv"), ProbeTable.HEADER + "\n"
                 + String.join("\n", rows) + "\n");
-        Files.writeString(run.resolve("faults.csv"), FaultRecord.HEADER + "\nf1,crash,r1," + f + "," + (f + 20_000)
+        Files.writeString(run.resolve("faults.csv"), LEGACY_FAULTS_HEADER + "\nf1,crash,r1," + f + "," + (f + 20_000)
                 + "," + (f + 21_000) + "," + (f + 500_000) + "\n");
 
         FailoverAnalysis.Result r = RunAnalysis.analyze(run).failover();

@@ -26,7 +26,7 @@ class AllReplicasDownIT {
             Duration bound = Duration.ofSeconds(3);
             try (FailoverClient client = new FailoverClient(lab.manager(), lab.user(), strategy, bound)) {
                 client.invoke(s -> s.ping());
-                lab.manager().inject("crash-primary", null);
+                lab.manager().inject(FailoverIT.CRASH_PRIMARY);
                 long t0 = System.nanoTime();
                 AllReplicasDownException e = assertThrows(AllReplicasDownException.class,
                         () -> client.invoke(s -> s.viewAuction(new RequestHeader("down", 1, ReplySize.ORIGINAL), 1)));

@@ -6,7 +6,6 @@ import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -17,7 +16,15 @@ import java.util.List;
 import org.ftlab.harness.failover.FailoverClient;
 import org.ftlab.harness.failover.Outcome;
 import org.ftlab.harness.lab.ManagedLab;
-import org.ftlab.rm.ReplicationManager;
+import org.ftlab.fd.FailureKind;
+import org.ftlab.rm.api.FailureRecord;
+import org.ftlab.rm.api.FaultKind;
+import org.ftlab.rm.api.FaultSpec;
+import org.ftlab.rm.api.FaultTarget;
+import org.ftlab.rm.api.InjectedFault;
+import org.ftlab.rm.api.ManagerStatus;
+import org.ftlab.rm.api.ReplicaState;
+import org.ftlab.rm.api.ReplicaStatus;
 import org.ftlab.rm.db.DatabaseEndpoint;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -31,6 +38,13 @@ import org.junit.jupiter.params.provider.MethodSource;
  * faults and must pass the same checks.
  */
 class FailoverIT {
+    static final FaultSpec CRASH_PRIMARY = new FaultSpec(FaultKind.CRASH, FaultTarget.of(FaultTarget.Node.PRIMARY), 0,
+            0);
+    static final FaultSpec CRASH_BACKUP = new FaultSpec(FaultKind.CRASH, FaultTarget.of(FaultTarget.Node.BACKUP), 0,
+            0);
+    /** A hang far longer than detection: the manager fences it long before the lab would resume it. */
+    static final FaultSpec HANG_PRIMARY = new FaultSpec(FaultKind.HANG, FaultTarget.of(FaultTarget.Node.PRIMARY),
+            30_000, 0);
     private static ManagedLab lab;
 
     @BeforeAll
@@ -57,7 +71,7 @@ class FailoverIT {
         String crashed = primary();
         List<ClientLoop> clients = startClients(strategy, 4, 120, 0);
         awaitProgress(clients, 30);
-        ReplicationManager.InjectedFault fault = lab.manager().inject("crash-primary", null);
+        InjectedFault fault = lab.manager().inject(CRASH_PRIMARY);
         assertEquals(crashed, fault.replica());
         joinAll(clients);
 
@@ -73,10 +87,12 @@ class FailoverIT {
         assertTrue(faulty >= 1, "at least one invocation met the crash and was served by another replica");
         auditExactlyOnce(clients);
 
-        JsonNode failure = awaitRestored(fault.faultId());
-        assertEquals("crash", failure.path("kind").asText());
-        assertTrue(failure.path("wasPrimary").asBoolean());
-        assertNotEquals(crashed, lab.manager().status().path("primary").asText());
+        FailureRecord failure = awaitRestored(fault.faultId());
+        assertEquals(FailureKind.CRASH, failure.verdict());
+        assertTrue(failure.wasPrimary());
+        assertNotEquals(crashed, lab.manager().status().primary());
+        assertEquals(InjectedFault.Repair.REPLACED, faultRecord(fault.faultId()).repair(),
+                "a crash is repaired by the manager");
     }
 
     @ParameterizedTest(name = "{0}")
@@ -85,24 +101,29 @@ class FailoverIT {
             throws Exception {
         List<ClientLoop> clients = startClients(strategy, 1, 150, 10);
         awaitProgress(clients, 20);
-        ReplicationManager.InjectedFault fault = lab.manager().inject("hang-primary", null);
-        JsonNode failure = awaitFailure(fault.faultId());
-        assertEquals("hang", failure.path("kind").asText());
-        assertTrue(failure.path("detectedEpochUs").asLong() >= fault.injectedEpochUs(), "detected after injection");
-
-        lab.manager().inject("resume", fault.replica()); // SIGCONT: the hung replica must not come back
+        InjectedFault fault = lab.manager().inject(HANG_PRIMARY);
+        FailureRecord failure = awaitFailure(fault.faultId());
+        assertEquals(FailureKind.HANG, failure.verdict());
+        assertTrue(failure.detectedEpochUs() >= fault.injectedEpochUs(), "detected after injection");
+        assertEquals(InjectedFault.Repair.FENCED, faultRecord(fault.faultId()).repair(),
+                "the fence ended the hang, not the lab's SIGCONT");
+        try {
+            org.ftlab.rm.replica.ProcessTools.signal(fault.pid(), "CONT"); // the hung replica must not come back
+        } catch (java.io.IOException gone) {
+            // fenced and reaped already
+        }
         joinAll(clients);
         assertEquals(150, clients.get(0).outcomes().size());
         assertTrue(clients.get(0).outcomes().stream().anyMatch(FailoverIT::servedElsewhere),
                 "the request that met the hang was served by another replica");
         auditExactlyOnce(clients);
 
-        JsonNode status = lab.manager().status();
+        ManagerStatus status = lab.manager().status();
         int primaries = 0;
-        for (JsonNode r : status.path("replicas")) {
-            primaries += r.path("state").asText().equals("primary") ? 1 : 0;
-            if (r.path("name").asText().equals(fault.replica())) {
-                assertEquals("dead", r.path("state").asText());
+        for (ReplicaStatus r : status.replicas()) {
+            primaries += r.state() == ReplicaState.PRIMARY ? 1 : 0;
+            if (r.name().equals(fault.replica())) {
+                assertEquals(ReplicaState.DEAD, r.state());
             }
         }
         assertEquals(1, primaries, "exactly one primary after the hung replica was resumed");
@@ -117,25 +138,25 @@ class FailoverIT {
         String primary = primary();
         List<ClientLoop> clients = startClients(strategy, 2, 100, 5);
         awaitProgress(clients, 20);
-        ReplicationManager.InjectedFault fault = lab.manager().inject("crash-backup", null);
+        InjectedFault fault = lab.manager().inject(CRASH_BACKUP);
         joinAll(clients);
         for (ClientLoop c : clients) {
             assertEquals(100, c.outcomes().size());
             assertTrue(c.outcomes().stream().noneMatch(Outcome::faulty),
                     "a backup crash is invisible to clients");
         }
-        JsonNode failure = awaitRestored(fault.faultId());
-        assertFalse(failure.path("wasPrimary").asBoolean());
+        FailureRecord failure = awaitRestored(fault.faultId());
+        assertFalse(failure.wasPrimary());
         assertEquals(primary, primary(), "the primary stays");
     }
 
     @org.junit.jupiter.api.Test
     void aSpareJoinsTheViewAsABackupTheMomentABackupFails() throws Exception {
         String spare = awaitSpare();
-        ReplicationManager.InjectedFault fault = lab.manager().inject("crash-backup", null);
-        JsonNode failure = awaitFailure(fault.faultId());
-        assertEquals(spare, failure.path("replacement").asText(), "the spare replaced the failed backup");
-        assertTrue(failure.path("restoredEpochUs").asLong() > 0, "the degree was restored when the failure was "
+        InjectedFault fault = lab.manager().inject(CRASH_BACKUP);
+        FailureRecord failure = awaitFailure(fault.faultId());
+        assertEquals(spare, failure.replacement(), "the spare replaced the failed backup");
+        assertTrue(failure.restoredEpochUs() > 0, "the degree was restored when the failure was "
                 + "handled, not after a boot");
         List<String> view = new ArrayList<>();
         lab.manager().view().members().forEach(m -> view.add(m.name()));
@@ -150,9 +171,9 @@ class FailoverIT {
     private static String awaitSpare() throws Exception {
         long deadline = System.nanoTime() + 180_000_000_000L;
         while (System.nanoTime() < deadline) {
-            JsonNode spares = lab.manager().status().path("spares");
-            if (spares.size() > 0) {
-                return spares.get(0).asText();
+            List<String> spares = lab.manager().status().spares();
+            if (!spares.isEmpty()) {
+                return spares.get(0);
             }
             Thread.sleep(200);
         }
@@ -232,13 +253,18 @@ class FailoverIT {
     }
 
     private static String primary() throws Exception {
-        return lab.manager().status().path("primary").asText();
+        return lab.manager().status().primary();
     }
 
-    private static JsonNode awaitFailure(String faultId) throws Exception {
+    private static InjectedFault faultRecord(String faultId) throws Exception {
+        return lab.manager().status().faults().stream().filter(f -> f.faultId().equals(faultId)).findFirst()
+                .orElseThrow(() -> new AssertionError("no fault " + faultId));
+    }
+
+    private static FailureRecord awaitFailure(String faultId) throws Exception {
         for (int i = 0; i < 200; i++) {
-            for (JsonNode f : lab.manager().status().path("failures")) {
-                if (f.path("faultId").asText().equals(faultId)) {
+            for (FailureRecord f : lab.manager().status().failures()) {
+                if (f.faultId().equals(faultId)) {
                     return f;
                 }
             }
@@ -248,12 +274,12 @@ class FailoverIT {
     }
 
     /** Waits until the failure's replacement serves (replication degree restored). */
-    private static JsonNode awaitRestored(String faultId) throws Exception {
+    private static FailureRecord awaitRestored(String faultId) throws Exception {
         long deadline = System.nanoTime() + 120_000_000_000L;
         while (System.nanoTime() < deadline) {
-            JsonNode f = awaitFailure(faultId);
-            if (f.path("restoredEpochUs").asLong() > 0) {
-                assertTrue(f.path("detectedEpochUs").asLong() <= f.path("restoredEpochUs").asLong());
+            FailureRecord f = awaitFailure(faultId);
+            if (f.restoredEpochUs() > 0) {
+                assertTrue(f.detectedEpochUs() <= f.restoredEpochUs());
                 return f;
             }
             Thread.sleep(200);
@@ -263,7 +289,7 @@ class FailoverIT {
 
     private static void awaitDegree(int degree) throws Exception {
         long deadline = System.nanoTime() + 120_000_000_000L;
-        while (lab.manager().status().path("degree").asInt() < degree) {
+        while (lab.manager().status().degree() < degree) {
             if (System.nanoTime() > deadline) {
                 throw new AssertionError("replication degree " + degree + " not reached: " + lab.manager().status());
             }

@@ -4,7 +4,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import com.fasterxml.jackson.databind.JsonNode;
+import org.ftlab.rm.api.ManagerStatus;
+import org.ftlab.rm.api.ReplicaStatus;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -26,13 +27,13 @@ class FalseSuspicionIT {
         Path runDir = Files.createTempDirectory(Path.of("target").toAbsolutePath(), "false-suspicion-");
         try (ManagedLab lab = ManagedLab.start(new ManagedLab.Options(runDir, SharedLab.serverHome(), 2, 0, null, 100,
                 DETECTOR_TIMEOUT_MS, true))) {
-            JsonNode before = lab.manager().status();
-            String primary = before.path("primary").asText();
-            long epoch = before.path("epoch").asLong();
+            ManagerStatus before = lab.manager().status();
+            String primary = before.primary();
+            long epoch = before.epoch();
             long pid = -1;
-            for (JsonNode r : before.path("replicas")) {
-                if (r.path("name").asText().equals(primary)) {
-                    pid = r.path("pid").asLong();
+            for (ReplicaStatus r : before.replicas()) {
+                if (r.name().equals(primary)) {
+                    pid = r.pid();
                 }
             }
             ClientLoop c = new ClientLoop(lab, "preconnected", "fs-" + Long.toString(System.nanoTime(), 36), 1000, 2);
@@ -54,10 +55,10 @@ class FalseSuspicionIT {
 
             assertTrue(c.outcomes().stream().anyMatch(Outcome::faulty), "the client failed over");
             assertTrue(c.falseSuspicions.get() >= 1, "the manager declined the client's suspicion");
-            JsonNode after = lab.manager().status();
-            assertEquals(primary, after.path("primary").asText(), "the primary stays");
-            assertEquals(epoch, after.path("epoch").asLong(), "the view never changed");
-            assertEquals(0, after.path("failures").size(), "no failure was recorded");
+            ManagerStatus after = lab.manager().status();
+            assertEquals(primary, after.primary(), "the primary stays");
+            assertEquals(epoch, after.epoch(), "the view never changed");
+            assertEquals(0, after.failures().size(), "no failure was recorded");
             long throttled = pid;
             assertTrue(ProcessHandle.of(throttled).map(ProcessHandle::isAlive).orElse(false),
                     "the suspected replica was not fenced");

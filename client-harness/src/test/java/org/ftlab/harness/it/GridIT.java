@@ -181,8 +181,8 @@ class GridIT {
         }
         String[] fault = Files.readAllLines(runDir.resolve("faults.csv")).get(1).split(",", -1);
         assertEquals("hang", fault[1]);
-        long injected = Long.parseLong(fault[3]);
-        long detected = Long.parseLong(fault[4]);
+        long injected = Long.parseLong(fault[4]);
+        long detected = Long.parseLong(fault[5]);
         // Requests the schedule put between the hang and its detection were sent on time to the stopped primary:
         // none could be answered before the hang was detected, so each shows that whole wait.
         List<Map<String, String>> duringHang = rows.stream().filter(r -> us(r, "intended_us") >= injected
@@ -257,13 +257,15 @@ class GridIT {
                 "--views", "50", "--warmup", "0", "--lab-warmup", "0", "--faults", "crash", "--faults-per-config", "1",
                 "--out", runDir.toString()));
         List<String> faults = Files.readAllLines(runDir.resolve("faults.csv"));
-        assertEquals("fault_id,kind,replica,injected_epoch_us,detected_epoch_us,promoted_epoch_us,"
-                + "restored_epoch_us,spares_ready", faults.get(0));
+        assertEquals(org.ftlab.harness.grid.RunDirectory.FAULTS_HEADER, faults.get(0));
         assertEquals(2, faults.size(), faults.toString());
         String[] fault = faults.get(1).split(",", -1);
         assertEquals("crash", fault[1]);
-        assertTrue(Long.parseLong(fault[3]) <= Long.parseLong(fault[4]), "injected before detected");
-        assertEquals("1", fault[7], "a fault run starts with its spare booted, so the crash met one");
+        assertEquals("primary", fault[2]);
+        assertTrue(Long.parseLong(fault[4]) <= Long.parseLong(fault[5]), "injected before detected");
+        assertEquals("1", fault[8], "a fault run starts with its spare booted, so the crash met one");
+        assertEquals("replaced", fault[10], "a crash is repaired by the manager");
+        assertEquals("1", fault[14], "one replica failed");
 
         List<Map<String, String>> all = rows(runDir.resolve("probes/c02-t00-rorig.csv"));
         List<Map<String, String>> rows = all.stream().filter(r -> r.get("phase").equals("measure")).toList();

@@ -8,6 +8,11 @@ public interface DatabaseServer extends AutoCloseable {
 
     DatabaseFlavor flavor();
 
+    /** The server process, if the lab started it on this host (faults act on it); empty for an external server. */
+    default java.util.OptionalLong pid() {
+        return java.util.OptionalLong.empty();
+    }
+
     /** Stops the server if the lab started it; an external server is left alone. Never throws. */
     @Override
     void close();

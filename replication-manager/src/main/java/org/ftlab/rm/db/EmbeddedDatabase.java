@@ -33,8 +33,11 @@ public final class EmbeddedDatabase implements DatabaseServer {
     private final DatabaseEndpoint endpoint;
     private final OrphanGuard guard;
     private final Duration startupTime;
+    private final java.util.OptionalLong pid;
 
-    private EmbeddedDatabase(DB db, DatabaseEndpoint endpoint, OrphanGuard guard, Duration startupTime) {
+    private EmbeddedDatabase(DB db, DatabaseEndpoint endpoint, OrphanGuard guard, Duration startupTime,
+            java.util.OptionalLong pid) {
+        this.pid = pid;
         this.db = db;
         this.endpoint = endpoint;
         this.guard = guard;
@@ -84,7 +87,8 @@ public final class EmbeddedDatabase implements DatabaseServer {
             throw new IOException("embedded MariaDB did not start: " + e.getMessage()
                     + " (its output is in " + data + "/*.err if any)", e);
         }
-        OrphanGuard guard = serverPid(data).map(OrphanGuard::watch).orElse(OrphanGuard.NONE);
+        Optional<Long> pid = serverPid(data);
+        OrphanGuard guard = pid.map(OrphanGuard::watch).orElse(OrphanGuard.NONE);
         try {
             DatabaseEndpoint root = new DatabaseEndpoint("jdbc:mysql://127.0.0.1:" + port + "/", "root", "")
                     .withDefaultOptions();
@@ -106,7 +110,8 @@ public final class EmbeddedDatabase implements DatabaseServer {
             DatabaseEndpoint endpoint = new DatabaseEndpoint(
                     "jdbc:mysql://127.0.0.1:" + port + "/" + DATABASE_NAME, USER, password).withDefaultOptions();
             DatabaseSchema.apply(endpoint);
-            return new EmbeddedDatabase(db, endpoint, guard, Duration.ofNanos(System.nanoTime() - t0));
+            return new EmbeddedDatabase(db, endpoint, guard, Duration.ofNanos(System.nanoTime() - t0),
+                    pid.map(java.util.OptionalLong::of).orElse(java.util.OptionalLong.empty()));
         } catch (SQLException | RuntimeException e) {
             stopQuietly(db);
             guard.close();
@@ -117,6 +122,11 @@ public final class EmbeddedDatabase implements DatabaseServer {
     @Override
     public DatabaseEndpoint endpoint() {
         return endpoint;
+    }
+
+    @Override
+    public java.util.OptionalLong pid() {
+        return pid;
     }
 
     @Override

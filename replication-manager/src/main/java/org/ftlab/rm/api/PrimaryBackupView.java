@@ -1,4 +1,4 @@
-package org.ftlab.rm;
+package org.ftlab.rm.api;
 
 import java.util.List;
 

@@ -1,4 +1,4 @@
-package org.ftlab.rm;
+package org.ftlab.rm.api;
 
 /** Where a replica is in its life, as the Replication Manager sees it. */
 public enum ReplicaState {
@@ -11,5 +11,15 @@ public enum ReplicaState {
     /** The one replica clients send requests to. */
     PRIMARY,
     /** Reported failed (crash or hang), fenced with SIGKILL; a replacement is relaunched. */
-    DEAD
+    DEAD;
+
+    @com.fasterxml.jackson.annotation.JsonValue
+    public String wireName() {
+        return name().toLowerCase(java.util.Locale.ROOT);
+    }
+
+    @com.fasterxml.jackson.annotation.JsonCreator
+    public static ReplicaState parse(String s) {
+        return valueOf(s.toUpperCase(java.util.Locale.ROOT));
+    }
 }

@@ -1,0 +1,77 @@
+package org.ftlab.harness.cli;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.ftlab.harness.grid.FaultSchedule;
+import org.ftlab.rm.api.FaultKind;
+import org.ftlab.rm.fault.FaultSupport;
+import picocli.CommandLine.Option;
+
+/** How a grid run gets its faults: a schedule file, a seed, or the crash/hang shorthands (docs/faults.md). */
+public final class FaultOptions {
+    @Option(names = "--faults", defaultValue = "none", paramLabel = "KIND",
+            description = "Shorthand: none, crash (SIGKILL of the primary) or hang (SIGSTOP of the primary until "
+                    + "it is fenced), with --faults-per-config or --fault-every (default: ${DEFAULT-VALUE}).")
+    String faults;
+
+    @Option(names = "--fault-every", paramLabel = "SECONDS", description = "Inject a fault every SECONDS of run time.")
+    double faultEvery;
+
+    @Option(names = "--faults-per-config", paramLabel = "N", description = "Inject N faults in each configuration "
+            + "replicate (with --faults or --fault-seed).")
+    int faultsPerConfig;
+
+    @Option(names = "--faults-file", paramLabel = "FILE", description = "A fault schedule: one fault per line, "
+            + "'at kind target duration [amount]' (docs/faults.md; examples in examples/faults/).")
+    Path faultsFile;
+
+    @Option(names = "--fault-seed", paramLabel = "N", description = "A random schedule drawn from N: "
+            + "--faults-per-config faults per block from --fault-mix. The same seed gives the same schedule.")
+    Long faultSeed;
+
+    @Option(names = "--fault-mix", paramLabel = "MIX", defaultValue = "local", description = "The kinds a "
+            + "--fault-seed schedule draws from: process, database, network, local (process and database) or all "
+            + "(default: ${DEFAULT-VALUE}).")
+    String faultMix;
+
+    /** The schedule these options give for a run of {@code blocks} blocks. */
+    FaultSchedule schedule(int blocks) throws IOException {
+        int ways = (faultsFile != null ? 1 : 0) + (faultSeed != null ? 1 : 0) + (!"none".equalsIgnoreCase(faults)
+                ? 1 : 0);
+        if (ways > 1) {
+            throw new IllegalArgumentException("choose one of --faults-file, --fault-seed and --faults");
+        }
+        if (faultsFile != null) {
+            if (!Files.isRegularFile(faultsFile)) {
+                throw new IllegalArgumentException("--faults-file " + faultsFile + " is not a file");
+            }
+            if (faultsPerConfig != 0 || faultEvery != 0) {
+                throw new IllegalArgumentException("--faults-file says when each fault comes; leave out "
+                        + "--faults-per-config and --fault-every");
+            }
+            FaultSchedule s = FaultSchedule.parse(Files.readString(faultsFile, StandardCharsets.UTF_8),
+                    "file " + faultsFile.getFileName());
+            s.checkBlocks(blocks);
+            return s;
+        }
+        if (faultSeed != null) {
+            if (faultEvery != 0) {
+                throw new IllegalArgumentException("--fault-seed places faults per configuration: use "
+                        + "--faults-per-config N, not --fault-every");
+            }
+            return FaultSchedule.random(faultSeed, FaultSchedule.Mix.parse(faultMix), faultsPerConfig, blocks);
+        }
+        return FaultSchedule.shorthand(faults, faultEvery, faultsPerConfig, blocks);
+    }
+
+    /** Refuses a schedule with a kind this lab cannot make, before anything starts. */
+    void checkSupported(FaultSchedule schedule, boolean embeddedDatabase) {
+        for (FaultKind k : schedule.kinds()) {
+            FaultSupport.whyNot(k, embeddedDatabase, false).ifPresent(why -> {
+                throw new IllegalArgumentException(why);
+            });
+        }
+    }
+}

@@ -1,0 +1,285 @@
+package org.ftlab.rm;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Function;
+import org.ftlab.fd.FailureKind;
+import org.ftlab.rm.api.FailureRecord;
+import org.ftlab.rm.api.FaultKind;
+import org.ftlab.rm.api.InjectedFault;
+import org.ftlab.rm.api.PrimaryBackupView;
+import org.ftlab.rm.api.ReplicaState;
+
+/**
+ * The view logic of warm-passive replication, apart from processes, signals and HTTP: which replicas serve (primary
+ * first) and which wait as spares, the epoch, promotion when a serving replica fails, restoration of the degree by a
+ * spare or a replacement, and the records of every failure and injected fault. It decides; the
+ * {@link ReplicationManager} acts (kills, launches, ends sessions). Times are passed in (µs since the epoch), so every
+ * decision can be tested without a clock.
+ *
+ * <p>Not thread-safe: the manager confines it to its lock.
+ */
+final class ViewKeeper {
+    private final int targetDegree;
+    private final Map<String, ReplicaState> states = new LinkedHashMap<>();
+    private final List<String> serving = new ArrayList<>();
+    /** Ready spares, oldest first: outside the view, taken in this order. */
+    private final List<String> spares = new ArrayList<>();
+    private final List<FailureRecord> failures = new ArrayList<>();
+    private final List<InjectedFault> faults = new ArrayList<>();
+    private long epoch;
+    private int replicaCounter;
+    private int faultCounter;
+
+    ViewKeeper(int targetDegree) {
+        if (targetDegree < 1) {
+            throw new IllegalArgumentException("the replication degree must be at least 1, was " + targetDegree);
+        }
+        this.targetDegree = targetDegree;
+    }
+
+    /**
+     * What handling a failure decided.
+     *
+     * @param record the failure as recorded
+     * @param wasServing whether it was in the view (a spare's failure leaves the degree as it was)
+     * @param promoted the new primary, or null (no promotion, or nobody left to promote)
+     * @param spareJoined the spare that joined the view, or null
+     * @param ended faults on that replica's process that end with its fence (hang, freeze, slow): the caller undoes
+     *     what is left of them (a frozen process must be thawed for the SIGKILL to be delivered)
+     */
+    record Failure(FailureRecord record, boolean wasServing, String promoted, String spareJoined,
+            List<InjectedFault> ended) {
+        /** Whether the degree is still short and a replacement must be launched. */
+        boolean needsReplacement() {
+            return record.restoredEpochUs() == 0;
+        }
+    }
+
+    /** A new replica name ({@code r1}, {@code r2}, …), state STARTING. */
+    String launching() {
+        String name = "r" + (++replicaCounter);
+        states.put(name, ReplicaState.STARTING);
+        return name;
+    }
+
+    /** A launch that failed: the replica is dead without ever serving. */
+    void launchFailed(String name) {
+        states.put(name, ReplicaState.DEAD);
+    }
+
+    /**
+     * A booted replica joins the view (primary if there is none, else the last backup); if a failure is waiting for
+     * its degree, the oldest is restored by it.
+     */
+    void join(String name, long nowUs) {
+        requireState(name, ReplicaState.STARTING, ReplicaState.SPARE);
+        spares.remove(name);
+        states.put(name, serving.isEmpty() ? ReplicaState.PRIMARY : ReplicaState.BACKUP);
+        serving.add(name);
+        epoch++;
+        restoredBy(name, nowUs);
+    }
+
+    /**
+     * A booted spare: it joins the view at once if the degree is short (a failure was waiting for it), else waits
+     * outside the view. Returns whether it joined.
+     */
+    boolean offerSpare(String name, long nowUs) {
+        if (serving.size() < targetDegree) {
+            join(name, nowUs);
+            return true;
+        }
+        requireState(name, ReplicaState.STARTING);
+        states.put(name, ReplicaState.SPARE);
+        spares.add(name);
+        return false;
+    }
+
+    /** The oldest failure still short of its degree is restored by replica {@code name}. */
+    private void restoredBy(String name, long nowUs) {
+        for (int i = 0; i < failures.size(); i++) {
+            FailureRecord f = failures.get(i);
+            if (f.restoredEpochUs() == 0) {
+                if (f.wasPrimary() && f.promotedEpochUs() == 0 && serving.get(0).equals(name)) {
+                    f = f.withPromoted(nowUs); // nobody was left to promote: this replica is the new primary
+                }
+                failures.set(i, f.withRestored(nowUs, name));
+                return;
+            }
+        }
+    }
+
+    /**
+     * A replica failed (the caller fences it): it leaves the view or the spare pool, the next backup is promoted if
+     * it was the primary, a ready spare joins at once, and the failure is recorded, under the fault injected into
+     * that replica if one is in effect.
+     *
+     * @return null if the replica is unknown or already dead (a stale report)
+     */
+    Failure fail(String name, FailureKind verdict, FailureRecord.Source source, long detectedEpochUs, long nowUs) {
+        ReplicaState state = states.get(name);
+        if (state == null || state == ReplicaState.DEAD) {
+            return null;
+        }
+        boolean wasPrimary = !serving.isEmpty() && serving.get(0).equals(name);
+        boolean wasServing = serving.remove(name);
+        spares.remove(name);
+        int sparesReady = spares.size();
+        states.put(name, ReplicaState.DEAD);
+        InjectedFault cause = activeFaultOn(name);
+        String faultId = cause != null ? cause.faultId() : nextFaultId();
+        FailureRecord record = new FailureRecord(faultId, name, verdict, source, wasPrimary,
+                cause != null ? cause.injectedEpochUs() : 0, detectedEpochUs, 0, 0, null, sparesReady);
+        String promoted = null;
+        if (wasPrimary && !serving.isEmpty()) {
+            promoted = serving.get(0);
+            states.put(promoted, ReplicaState.PRIMARY);
+            record = record.withPromoted(nowUs);
+        }
+        String spareJoined = null;
+        if (wasServing && !spares.isEmpty()) {
+            spareJoined = spares.remove(0);
+            states.put(spareJoined, serving.isEmpty() ? ReplicaState.PRIMARY : ReplicaState.BACKUP);
+            serving.add(spareJoined);
+            if (wasPrimary && promoted == null) {
+                promoted = spareJoined;
+                record = record.withPromoted(nowUs); // no backup was left: the spare is the new primary
+            }
+            record = record.withRestored(nowUs, spareJoined);
+        }
+        if (!wasServing) {
+            record = record.withRestored(nowUs, null); // a spare: the degree never dropped
+        }
+        epoch++;
+        failures.add(record);
+        List<InjectedFault> ended = new ArrayList<>();
+        for (int i = 0; i < faults.size(); i++) {
+            InjectedFault f = faults.get(i);
+            if (f.active() && name.equals(f.replica()) && f.kind().layer() == FaultKind.Layer.PROCESS) {
+                InjectedFault done = f.repaired(nowUs, f.kind() == FaultKind.CRASH
+                        ? InjectedFault.Repair.REPLACED : InjectedFault.Repair.FENCED);
+                faults.set(i, done);
+                ended.add(done);
+            }
+        }
+        return new Failure(record, wasServing, promoted, spareJoined, List.copyOf(ended));
+    }
+
+    /** The fault in effect on replica {@code name} (the newest), or null. */
+    private InjectedFault activeFaultOn(String name) {
+        for (int i = faults.size() - 1; i >= 0; i--) {
+            InjectedFault f = faults.get(i);
+            if (f.active() && name.equals(f.replica())) {
+                return f;
+            }
+        }
+        return null;
+    }
+
+    /** The id the next fault or unprovoked failure gets. */
+    String nextFaultId() {
+        return "f" + (++faultCounter);
+    }
+
+    /** Records an injected fault (its id from {@link #nextFaultId()}). */
+    void injected(InjectedFault fault) {
+        faults.add(fault);
+    }
+
+    /**
+     * The fault {@code faultId} was undone at {@code nowUs}; returns its record, or null if it had already ended (its
+     * replica was fenced first: what is left of it is undone all the same, without a second record).
+     */
+    InjectedFault repaired(String faultId, long nowUs, InjectedFault.Repair how) {
+        for (int i = 0; i < faults.size(); i++) {
+            InjectedFault f = faults.get(i);
+            if (f.faultId().equals(faultId)) {
+                if (!f.active()) {
+                    return null;
+                }
+                InjectedFault done = f.repaired(nowUs, how);
+                faults.set(i, done);
+                return done;
+            }
+        }
+        throw new IllegalArgumentException("unknown fault '" + faultId + "'");
+    }
+
+    /** The replica serving at {@code index} of the view (0: the primary), or null. */
+    String serving(int index) {
+        return serving.size() > index ? serving.get(index) : null;
+    }
+
+    /** Whether the oldest failure at {@code index} still waits for its degree and the view is short. */
+    boolean stillShort(int failureIndex) {
+        return failures.get(failureIndex).restoredEpochUs() == 0 && serving.size() < targetDegree;
+    }
+
+    int failureCount() {
+        return failures.size();
+    }
+
+    ReplicaState state(String name) {
+        return states.get(name);
+    }
+
+    /** Names of replicas in state {@code s}, in launch order. */
+    List<String> inState(ReplicaState s) {
+        return states.entrySet().stream().filter(e -> e.getValue() == s).map(Map.Entry::getKey).toList();
+    }
+
+    long epoch() {
+        return epoch;
+    }
+
+    int degree() {
+        return serving.size();
+    }
+
+    int targetDegree() {
+        return targetDegree;
+    }
+
+    List<String> servingNames() {
+        return List.copyOf(serving);
+    }
+
+    List<String> spares() {
+        return List.copyOf(spares);
+    }
+
+    List<FailureRecord> failures() {
+        return List.copyOf(failures);
+    }
+
+    List<InjectedFault> faults() {
+        return List.copyOf(faults);
+    }
+
+    /** Every replica ever named, in launch order. */
+    List<String> names() {
+        return List.copyOf(states.keySet());
+    }
+
+    PrimaryBackupView view(Function<String, String> uriOf) {
+        List<PrimaryBackupView.Member> members = new ArrayList<>();
+        for (String name : serving) {
+            members.add(new PrimaryBackupView.Member(name, uriOf.apply(name)));
+        }
+        return new PrimaryBackupView(epoch, members);
+    }
+
+    private void requireState(String name, ReplicaState... allowed) {
+        ReplicaState s = states.get(name);
+        for (ReplicaState a : allowed) {
+            if (s == a) {
+                return;
+            }
+        }
+        throw new IllegalStateException("replica " + name + " is " + s + ", expected one of "
+                + java.util.Arrays.toString(allowed));
+    }
+}

@@ -1,0 +1,53 @@
+package org.ftlab.rm.api;
+
+import org.ftlab.fd.FailureKind;
+
+/**
+ * One replica the manager declared failed, from detection to restored replication degree; times in µs since the
+ * epoch on the manager's clock, 0 where a step has not happened (yet).
+ *
+ * @param faultId the injected fault it belongs to ({@link InjectedFault#faultId()}), or an id of its own
+ *     ({@code f<N>}, same sequence) for a failure nobody injected: a real one, or a false suspicion
+ * @param verdict how the manager saw the process when it acted: gone ({@code crash}) or alive without heartbeats
+ *     ({@code hang})
+ * @param source who reported it first
+ * @param wasPrimary whether the failed replica was the primary (a promotion followed)
+ * @param injectedEpochUs the injection of its fault, 0 if none
+ * @param replacement the replica that took its place in the view (a spare or a relaunched one), or null
+ * @param sparesReady booted spares outside the view when the failure was handled: 0 means the degree waited for a
+ *     boot
+ */
+public record FailureRecord(String faultId, String replica, FailureKind verdict, Source source, boolean wasPrimary,
+        long injectedEpochUs, long detectedEpochUs, long promotedEpochUs, long restoredEpochUs, String replacement,
+        int sparesReady) {
+
+    /** Who reported a failure first. */
+    public enum Source {
+        FAULT_DETECTOR, CLIENT;
+
+        @com.fasterxml.jackson.annotation.JsonValue
+        public String wireName() {
+            return name().toLowerCase(java.util.Locale.ROOT).replace('_', '-');
+        }
+
+        @com.fasterxml.jackson.annotation.JsonCreator
+        public static Source parse(String s) {
+            return valueOf(s.toUpperCase(java.util.Locale.ROOT).replace('-', '_'));
+        }
+    }
+
+    /** When it began: its fault's injection, or its detection for a failure nobody injected. */
+    public long startEpochUs() {
+        return injectedEpochUs > 0 ? injectedEpochUs : detectedEpochUs;
+    }
+
+    public FailureRecord withPromoted(long epochUs) {
+        return new FailureRecord(faultId, replica, verdict, source, wasPrimary, injectedEpochUs, detectedEpochUs,
+                epochUs, restoredEpochUs, replacement, sparesReady);
+    }
+
+    public FailureRecord withRestored(long epochUs, String replacementName) {
+        return new FailureRecord(faultId, replica, verdict, source, wasPrimary, injectedEpochUs, detectedEpochUs,
+                promotedEpochUs, epochUs, replacementName, sparesReady);
+    }
+}

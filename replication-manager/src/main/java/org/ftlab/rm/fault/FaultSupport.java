@@ -1,0 +1,30 @@
+package org.ftlab.rm.fault;
+
+import java.util.Optional;
+import org.ftlab.rm.api.FaultKind;
+
+/** Whether a fault kind can be made in a lab, and if not, one line that says why and what to do. */
+public final class FaultSupport {
+    private FaultSupport() {
+    }
+
+    /**
+     * Why {@code kind} cannot be injected into a lab with an embedded database or not, on a virtual network or not;
+     * empty if it can.
+     */
+    public static Optional<String> whyNot(FaultKind kind, boolean embeddedDatabase, boolean virtualNetwork) {
+        if (kind.needsNetwork() && !virtualNetwork) {
+            return Optional.of(kind.wireName() + " needs hosts on a virtual network: run with --topology netns");
+        }
+        if (kind.layer() == FaultKind.Layer.DATABASE && !embeddedDatabase) {
+            return Optional.of(kind.wireName() + " needs the embedded database: ftlab does not signal or throttle an "
+                    + "external server");
+        }
+        Optional<String> cgroup = switch (kind) {
+            case FREEZE -> Cgroup.unusable("freezer");
+            case SLOW, DB_SLOW -> Cgroup.unusable("cpu");
+            default -> Optional.empty();
+        };
+        return cgroup.map(why -> kind.wireName() + " needs a cgroup v1 controller: " + why);
+    }
+}

@@ -1,0 +1,112 @@
+package org.ftlab.rm.fault;
+
+import java.io.IOException;
+import java.util.List;
+import java.util.Locale;
+import org.ftlab.rm.replica.ProcessTools;
+
+/**
+ * Faults made to processes on this host, each returning its {@link Undo}: SIGSTOP (a hang), the cgroup v1 freezer
+ * (every process of a host frozen at once, as a stopped machine) and a cgroup v1 CPU quota (a process alive but
+ * slow). A SIGKILL needs no undo and is sent by the caller.
+ */
+public final class ProcessFaults {
+    /** The CFS period the quotas are a share of, µs. */
+    static final long CPU_PERIOD_MICROS = 100_000;
+
+    private ProcessFaults() {
+    }
+
+    /** SIGSTOP of {@code pid}; undone by SIGCONT. */
+    public static Undo stop(long pid) throws IOException {
+        ProcessTools.signal(pid, "STOP");
+        return new Undo() {
+            @Override
+            public void run() {
+                try {
+                    ProcessTools.signal(pid, "CONT");
+                } catch (IOException e) {
+                    // gone: nothing left to resume
+                }
+            }
+
+            @Override
+            public String script() {
+                return "kill -CONT " + pid + " 2>/dev/null";
+            }
+        };
+    }
+
+    /**
+     * Freezes {@code pids} (and their threads and future children) in a new freezer group {@code group}; undone by
+     * thawing and removing the group. Returns once the kernel reports the group FROZEN.
+     */
+    public static Undo freeze(String group, List<Long> pids) throws IOException {
+        Cgroup g = Cgroup.create("freezer", group);
+        try {
+            for (long pid : pids) {
+                g.add(pid);
+            }
+            g.write("freezer.state", "FROZEN");
+            for (int i = 0; i < 200 && !g.read("freezer.state").equals("FROZEN"); i++) {
+                Thread.sleep(1);
+            }
+        } catch (IOException | RuntimeException e) {
+            thaw(g);
+            throw e;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            thaw(g);
+            throw new IOException("interrupted while freezing", e);
+        }
+        return new Undo() {
+            @Override
+            public void run() throws IOException {
+                thaw(g);
+            }
+
+            @Override
+            public String script() {
+                return "echo THAWED > '" + g.dir() + "/freezer.state' 2>/dev/null; " + g.removeScript();
+            }
+        };
+    }
+
+    private static void thaw(Cgroup g) throws IOException {
+        try {
+            g.write("freezer.state", "THAWED");
+        } finally {
+            g.remove();
+        }
+    }
+
+    /**
+     * Caps {@code pids} together to {@code percentOfCore} % of one CPU (cgroup v1 CFS quota) in a new cpu group
+     * {@code group}; undone by moving them back and removing the group.
+     */
+    public static Undo cpuQuota(String group, List<Long> pids, double percentOfCore) throws IOException {
+        Cgroup g = Cgroup.create("cpu", group);
+        try {
+            g.write("cpu.cfs_period_us", Long.toString(CPU_PERIOD_MICROS));
+            g.write("cpu.cfs_quota_us", String.format(Locale.ROOT, "%d",
+                    Math.max(1000, Math.round(CPU_PERIOD_MICROS * percentOfCore / 100))));
+            for (long pid : pids) {
+                g.add(pid);
+            }
+        } catch (IOException | RuntimeException e) {
+            g.remove();
+            throw e;
+        }
+        return new Undo() {
+            @Override
+            public void run() throws IOException {
+                g.remove();
+            }
+
+            @Override
+            public String script() {
+                return g.removeScript();
+            }
+        };
+    }
+}

@@ -1,0 +1,154 @@
+package org.ftlab.rm;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.List;
+import org.ftlab.fd.FailureKind;
+import org.ftlab.rm.api.FailureRecord;
+import org.ftlab.rm.api.FaultKind;
+import org.ftlab.rm.api.FaultSpec;
+import org.ftlab.rm.api.FaultTarget;
+import org.ftlab.rm.api.InjectedFault;
+import org.ftlab.rm.api.ReplicaState;
+import org.junit.jupiter.api.Test;
+
+class ViewKeeperTest {
+    private static final FailureRecord.Source FD = FailureRecord.Source.FAULT_DETECTOR;
+
+    /** A keeper of degree 2 with r1 primary, r2 backup, and {@code spares} spares (r3, …). */
+    private static ViewKeeper lab(int spares) {
+        ViewKeeper v = new ViewKeeper(2);
+        v.join(v.launching(), 1);
+        v.join(v.launching(), 2);
+        for (int i = 0; i < spares; i++) {
+            assertFalse(v.offerSpare(v.launching(), 3), "a spare waits outside a full view");
+        }
+        return v;
+    }
+
+    private static InjectedFault inject(ViewKeeper v, FaultKind kind, String replica, long at) {
+        InjectedFault f = new InjectedFault(v.nextFaultId(), new FaultSpec(kind, FaultTarget.of(FaultTarget.Node
+                .PRIMARY), kind.lasts() ? 5_000 : 0, 0), replica, 99, at, 0, InjectedFault.Repair.NONE);
+        v.injected(f);
+        return f;
+    }
+
+    @Test
+    void theFirstReplicaToJoinIsThePrimaryAndEveryChangeGrowsTheEpoch() {
+        ViewKeeper v = lab(0);
+        assertEquals(List.of("r1", "r2"), v.servingNames());
+        assertEquals(ReplicaState.PRIMARY, v.state("r1"));
+        assertEquals(ReplicaState.BACKUP, v.state("r2"));
+        assertEquals(2, v.epoch());
+        assertEquals("r1", v.view(n -> "uri-" + n).primary().name());
+    }
+
+    @Test
+    void aFailedPrimaryIsReplacedByTheNextBackupAndASpareRestoresTheDegreeAtOnce() {
+        ViewKeeper v = lab(1);
+        ViewKeeper.Failure f = v.fail("r1", FailureKind.CRASH, FD, 100, 110);
+        assertEquals("r2", f.promoted());
+        assertEquals("r3", f.spareJoined());
+        assertFalse(f.needsReplacement());
+        assertEquals(List.of("r2", "r3"), v.servingNames());
+        assertEquals(ReplicaState.PRIMARY, v.state("r2"));
+        assertEquals(ReplicaState.BACKUP, v.state("r3"));
+        assertEquals(ReplicaState.DEAD, v.state("r1"));
+        FailureRecord r = f.record();
+        assertTrue(r.wasPrimary());
+        assertEquals(110, r.promotedEpochUs());
+        assertEquals(110, r.restoredEpochUs());
+        assertEquals("r3", r.replacement());
+        assertEquals(1, r.sparesReady());
+        assertEquals(3, v.epoch(), "one view change for the whole fail-over");
+    }
+
+    @Test
+    void withoutASpareTheDegreeWaitsForAReplacementWhichRestoresTheOldestFailure() {
+        ViewKeeper v = lab(0);
+        ViewKeeper.Failure f = v.fail("r2", FailureKind.HANG, FD, 100, 110);
+        assertTrue(f.needsReplacement());
+        assertNull(f.promoted(), "a backup's failure promotes nobody");
+        assertTrue(v.stillShort(0));
+        String replacement = v.launching();
+        v.join(replacement, 500);
+        assertFalse(v.stillShort(0));
+        assertEquals(500, v.failures().get(0).restoredEpochUs());
+        assertEquals(replacement, v.failures().get(0).replacement());
+    }
+
+    @Test
+    void whenNoBackupIsLeftTheReplicaThatJoinsNextIsTheNewPrimary() {
+        ViewKeeper v = new ViewKeeper(1);
+        v.join(v.launching(), 1);
+        ViewKeeper.Failure f = v.fail("r1", FailureKind.CRASH, FD, 100, 110);
+        assertNull(f.promoted());
+        assertEquals(0, f.record().promotedEpochUs());
+        assertTrue(v.offerSpare(v.launching(), 900), "a spare booted while the degree is short joins at once");
+        FailureRecord r = v.failures().get(0);
+        assertEquals(900, r.promotedEpochUs(), "promoted when the new primary joined");
+        assertEquals(900, r.restoredEpochUs());
+    }
+
+    @Test
+    void aStaleReportOfADeadOrUnknownReplicaChangesNothing() {
+        ViewKeeper v = lab(0);
+        v.fail("r1", FailureKind.CRASH, FD, 100, 110);
+        long epoch = v.epoch();
+        assertNull(v.fail("r1", FailureKind.CRASH, FD, 120, 130));
+        assertNull(v.fail("r9", FailureKind.CRASH, FD, 120, 130));
+        assertEquals(epoch, v.epoch());
+        assertEquals(1, v.failureCount());
+    }
+
+    @Test
+    void aFailureOfAReplicaUnderAnInjectedFaultIsRecordedUnderThatFaultAndItsFenceEndsTheFault() {
+        ViewKeeper v = lab(1);
+        InjectedFault hang = inject(v, FaultKind.HANG, "r1", 50);
+        ViewKeeper.Failure f = v.fail("r1", FailureKind.HANG, FD, 600, 610);
+        assertEquals(hang.faultId(), f.record().faultId());
+        assertEquals(50, f.record().injectedEpochUs());
+        assertEquals(1, f.ended().size(), "the fence ends the hang: the lab must not resume it");
+        InjectedFault after = v.faults().get(0);
+        assertEquals(InjectedFault.Repair.FENCED, after.repair());
+        assertEquals(610, after.repairedEpochUs());
+        assertNull(v.repaired(hang.faultId(), 5_050, InjectedFault.Repair.UNDONE),
+                "the scheduled repair finds it ended");
+    }
+
+    @Test
+    void aCrashIsRepairedByTheManagerAndALaterFailureOfAnotherReplicaGetsAnIdOfItsOwn() {
+        ViewKeeper v = lab(1);
+        InjectedFault crash = inject(v, FaultKind.CRASH, "r1", 50);
+        v.fail("r1", FailureKind.CRASH, FD, 80, 90);
+        assertEquals(InjectedFault.Repair.REPLACED, v.faults().get(0).repair());
+        ViewKeeper.Failure unprovoked = v.fail("r2", FailureKind.HANG, FD, 900, 910);
+        assertFalse(unprovoked.record().faultId().equals(crash.faultId()));
+        assertEquals(0, unprovoked.record().injectedEpochUs(), "nobody injected it");
+    }
+
+    @Test
+    void aFaultThatFailedNoReplicaIsRepairedByTheLabAfterItsDuration() {
+        ViewKeeper v = lab(0);
+        InjectedFault slow = inject(v, FaultKind.SLOW, "r1", 50);
+        InjectedFault done = v.repaired(slow.faultId(), 5_050, InjectedFault.Repair.UNDONE);
+        assertEquals(5_050, done.repairedEpochUs());
+        assertFalse(v.faults().get(0).active());
+        assertEquals(0, v.failureCount());
+        assertThrows(IllegalArgumentException.class, () -> v.repaired("f99", 1, InjectedFault.Repair.UNDONE));
+    }
+
+    @Test
+    void aSpareThatFailsLeavesTheDegreeAsItWas() {
+        ViewKeeper v = lab(1);
+        ViewKeeper.Failure f = v.fail("r3", FailureKind.CRASH, FD, 100, 110);
+        assertFalse(f.wasServing());
+        assertFalse(f.needsReplacement());
+        assertEquals(List.of("r1", "r2"), v.servingNames());
+        assertTrue(v.spares().isEmpty());
+    }
+}
