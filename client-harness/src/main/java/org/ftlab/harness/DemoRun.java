@@ -77,7 +77,7 @@ public final class DemoRun {
             part(out, summary, lab, "grid", "fault-free grid (" + settings.grid().profile() + ")", settings.grid(),
                     "preconnected", FaultSchedule.NONE, database);
             FaultSchedule crashes = FaultSchedule.shorthand("crash", 0, settings.crashesPerRun(),
-                    settings.crashRun().schedule().size());
+                    settings.crashRun().blockCount());
             Map<String, RunAnalysis.Result> crashRuns = new LinkedHashMap<>();
             for (String strategy : CRASH_STRATEGIES) {
                 if (aborted) {

@@ -92,7 +92,7 @@ public final class GridCommand implements Callable<Integer> {
             outw.println("ftlab grid: resuming " + runDir + " (plan from its manifest)");
         } else {
             GridPlan plan = plan();
-            FaultSchedule faultPlan = faultOptions.schedule(plan.schedule().size());
+            FaultSchedule faultPlan = faultOptions.schedule(plan.blockCount());
             String failover = Strategies.named(strategy).name();
             if (replicas < 1 || replicas > 5) {
                 throw new IllegalArgumentException("--replicas must be 1 to 5, was " + replicas);

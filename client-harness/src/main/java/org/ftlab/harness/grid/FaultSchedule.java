@@ -343,8 +343,9 @@ public record FaultSchedule(List<Entry> entries, String origin) {
         return millis % 1000 == 0 ? millis / 1000 + "s" : millis + "ms";
     }
 
+    /** A number with at most two decimals and no trailing zeros ({@code 55}, {@code 12.5}). */
     private static String percent(double v) {
-        return v == Math.rint(v) ? Long.toString((long) v) : String.format(Locale.ROOT, "%.2f", v)
-                .replaceFirst("0+$", "");
+        return java.math.BigDecimal.valueOf(v).setScale(2, java.math.RoundingMode.HALF_UP).stripTrailingZeros()
+                .toPlainString();
     }
 }

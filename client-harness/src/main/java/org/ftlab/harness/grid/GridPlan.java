@@ -255,6 +255,11 @@ public record GridPlan(String profile, List<Integer> clients, List<Integer> thin
         return blocks;
     }
 
+    /** How many blocks the run has: every configuration's replicates (known before the order is drawn). */
+    public int blockCount() {
+        return configurations().size() * design.repeat();
+    }
+
     public int maxClients() {
         return clients.stream().mapToInt(Integer::intValue).max().orElse(1);
     }

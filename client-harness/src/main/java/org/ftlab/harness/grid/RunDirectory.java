@@ -81,7 +81,7 @@ public final class RunDirectory {
         ArrayNode schedule = grid.putArray("schedule");
         plan.schedule().forEach(b -> schedule.add(b.id()));
         m.put("failover_strategy", Strategies.named(strategy).name());
-        faults.checkBlocks(plan.schedule().size());
+        faults.checkBlocks(plan.blockCount());
         ObjectNode f = m.putObject("faults");
         f.put("origin", faults.origin());
         f.put("count", faults.entries().size());
@@ -89,8 +89,10 @@ public final class RunDirectory {
         faults.kinds().forEach(k -> kinds.add(k.wireName()));
         if (faults.enabled()) {
             f.put("schedule", FaultSchedule.FILE);
+            String text = faults.format();
+            FaultSchedule.parse(text, FaultSchedule.FILE).checkBlocks(plan.blockCount()); // reads back, before a lab
             Path tmp = dir.resolve(FaultSchedule.FILE + ".tmp");
-            Files.writeString(tmp, faults.format(), StandardCharsets.UTF_8);
+            Files.writeString(tmp, text, StandardCharsets.UTF_8);
             Files.move(tmp, dir.resolve(FaultSchedule.FILE), StandardCopyOption.ATOMIC_MOVE,
                     StandardCopyOption.REPLACE_EXISTING);
         }
@@ -170,7 +172,7 @@ public final class RunDirectory {
             return FaultSchedule.NONE;
         }
         return FaultSchedule.shorthand(f.path("kind").asText("none"), f.path("every_s").asDouble(),
-                f.path("per_config").asInt(), plan().schedule().size());
+                f.path("per_config").asInt(), plan().blockCount());
     }
 
     /** How the schedule was made ({@code none}, a file, a seed, a shorthand). */

@@ -114,6 +114,13 @@ class FtlabCommandIT {
         assertOneLineError(List.of("demo", "--replicas", "9"), "--replicas must be 2 to 5");
         assertOneLineError(List.of("demo", "--reply", "orig,huge"), "reply size must be 'original' or a byte count");
         assertOneLineError(List.of("grid", "--faults", "crash"), "needs exactly one of --fault-every");
+        assertOneLineError(List.of("grid", "--faults-file", "no-such.faults"), "--faults-file no-such.faults is not a"
+                + " file");
+        assertOneLineError(List.of("grid", "--faults-file", "../examples/faults/partitions.faults"),
+                "partition needs hosts on a virtual network: run with --topology netns");
+        assertOneLineError(List.of("grid", "--fault-seed", "7"), "--fault-seed needs --faults-per-config N");
+        assertOneLineError(List.of("grid", "--fault-seed", "7", "--faults", "crash", "--faults-per-config", "1"),
+                "choose one of --faults-file, --fault-seed and --faults");
         assertOneLineError(List.of("grid", "--profile", "medium"), "profile must be quick, paper or full");
         assertOneLineError(List.of("grid", "--arrival", "poisson"), "--arrival poisson needs --rate");
         assertOneLineError(List.of("grid", "--rate", "50"), "--rate applies to open-loop arrivals");
