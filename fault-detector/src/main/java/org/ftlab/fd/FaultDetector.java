@@ -54,11 +54,18 @@ public final class FaultDetector implements AutoCloseable {
         this.log = log;
     }
 
-    /** Joins the group as {@code fd} on {@code port} and starts reporting to {@code rmUrl}/failure. */
+    /** Joins the group as {@code fd} on 127.0.0.1:{@code port} and starts reporting to {@code rmUrl}/failure. */
     public static FaultDetector start(int port, String rmUrl, long heartbeatMillis, long timeoutMillis, Path logFile)
             throws Exception {
+        return start("127.0.0.1", port, rmUrl, heartbeatMillis, timeoutMillis, logFile);
+    }
+
+    /** Joins the group as {@code fd} on {@code address}:{@code port} and starts reporting to {@code rmUrl}/failure. */
+    public static FaultDetector start(String address, int port, String rmUrl, long heartbeatMillis,
+            long timeoutMillis, Path logFile) throws Exception {
+        System.setProperty("ftlab.hb.bind_addr", address);
         System.setProperty("ftlab.hb.bind_port", Integer.toString(port));
-        System.setProperty("ftlab.hb.initial_hosts", "127.0.0.1[" + port + "]");
+        System.setProperty("ftlab.hb.initial_hosts", address + "[" + port + "]");
         System.setProperty("ftlab.hb.interval_ms", Long.toString(heartbeatMillis));
         System.setProperty("ftlab.hb.timeout_ms", Long.toString(timeoutMillis));
         Files.createDirectories(logFile.toAbsolutePath().getParent());
@@ -180,7 +187,8 @@ public final class FaultDetector implements AutoCloseable {
     }
 
     /**
-     * {@code FaultDetector --port P --rm-url URL --heartbeat-ms H --timeout-ms T --log FILE}: runs until SIGTERM.
+     * {@code FaultDetector [--bind ADDR] --port P --rm-url URL --heartbeat-ms H --timeout-ms T --log FILE}: runs
+     * until SIGTERM.
      * Prints {@code fault-detector ready} on stdout once it is the group's coordinator.
      */
     public static void main(String[] args) throws Exception {
@@ -188,7 +196,8 @@ public final class FaultDetector implements AutoCloseable {
         for (int i = 0; i + 1 < args.length; i += 2) {
             opts.put(args[i], args[i + 1]);
         }
-        FaultDetector fd = start(Integer.parseInt(required(opts, "--port")), required(opts, "--rm-url"),
+        FaultDetector fd = start(opts.getOrDefault("--bind", "127.0.0.1"), Integer.parseInt(required(opts, "--port")),
+                required(opts, "--rm-url"),
                 Long.parseLong(opts.getOrDefault("--heartbeat-ms", "100")),
                 Long.parseLong(opts.getOrDefault("--timeout-ms", "500")), Path.of(required(opts, "--log")));
         CountDownLatch stop = new CountDownLatch(1);

@@ -9,10 +9,13 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.concurrent.TimeoutException;
+import org.ftlab.rm.api.NetworkLayout;
 import org.ftlab.rm.db.DatabaseEndpoint;
 import org.ftlab.rm.db.DatabaseServer;
 import org.ftlab.rm.db.EmbeddedDatabase;
 import org.ftlab.rm.db.ExternalDatabase;
+import org.ftlab.rm.net.Placement;
+import org.ftlab.rm.net.VirtualNetwork;
 import org.ftlab.rm.replica.ApplicationUser;
 import org.ftlab.rm.replica.HeartbeatSettings;
 import org.ftlab.rm.replica.Replica;
@@ -30,26 +33,37 @@ public final class LocalLab implements AutoCloseable {
     private final DatabaseServer database;
     private final ApplicationUser user;
     private final ReplicaLauncher launcher;
+    /** The lab's virtual network, or null: every process on this machine's loopback. */
+    private final VirtualNetwork network;
     private final List<Replica> replicas = Collections.synchronizedList(new ArrayList<>());
     private volatile boolean closed;
 
-    private LocalLab(Path runDir, DatabaseServer database, ApplicationUser user, ReplicaLauncher launcher) {
+    private LocalLab(Path runDir, DatabaseServer database, ApplicationUser user, ReplicaLauncher launcher,
+            VirtualNetwork network) {
+        this.network = network;
         this.runDir = runDir;
         this.database = database;
         this.user = user;
         this.launcher = launcher;
     }
 
-    /** Settings of a lab; {@code externalDatabase} null means the embedded default. */
+    /**
+     * Settings of a lab; {@code externalDatabase} null means the embedded default; {@code network} null: every
+     * process on this machine's loopback, else each on its own host of that virtual network.
+     */
     public record Options(Path runDir, Path serverHome, DatabaseEndpoint externalDatabase, String replicaMaxHeap,
-            HeartbeatSettings heartbeat) {
+            HeartbeatSettings heartbeat, VirtualNetwork network) {
         public Options {
             replicaMaxHeap = replicaMaxHeap == null ? "512m" : replicaMaxHeap;
+            if (network != null && externalDatabase != null) {
+                throw new IllegalArgumentException("--topology netns runs the embedded database on a host of its own; "
+                        + "leave out --db-url");
+            }
         }
 
-        /** A lab without a heartbeat group. */
+        /** A lab without a heartbeat group, on loopback. */
         public Options(Path runDir, Path serverHome, DatabaseEndpoint externalDatabase, String replicaMaxHeap) {
-            this(runDir, serverHome, externalDatabase, replicaMaxHeap, null);
+            this(runDir, serverHome, externalDatabase, replicaMaxHeap, null, null);
         }
     }
 
@@ -60,12 +74,14 @@ public final class LocalLab implements AutoCloseable {
         Files.createDirectories(runDir);
         ApplicationUser user = ApplicationUser.random();
         user.save(runDir);
-        DatabaseServer database = options.externalDatabase() == null
-                ? EmbeddedDatabase.start(runDir.resolve("db/data"))
-                : ExternalDatabase.connect(options.externalDatabase());
+        VirtualNetwork net = options.network();
+        DatabaseServer database = options.externalDatabase() != null
+                ? ExternalDatabase.connect(options.externalDatabase())
+                : EmbeddedDatabase.start(runDir.resolve("db/data"), net == null ? Placement.LOCAL
+                        : net.addHost(NetworkLayout.DATABASE_HOST));
         ReplicaLauncher launcher = new ReplicaLauncher(options.serverHome(), runDir, database, user,
                 options.replicaMaxHeap(), options.heartbeat());
-        return new LocalLab(runDir, database, user, launcher);
+        return new LocalLab(runDir, database, user, launcher, net);
     }
 
     /** Launches a replica named {@code name} and waits until it serves. */
@@ -79,21 +95,37 @@ public final class LocalLab implements AutoCloseable {
         if (closed) {
             throw new IllegalStateException("lab is closed");
         }
-        Replica replica = launcher.launch(name, niceness);
+        Replica replica = launcher.launch(name, niceness, network == null ? Placement.LOCAL : network.addHost(name));
         replicas.add(replica);
         try {
             replica.awaitReady(REPLICA_START_TIMEOUT);
         } catch (IOException | TimeoutException | InterruptedException e) {
             replica.stop();
             replicas.remove(replica);
+            removeHost(replica.name());
             throw e;
         }
         return replica;
     }
 
-    /** Forgets a replica that is gone (after a crash); it is no longer stopped by {@link #close()}. */
+    /**
+     * Forgets a replica that is gone (after a crash); it is no longer stopped by {@link #close()}, and its host is
+     * removed from the virtual network.
+     */
     public void forget(Replica replica) {
         replicas.remove(replica);
+        removeHost(replica.name());
+    }
+
+    private void removeHost(String name) {
+        if (network != null) {
+            network.removeHost(name);
+        }
+    }
+
+    /** The lab's virtual network, or null on loopback. */
+    public VirtualNetwork network() {
+        return network;
     }
 
     public Path runDir() {
@@ -146,5 +178,9 @@ public final class LocalLab implements AutoCloseable {
             }
         }
         database.close();
+        if (network != null) {
+            toStop.forEach(r -> network.removeHost(r.name()));
+            network.removeHost(NetworkLayout.DATABASE_HOST);
+        }
     }
 }

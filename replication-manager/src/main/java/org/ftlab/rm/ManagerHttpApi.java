@@ -52,7 +52,12 @@ public final class ManagerHttpApi implements AutoCloseable {
      * {@link #attach} they are answered 409 (still starting).
      */
     public static ManagerHttpApi bind(int port, String token) throws IOException {
-        HttpServer server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), port), 64);
+        return bind(InetAddress.getLoopbackAddress().getHostAddress(), port, token);
+    }
+
+    /** As {@link #bind(int, String)}, on {@code address} (the manager's host on the lab's virtual network). */
+    public static ManagerHttpApi bind(String address, int port, String token) throws IOException {
+        HttpServer server = HttpServer.create(new InetSocketAddress(InetAddress.getByName(address), port), 64);
         ManagerHttpApi api = new ManagerHttpApi(server, token);
         server.createContext("/view", ex -> api.handle(ex, "GET", p -> api.manager().view()));
         server.createContext("/status", ex -> api.handle(ex, "GET", p -> api.manager().status()));
@@ -82,7 +87,7 @@ public final class ManagerHttpApi implements AutoCloseable {
     }
 
     public String url() {
-        return "http://127.0.0.1:" + server.getAddress().getPort();
+        return "http://" + server.getAddress().getAddress().getHostAddress() + ":" + server.getAddress().getPort();
     }
 
     public void attach(ReplicationManager rm, Runnable shutdown) {

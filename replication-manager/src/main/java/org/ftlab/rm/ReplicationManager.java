@@ -25,6 +25,7 @@ import org.ftlab.rm.api.FaultSpec;
 import org.ftlab.rm.api.FaultTarget;
 import org.ftlab.rm.api.InjectedFault;
 import org.ftlab.rm.api.ManagerStatus;
+import org.ftlab.rm.api.NetworkLayout;
 import org.ftlab.rm.api.PrimaryBackupView;
 import org.ftlab.rm.api.ReplicaState;
 import org.ftlab.rm.api.ReplicaStatus;
@@ -33,6 +34,7 @@ import org.ftlab.rm.fault.FaultSupport;
 import org.ftlab.rm.fault.Janitor;
 import org.ftlab.rm.fault.ProcessFaults;
 import org.ftlab.rm.fault.Undo;
+import org.ftlab.rm.net.VirtualNetwork;
 import org.ftlab.rm.replica.FreePorts;
 import org.ftlab.rm.replica.HeartbeatSettings;
 import org.ftlab.rm.replica.OrphanGuard;
@@ -144,7 +146,10 @@ public final class ReplicationManager implements AutoCloseable {
         Path runDir = settings.lab().runDir().toAbsolutePath();
         Files.createDirectories(runDir.resolve("fd"));
         int detectorPort = FreePorts.findFreePortPair();
-        HeartbeatSettings heartbeat = new HeartbeatSettings(detectorPort, settings.heartbeatMillis(),
+        VirtualNetwork network = settings.lab().network();
+        String detectorAddress = network == null ? "127.0.0.1"
+                : network.placement(NetworkLayout.MANAGER_HOST).address(); // the detector runs beside the manager
+        HeartbeatSettings heartbeat = new HeartbeatSettings(detectorAddress, detectorPort, settings.heartbeatMillis(),
                 settings.timeoutMillis());
         Process detector = startDetector(runDir.resolve("fd"), detectorPort, managerUrl, managerToken, heartbeat);
         OrphanGuard guard = OrphanGuard.watch(detector.pid());
@@ -152,7 +157,7 @@ public final class ReplicationManager implements AutoCloseable {
         try {
             LocalLab.Options o = settings.lab();
             lab = LocalLab.start(new LocalLab.Options(runDir, o.serverHome(), o.externalDatabase(),
-                    o.replicaMaxHeap(), heartbeat));
+                    o.replicaMaxHeap(), heartbeat, network));
         } catch (Exception e) {
             ProcessTools.terminate(detector.toHandle(), Duration.ofSeconds(5));
             guard.close();
@@ -202,7 +207,8 @@ public final class ReplicationManager implements AutoCloseable {
         Files.deleteIfExists(console);
         ProcessBuilder pb = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
                 "-Xmx128m", "-Djava.net.preferIPv4Stack=true", "-cp", System.getProperty("java.class.path"),
-                "org.ftlab.fd.FaultDetector", "--port", Integer.toString(port), "--rm-url", managerUrl,
+                "org.ftlab.fd.FaultDetector", "--bind", hb.detectorAddress(), "--port", Integer.toString(port),
+                "--rm-url", managerUrl,
                 "--heartbeat-ms", Long.toString(hb.heartbeatMillis()), "--timeout-ms", Long.toString(hb.timeoutMillis()),
                 "--log", dir.resolve("detector.log").toString())
                 .redirectErrorStream(true).redirectOutput(console.toFile());
@@ -483,8 +489,9 @@ public final class ReplicationManager implements AutoCloseable {
      * @throws IllegalStateException if its target does not exist now (no backup to crash)
      */
     public InjectedFault inject(FaultSpec spec) throws IOException {
+        VirtualNetwork net = lab.network();
         java.util.Optional<String> unsupported = FaultSupport.whyNot(spec.kind(), lab.database().pid().isPresent(),
-                false);
+                net != null);
         if (unsupported.isPresent()) {
             throw new IllegalArgumentException(unsupported.get());
         }
@@ -492,33 +499,34 @@ public final class ReplicationManager implements AutoCloseable {
             if (closed) {
                 throw new IllegalStateException("the lab is stopping");
             }
-            String faultId;
-            String replica = null;
-            long pid;
-            Undo undo;
-            FaultTarget.Node node = spec.target().node();
-            if (node.isReplica()) {
-                replica = view.serving(node == FaultTarget.Node.PRIMARY ? 0 : 1);
-                if (replica == null) {
-                    throw new IllegalStateException("no " + node.wireName() + " to " + spec.kind().wireName()
-                            + " (view: " + view.servingNames() + ")");
-                }
+            FaultTarget target = spec.target();
+            String host = host(target.node(), spec);
+            String peer = target.peer() == null ? null : host(target.peer(), spec);
+            // the replica the fault acts on: the target's, or the replica side of a partition
+            String replica = target.node().isReplica() ? host
+                    : target.peer() != null && target.peer().isReplica() ? peer : null;
+            long pid = 0;
+            if (spec.kind().layer() == FaultKind.Layer.PROCESS) {
                 pid = records.get(replica).replica.pid();
-            } else {
-                pid = lab.database().pid().orElseThrow(() -> new IllegalArgumentException(spec.kind().wireName()
-                        + " needs the embedded database: ftlab does not signal an external server"));
+            } else if (spec.kind().layer() == FaultKind.Layer.DATABASE) {
+                pid = lab.database().pid().orElseThrow();
             }
-            faultId = view.nextFaultId();
+            String faultId = view.nextFaultId();
             String group = "ftlab-" + ProcessHandle.current().pid() + "-" + faultId;
-            undo = switch (spec.kind()) {
+            String table = "ftlab_" + faultId;
+            Undo undo = switch (spec.kind()) {
                 case CRASH -> {
                     records.get(replica).replica.kill();
                     yield Undo.NOTHING;
                 }
                 case HANG, DB_HANG -> ProcessFaults.stop(pid);
-                case FREEZE -> ProcessFaults.freeze(group, List.of(pid));
+                // a host freezes whole: on a virtual network every process in its namespace
+                case FREEZE -> ProcessFaults.freeze(group, net == null ? List.of(pid) : net.pids(host));
                 case SLOW, DB_SLOW -> ProcessFaults.cpuQuota(group, List.of(pid), spec.amount());
-                default -> throw new IllegalArgumentException(spec.kind().wireName() + " is not made here");
+                case LINK_DOWN -> net.linkDown(host);
+                case PARTITION -> net.partition(table, List.of(host), List.of(peer));
+                case FLAKY -> net.flaky(table, host, spec.amount());
+                case BANDWIDTH -> net.bandwidth(host, spec.amount());
             };
             // The fault exists from the moment it was made.
             InjectedFault fault = new InjectedFault(faultId, spec, replica, pid, epochMicros(), 0,
@@ -531,6 +539,27 @@ public final class ReplicationManager implements AutoCloseable {
             }
             return fault;
         }
+    }
+
+    /**
+     * Under {@link #lock}: the host a target role names now ({@code r3}, {@code db}, {@code clients}, {@code rm}).
+     *
+     * @throws IllegalStateException if the view has no such replica now
+     */
+    private String host(FaultTarget.Node node, FaultSpec spec) {
+        return switch (node) {
+            case PRIMARY, BACKUP -> {
+                String name = view.serving(node == FaultTarget.Node.PRIMARY ? 0 : 1);
+                if (name == null) {
+                    throw new IllegalStateException("no " + node.wireName() + " to " + spec.kind().wireName()
+                            + " (view: " + view.servingNames() + ")");
+                }
+                yield name;
+            }
+            case DB -> NetworkLayout.DATABASE_HOST;
+            case CLIENTS -> NetworkLayout.CLIENTS_HOST;
+            case FD -> NetworkLayout.MANAGER_HOST;
+        };
     }
 
     /** In the repair thread: the fault's duration is over; undo it unless its fence already did. */

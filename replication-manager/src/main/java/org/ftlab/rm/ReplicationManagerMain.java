@@ -48,6 +48,10 @@ public final class ReplicationManagerMain implements Callable<Integer> {
     @Option(names = "--no-relaunch", description = "Do not relaunch failed replicas.")
     boolean noRelaunch;
 
+    @Option(names = "--network", description = "The lab's virtual network (network.json); this process runs on its "
+            + "manager host and puts the database and every replica on hosts of their own.")
+    Path network;
+
     @Option(names = "--db-url")
     String dbUrl;
 
@@ -60,11 +64,14 @@ public final class ReplicationManagerMain implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         String token = newToken();
-        ManagerHttpApi api = ManagerHttpApi.bind(0, token);
+        org.ftlab.rm.net.VirtualNetwork net = network == null ? null : org.ftlab.rm.net.VirtualNetwork.attach(
+                new ObjectMapper().readValue(network.toFile(), org.ftlab.rm.api.NetworkLayout.class));
+        ManagerHttpApi api = net == null ? ManagerHttpApi.bind(0, token)
+                : ManagerHttpApi.bind(net.placement(org.ftlab.rm.api.NetworkLayout.MANAGER_HOST).address(), 0, token);
         DatabaseEndpoint external = dbUrl == null ? null
                 : new DatabaseEndpoint(dbUrl, dbUser, System.getenv(DB_PASSWORD_ENV));
         ReplicationManager.Settings settings = new ReplicationManager.Settings(
-                new LocalLab.Options(runDir, serverDir, external, null), replicas, spares, heartbeatMillis,
+                new LocalLab.Options(runDir, serverDir, external, null, null, net), replicas, spares, heartbeatMillis,
                 timeoutMillis, !noRelaunch, warmRounds, warmRate);
         ReplicationManager rm;
         try {

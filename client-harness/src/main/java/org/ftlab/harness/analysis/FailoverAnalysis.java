@@ -115,9 +115,26 @@ public final class FailoverAnalysis {
     public record Slice(int second, Double p50Ms, Double p99Ms, Double maxMs, int completed) {
     }
 
-    /** Latency and completions around one fault; times in s relative to its start. */
+    /**
+     * A fault drawn on a time-based plot, from its injection to its repair (or, for a failure nobody injected, from
+     * detection to restored degree); seconds relative to the plot's origin.
+     */
+    public record Band(String faultId, String kind, String target, double fromS, double toS) {
+    }
+
+    /**
+     * Latency and completions around one fault; times in s relative to its start. {@code bands}: every fault within
+     * the window, this one included.
+     */
     public record Timeline(String faultId, String kind, String config, Double detectedS, Double promotedS,
-            Double restoredS, List<Slice> slices) {
+            Double restoredS, Double repairedS, List<Slice> slices, List<Band> bands) {
+    }
+
+    /**
+     * The whole run, second by second since its first request (blocks in the order they ran; the pauses between
+     * them are gaps), with every fault as a band.
+     */
+    public record RunTimeline(List<Slice> slices, List<Band> bands) {
     }
 
     /**
@@ -150,7 +167,8 @@ public final class FailoverAnalysis {
     public record Result(String strategy, List<FaultSummary> faults, List<PhaseStats> phases,
             List<PhaseStats> detection, LatencyStats faultFree, LatencyStats faulty, LatencyStats overlapping,
             Double jitterMinUs, Double jitterMaxUs, RecoveryVsOutliers recoveryVsOutliers, Performability run,
-            List<Performability> configs, List<Timeline> timelines, Demerits weights, Redundancy redundancy) {
+            List<Performability> configs, List<Timeline> timelines, Demerits weights, Redundancy redundancy,
+            RunTimeline runTimeline) {
 
         /** Whether the run had any fault to break down. */
         public boolean hasFaults() {
@@ -191,6 +209,10 @@ public final class FailoverAnalysis {
         private double correctedSum;
         private boolean anyOpenLoop;
 
+        /** Latencies of completed requests by the epoch second they were sent in; completions by second. */
+        private final java.util.TreeMap<Long, LongList> bySecond = new java.util.TreeMap<>();
+        private final Map<Long, Integer> doneBySecond = new HashMap<>();
+
         public Accumulator(List<FaultRecord> faults, Demerits weights) {
             this.faults = faults;
             this.weights = weights;
@@ -217,6 +239,9 @@ public final class FailoverAnalysis {
                 long latency = pf.latencyUs(i);
                 allSum += latency;
                 allCount++;
+                long second = Math.floorDiv(pf.sendUs[i], 1_000_000L);
+                bySecond.computeIfAbsent(second, k -> new LongList()).add(latency);
+                doneBySecond.merge(Math.floorDiv(pf.recvUs[i], 1_000_000L), 1, Integer::sum);
                 extraRequests += Math.max(0, pf.sentTo[i] - 1);
                 if (pf.replica[i] >= 0) {
                     answeredBy.merge(pf.replicaNames.get(pf.replica[i]), 1L, Long::sum);
@@ -405,7 +430,8 @@ public final class FailoverAnalysis {
                     }
                 }
                 timelines.put(f.id(), new Timeline(f.id(), f.label(), pf.block, rel(f.detectedUs(), start),
-                        rel(f.promotedUs(), start), rel(f.restoredUs(), start), slices));
+                        rel(f.promotedUs(), start), rel(f.restoredUs(), start), rel(f.repairedUs(), start), slices,
+                        bands(start, start - TIMELINE_BEFORE_S * 1_000_000L, start + endRel * 1_000_000L)));
             }
         }
 
@@ -548,7 +574,38 @@ public final class FailoverAnalysis {
                     Double.isInfinite(jitterMin) ? null : jitterMin, Double.isInfinite(jitterMax) ? null : jitterMax,
                     rvo, run, List.copyOf(configs), List.copyOf(timelines.values()), weights,
                     new Redundancy(completedCount, extraRequests, hedgedAnswers, falseSuspicions,
-                            java.util.Collections.unmodifiableMap(new LinkedHashMap<>(answeredBy))));
+                            java.util.Collections.unmodifiableMap(new LinkedHashMap<>(answeredBy))), runTimeline());
+        }
+
+        /** Every fault that overlaps [fromUs, toUs], as bands in seconds relative to {@code originUs}. */
+        private List<Band> bands(long originUs, long fromUs, long toUs) {
+            List<Band> bands = new ArrayList<>();
+            for (FaultRecord g : faults) {
+                long s = g.startUs();
+                long e = g.repairedUs() != ProbeFile.NONE ? Math.max(g.repairedUs(), g.endUs()) : g.endUs();
+                if (s != ProbeFile.NONE && s <= toUs && e >= fromUs) {
+                    bands.add(new Band(g.id(), g.label(), g.target(), (s - originUs) / 1e6, (e - originUs) / 1e6));
+                }
+            }
+            return bands;
+        }
+
+        /** The whole run second by second, from the first second a request was sent in. */
+        private RunTimeline runTimeline() {
+            if (bySecond.isEmpty()) {
+                return new RunTimeline(List.of(), List.of());
+            }
+            long first = bySecond.firstKey();
+            List<Slice> slices = new ArrayList<>();
+            for (Map.Entry<Long, LongList> e : bySecond.entrySet()) {
+                long[] v = e.getValue().toArray();
+                Arrays.sort(v);
+                slices.add(new Slice((int) (e.getKey() - first), LatencyStats.perMille(v, 500) / 1e3,
+                        LatencyStats.perMille(v, 990) / 1e3, v[v.length - 1] / 1e3,
+                        doneBySecond.getOrDefault(e.getKey(), 0)));
+            }
+            long originUs = first * 1_000_000L;
+            return new RunTimeline(slices, bands(originUs, originUs, (bySecond.lastKey() + 1) * 1_000_000L));
         }
 
         private static PhaseStats phase(String name, long[] v) {

@@ -370,19 +370,25 @@ final class HtmlReport {
                     + "<p>Needs a run with faults.</p>\n");
             return;
         }
+        h.append("<h3>The run, second by second, every fault shaded from injection to repair</h3>\n"
+                + "<div id=\"run-timeline-box\"></div>\n");
         h.append("<h3>Faults (from faults.csv; times after injection)</h3>\n<table><tr><th>fault</th><th>kind</th>"
-                + "<th>replica</th><th>config</th><th>detected ms</th><th>promoted ms</th><th>restored s</th>"
+                + "<th>target</th><th>replica</th><th>config</th><th>detected ms</th><th>promoted ms</th>"
+                + "<th>restored s</th><th>repaired s</th><th>repair</th>"
                 + "<th>spare ready</th>"
                 + "<th>faulty invocations</th><th>overlapping requests</th><th>jitter (std) ms</th>"
                 + "<th>max latency ms</th><th>hand-over: new primary's first ÷ old primary's last requests, median "
                 + "ms</th></tr>\n");
         for (FailoverAnalysis.FaultSummary s : f.faults()) {
             FaultRecord r = s.fault();
-            h.append("<tr>").append(td(r.id())).append(td(r.label())).append(td(r.replica()))
+            h.append("<tr>").append(td(r.id())).append(td(r.label()))
+                    .append(td(r.target().isEmpty() ? "-" : r.target())).append(td(r.replica()))
                     .append(td(s.config() == null ? "-" : s.config())).append(td(msOrDash(r.detectionUs())))
                     .append(td(msOrDash(r.promotionUs())))
                     .append(td(r.restorationUs() == null ? "-" : String.format(Locale.ROOT, "%.1f",
-                            r.restorationUs() / 1e6))).append(td(spareReady(r.sparesReady())))
+                            r.restorationUs() / 1e6)))
+                    .append(td(r.repairUs() == null ? "-" : String.format(Locale.ROOT, "%.2f", r.repairUs() / 1e6)))
+                    .append(td(r.repair().isEmpty() ? "-" : r.repair())).append(td(spareReady(r.sparesReady())))
                     .append(td("" + s.faultyInvocations()))
                     .append(td("" + s.overlapping())).append(td(s.jitterUs() == null ? "-" : ms(s.jitterUs())))
                     .append(td(msOrDash(s.maxLatencyUs()))).append(td(handover(s.handover()))).append("</tr>\n");

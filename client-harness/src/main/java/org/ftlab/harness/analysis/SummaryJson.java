@@ -276,17 +276,36 @@ final class SummaryJson {
             putNullable(x, "detected_s", t.detectedS());
             putNullable(x, "promoted_s", t.promotedS());
             putNullable(x, "restored_s", t.restoredS());
-            ArrayNode slices = x.putArray("slices");
-            for (FailoverAnalysis.Slice s : t.slices()) {
-                ObjectNode y = slices.addObject();
-                y.put("second", s.second());
-                putNullable(y, "p50_ms", s.p50Ms());
-                putNullable(y, "p99_ms", s.p99Ms());
-                putNullable(y, "max_ms", s.maxMs());
-                y.put("completed", s.completed());
-            }
+            putNullable(x, "repaired_s", t.repairedS());
+            slices(x.putArray("slices"), t.slices());
+            bands(x.putArray("bands"), t.bands());
         }
+        ObjectNode rt = n.putObject("run_timeline");
+        slices(rt.putArray("slices"), f.runTimeline().slices());
+        bands(rt.putArray("bands"), f.runTimeline().bands());
         return n;
+    }
+
+    private static void slices(ArrayNode out, List<FailoverAnalysis.Slice> slices) {
+        for (FailoverAnalysis.Slice s : slices) {
+            ObjectNode y = out.addObject();
+            y.put("second", s.second());
+            putNullable(y, "p50_ms", s.p50Ms());
+            putNullable(y, "p99_ms", s.p99Ms());
+            putNullable(y, "max_ms", s.maxMs());
+            y.put("completed", s.completed());
+        }
+    }
+
+    private static void bands(ArrayNode out, List<FailoverAnalysis.Band> bands) {
+        for (FailoverAnalysis.Band b : bands) {
+            ObjectNode y = out.addObject();
+            y.put("fault_id", b.faultId());
+            y.put("kind", b.kind());
+            y.put("target", b.target());
+            y.put("from_s", b.fromS());
+            y.put("to_s", b.toS());
+        }
     }
 
     private static ObjectNode performability(FailoverAnalysis.Performability p) {

@@ -67,9 +67,9 @@ public final class FaultOptions {
     }
 
     /** Refuses a schedule with a kind this lab cannot make, before anything starts. */
-    void checkSupported(FaultSchedule schedule, boolean embeddedDatabase) {
+    void checkSupported(FaultSchedule schedule, boolean embeddedDatabase, boolean virtualNetwork) {
         for (FaultKind k : schedule.kinds()) {
-            FaultSupport.whyNot(k, embeddedDatabase, false).ifPresent(why -> {
+            FaultSupport.whyNot(k, embeddedDatabase, virtualNetwork).ifPresent(why -> {
                 throw new IllegalArgumentException(why);
             });
         }

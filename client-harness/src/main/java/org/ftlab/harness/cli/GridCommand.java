@@ -19,6 +19,8 @@ import org.ftlab.harness.grid.GridPlan;
 import org.ftlab.harness.grid.GridRunner;
 import org.ftlab.harness.grid.RunDirectory;
 import org.ftlab.harness.lab.ManagedLab;
+import org.ftlab.harness.lab.NetworkedRun;
+import org.ftlab.rm.api.NetworkLayout;
 import org.ftlab.rm.db.DatabaseEndpoint;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -57,16 +59,23 @@ public final class GridCommand implements Callable<Integer> {
                     + "default: ${DEFAULT-VALUE}).")
     String strategy;
 
-    @Option(names = "--spares", defaultValue = "1", paramLabel = "N",
+    @Option(names = "--spares", paramLabel = "N",
             description = "Pre-booted spare replicas the Replication Manager keeps outside the view, 0 to 3; one "
-                    + "joins the view at once when a replica fails (default: ${DEFAULT-VALUE}).")
-    int spares;
+                    + "joins the view at once when a replica fails (default: 1, or as many as the fault schedule is "
+                    + "expected to fail replicas, up to 3).")
+    Integer spares;
 
     @Mixin
     FaultOptions faultOptions;
 
     @Option(names = "--replicas", defaultValue = "2", paramLabel = "N", description = "Replicas, 1 to 5 (default: 2).")
     int replicas;
+
+    @Option(names = "--topology", defaultValue = "local", paramLabel = "T", description = "local: every process on "
+            + "this machine's loopback (default); netns: the database, every replica, the manager with the Fault "
+            + "Detector, and the clients each on a host of its own (a network namespace) on one virtual network, "
+            + "which network faults need. netns needs root.")
+    String topology;
 
     @Mixin
     DatabaseOptions database;
@@ -81,6 +90,26 @@ public final class GridCommand implements Callable<Integer> {
                 .toAbsolutePath();
         Path server = Home.replicaServer(serverDir);
         DatabaseEndpoint external = database.external();
+        NetworkLayout network = null;
+        if (topology.equals("netns")) {
+            java.util.Optional<NetworkLayout> inside = NetworkedRun.current();
+            if (inside.isEmpty()) {
+                if (external != null) {
+                    throw new IllegalArgumentException("--topology netns runs the embedded database on a host of its"
+                            + " own; leave out --db-url");
+                }
+                // Here the network is made; the same command runs again on the clients' host.
+                java.util.List<String> args = new java.util.ArrayList<>(
+                        spec.root().commandLine().getParseResult().originalArgs());
+                if (out == null) {
+                    args.addAll(java.util.List.of("--out", runDir.toString()));
+                }
+                return NetworkedRun.run(runDir, FtlabCommand.home(), args, outw);
+            }
+            network = inside.get();
+        } else if (!topology.equals("local")) {
+            throw new IllegalArgumentException("--topology must be local or netns, was '" + topology + "'");
+        }
 
         RunDirectory dir;
         if (RunDirectory.hasManifest(runDir)) {
@@ -100,8 +129,12 @@ public final class GridCommand implements Callable<Integer> {
             if (faultPlan.enabled() && replicas < 2) {
                 throw new IllegalArgumentException("faults need at least 2 replicas (a backup to fail over to)");
             }
-            faultOptions.checkSupported(faultPlan, external == null);
-            if (spares < 0 || spares > 3) {
+            faultOptions.checkSupported(faultPlan, external == null, network != null);
+            if (spares == null) {
+                // A spare booted beside a loaded service barely boots at all (it runs at nice 19): a schedule that
+                // fails several replicas gets a pool that covers them, so every fault meets a lab at full degree.
+                spares = Math.max(ManagedLab.DEFAULT_SPARES, Math.min(3, faultPlan.replicaFailuresExpected(500)));
+            } else if (spares < 0 || spares > 3) {
                 throw new IllegalArgumentException("--spares must be 0 to 3, was " + spares);
             }
             dir = RunDirectory.create(runDir, plan, failover, faultPlan, replicas, spares,
@@ -115,15 +148,18 @@ public final class GridCommand implements Callable<Integer> {
                     + ")" : "none", failover, runDir);
         }
         outw.flush();
-        return run(dir, server, external, outw);
+        return run(dir, server, external, network, outw);
     }
 
-    private int run(RunDirectory dir, Path server, DatabaseEndpoint external, PrintWriter outw) throws Exception {
+    private int run(RunDirectory dir, Path server, DatabaseEndpoint external, NetworkLayout network, PrintWriter outw)
+            throws Exception {
+        dir.recordTopology(network == null ? "local" : "netns " + network.prefix() + ".0/24 ftlab-" + network.tag()
+                + "-*");
         long t0 = System.nanoTime();
         ManagedLab lab;
         try {
             lab = ManagedLab.start(new ManagedLab.Options(dir.path(), server, dir.replicas(), dir.spares(), external,
-                    100, 500, true));
+                    100, 500, true, network));
         } catch (IOException | RuntimeException e) {
             dir.finish("aborted");
             throw e;

@@ -17,15 +17,18 @@ import org.ftlab.rm.api.ManagerStatus;
  * Injects a {@link FaultSchedule}'s faults through the Replication Manager, from its own thread so that no client
  * waits for it, while the run's blocks run. Faults never overlap and every one meets the same system: an entry that
  * falls due waits until the previous fault was repaired, the view has its replication degree, and
- * {@value #SETTLE_MILLIS} ms have passed since the last repair; it also waits for the lab's spares to be booted, but
- * only until half-way to the next entry of its block (or to the block's end), so that {@code --faults-per-config N}
- * stays honest in short configurations. A fault that met a lab whose spare was still booting says so
+ * {@value #SETTLE_MILLIS} ms have passed since the view last changed ({@value #SETTLE_QUIET_MILLIS} ms since the
+ * repair of a fault that changed no view); it also waits for a spare to be booted, but only until half-way to the
+ * next entry of its block (or to the block's end), so that {@code --faults-per-config N} stays honest in short
+ * configurations. A fault that met a lab whose spare was still booting says so
  * ({@code spares_ready} in {@code faults.csv}). An entry whose block has passed, or that was still waiting when the
  * run ended, is reported as not injected.
  */
 final class FaultInjector {
-    /** Least time between a repair and the next fault (none before the run's first fault). */
+    /** Least time between a view change (failure, promotion, restored degree) and the next fault. */
     static final long SETTLE_MILLIS = 2000;
+    /** Least time between the repair of a fault that changed no view and the next fault. */
+    static final long SETTLE_QUIET_MILLIS = 1000;
     private final ManagedLab lab;
     private final List<FaultSchedule.Entry> entries;
     private final PrintWriter progress;
@@ -109,7 +112,7 @@ final class FaultInjector {
                     continue;
                 }
                 int dueBlock = block;
-                boolean spareReady = lab.awaitFullStrength(() -> running, sparesCanWait(next, c));
+                boolean spareReady = lab.awaitReadyForFault(() -> running, sparesCanWait(next, c));
                 awaitRepairAndSettle();
                 if (!running || completed != c || block != dueBlock) {
                     continue; // the block ended while the lab was repairing: the next pass says so
@@ -185,13 +188,22 @@ final class FaultInjector {
         progress.flush();
     }
 
-    /** What is left of {@value #SETTLE_MILLIS} ms since the last repair or restored degree. */
+    /**
+     * What is left of {@value #SETTLE_MILLIS} ms since the view last changed and of {@value #SETTLE_QUIET_MILLIS} ms
+     * since the last repair.
+     */
     static long settleLeftMillis(ManagerStatus status) {
-        long lastUs = status.lastRestoredEpochUs();
-        for (InjectedFault f : status.faults()) {
-            lastUs = Math.max(lastUs, f.repairedEpochUs());
+        long viewUs = 0;
+        for (org.ftlab.rm.api.FailureRecord f : status.failures()) {
+            viewUs = Math.max(viewUs, Math.max(f.detectedEpochUs(), Math.max(f.promotedEpochUs(),
+                    f.restoredEpochUs())));
         }
-        long sinceMillis = (MicroClock.nowEpochMicros() - lastUs) / 1000;
-        return Math.max(0, Math.min(SETTLE_MILLIS, SETTLE_MILLIS - sinceMillis));
+        long repairUs = 0;
+        for (InjectedFault f : status.faults()) {
+            repairUs = Math.max(repairUs, f.repairedEpochUs());
+        }
+        long now = MicroClock.nowEpochMicros();
+        long left = Math.max(SETTLE_MILLIS - (now - viewUs) / 1000, SETTLE_QUIET_MILLIS - (now - repairUs) / 1000);
+        return Math.max(0, Math.min(SETTLE_MILLIS, left));
     }
 }

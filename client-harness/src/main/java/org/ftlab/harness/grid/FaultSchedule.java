@@ -109,6 +109,29 @@ public record FaultSchedule(List<Entry> entries, String origin) {
         return entries.stream().map(e -> e.spec().kind()).distinct().toList();
     }
 
+    /**
+     * How many of the schedule's faults can make the manager fail a replica, with a Fault Detector that suspects
+     * after {@code detectorTimeoutMillis}: crashes, and hangs, freezes and link-downs of a replica (or partitions
+     * between the detector and one) that outlast the timeout. An estimate for sizing the spare pool; what happens is
+     * measured.
+     */
+    public int replicaFailuresExpected(long detectorTimeoutMillis) {
+        int n = 0;
+        for (Entry e : entries) {
+            FaultSpec s = e.spec();
+            boolean long_ = s.durationMillis() > detectorTimeoutMillis;
+            boolean replicaHost = s.target().node().isReplica();
+            n += switch (s.kind()) {
+                case CRASH -> 1;
+                case HANG, FREEZE, LINK_DOWN -> long_ && replicaHost ? 1 : 0;
+                case PARTITION -> long_ && s.target().touches(FaultTarget.Node.FD)
+                        && (replicaHost || s.target().peer().isReplica()) ? 1 : 0;
+                default -> 0;
+            };
+        }
+        return entries.stream().anyMatch(e -> e.at().periodic()) ? Math.max(n, 1) : n;
+    }
+
     /** Checks block positions against the run's {@code blocks}; a clear error for one past the end. */
     public void checkBlocks(int blocks) {
         for (Entry e : entries) {

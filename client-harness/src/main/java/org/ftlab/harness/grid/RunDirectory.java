@@ -285,6 +285,15 @@ public final class RunDirectory {
         return v == 0 ? "" : Long.toString(v);
     }
 
+    /**
+     * Where the lab ran: {@code local}, or {@code netns} with the virtual network's prefix and the namespaces' tag
+     * (one entry per segment, in {@code topology}).
+     */
+    public synchronized void recordTopology(String topology) throws IOException {
+        ((ArrayNode) manifest.withArray("topology")).add(topology);
+        saveManifest();
+    }
+
     /** Scheduled faults that were never injected, and why, under the manifest's {@code faults.not_injected}. */
     public synchronized void recordNotInjected(List<String> lines) throws IOException {
         ArrayNode a = ((ObjectNode) manifest.path("faults")).putArray("not_injected");

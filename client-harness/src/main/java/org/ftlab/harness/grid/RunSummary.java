@@ -7,6 +7,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.stream.Stream;
+import org.ftlab.harness.analysis.FaultRecord;
 import org.ftlab.harness.analysis.ProbeFile;
 import org.ftlab.harness.analysis.LatencySummary;
 
@@ -65,29 +66,22 @@ public final class RunSummary {
             }
             sb.append('\n');
         }
-        Path faults = runDir.resolve("faults.csv");
-        if (Files.exists(faults)) {
-            List<String> lines = Files.readAllLines(faults);
-            if (lines.size() > 1) {
-                sb.append(String.format(Locale.ROOT, "  %-6s %-8s %-6s %10s %11s %10s%n", "fault", "replica", "kind",
-                        "detect ms", "promote ms", "restore s"));
-                for (String l : lines.subList(1, lines.size())) {
-                    String[] f = l.split(",", -1);
-                    long injected = f[3].isEmpty() ? 0 : Long.parseLong(f[3]);
-                    sb.append(String.format(Locale.ROOT, "  %-6s %-8s %-6s %10s %11s %10s%n", f[0], f[2], f[1],
-                            since(injected, f[4], 1e3, "%.1f"), since(injected, f[5], 1e3, "%.1f"),
-                            since(injected, f[6], 1e6, "%.1f")));
-                }
+        List<FaultRecord> faults = FaultRecord.readAll(runDir);
+        if (!faults.isEmpty()) {
+            sb.append(String.format(Locale.ROOT, "  %-6s %-8s %-10s %-16s %10s %11s %10s %10s%n", "fault", "replica",
+                    "kind", "target", "detect ms", "promote ms", "restore s", "repair s"));
+            for (FaultRecord f : faults) {
+                sb.append(String.format(Locale.ROOT, "  %-6s %-8s %-10s %-16s %10s %11s %10s %10s%n", f.id(),
+                        f.replica().isEmpty() ? "-" : f.replica(), f.label(), f.target().isEmpty() ? "-" : f.target(),
+                        since(f.detectionUs(), 1e3), since(f.promotionUs(), 1e3), since(f.restorationUs(), 1e6),
+                        since(f.repairUs(), 1e6)));
             }
         }
         return sb.toString();
     }
 
-    private static String since(long injected, String at, double unit, String format) {
-        if (injected == 0 || at.isEmpty()) {
-            return "-";
-        }
-        return String.format(Locale.ROOT, format, (Long.parseLong(at) - injected) / unit);
+    private static String since(Long micros, double unit) {
+        return micros == null ? "-" : String.format(Locale.ROOT, "%.1f", micros / unit);
     }
 
     private static void line(StringBuilder sb, String method, List<Long> latencies) {

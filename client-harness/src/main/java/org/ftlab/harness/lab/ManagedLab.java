@@ -10,6 +10,7 @@ import java.util.List;
 import java.util.function.BooleanSupplier;
 import org.ftlab.rm.ReplicationManagerMain;
 import org.ftlab.rm.api.ManagerStatus;
+import org.ftlab.rm.api.NetworkLayout;
 import org.ftlab.rm.db.DatabaseEndpoint;
 import org.ftlab.rm.replica.ApplicationUser;
 import org.ftlab.rm.replica.OrphanGuard;
@@ -42,10 +43,17 @@ public final class ManagedLab implements AutoCloseable {
     public static final int DEFAULT_SPARES = 1;
 
     /** Settings; {@code externalDatabase} null: the embedded database. */
+    /** Settings; {@code network} null: every process on this machine's loopback. */
     public record Options(Path runDir, Path serverDir, int replicas, int spares, DatabaseEndpoint externalDatabase,
-            long heartbeatMillis, long timeoutMillis, boolean relaunch) {
+            long heartbeatMillis, long timeoutMillis, boolean relaunch, NetworkLayout network) {
         public Options(Path runDir, Path serverDir, int replicas) {
-            this(runDir, serverDir, replicas, DEFAULT_SPARES, null, 100, 500, true);
+            this(runDir, serverDir, replicas, DEFAULT_SPARES, null, 100, 500, true, null);
+        }
+
+        public Options(Path runDir, Path serverDir, int replicas, int spares, DatabaseEndpoint externalDatabase,
+                long heartbeatMillis, long timeoutMillis, boolean relaunch) {
+            this(runDir, serverDir, replicas, spares, externalDatabase, heartbeatMillis, timeoutMillis, relaunch,
+                    null);
         }
     }
 
@@ -62,6 +70,14 @@ public final class ManagedLab implements AutoCloseable {
                 "--timeout-ms", Long.toString(o.timeoutMillis())));
         if (!o.relaunch()) {
             cmd.add("--no-relaunch");
+        }
+        if (o.network() != null) {
+            // the manager (and the detector it starts) on the manager's host
+            cmd.addAll(List.of("--network", runDir.resolve(NetworkLayout.FILE).toString()));
+            List<String> wrapped = new ArrayList<>(List.of("ip", "netns", "exec",
+                    o.network().namespace(NetworkLayout.MANAGER_HOST)));
+            wrapped.addAll(cmd);
+            cmd = wrapped;
         }
         ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true)
                 .redirectOutput(runDir.resolve("rm/console.log").toFile());
@@ -106,6 +122,24 @@ public final class ManagedLab implements AutoCloseable {
             ManagerStatus s = manager.status();
             if (s.fullStrength() || s.fullDegree() && !sparesCanWait.getAsBoolean()) {
                 return s.fullStrength();
+            }
+            Thread.sleep(50);
+        }
+        return false;
+    }
+
+    /**
+     * Waits until the view has its replication degree and, while {@code spareCanWait} holds, a spare is ready to
+     * restore it at once (if the lab keeps spares); or until {@code going} turns false. Returns whether a spare was
+     * ready.
+     */
+    public boolean awaitReadyForFault(BooleanSupplier going, BooleanSupplier spareCanWait) throws IOException,
+            InterruptedException {
+        while (going.getAsBoolean()) {
+            ManagerStatus s = manager.status();
+            boolean spare = !s.spares().isEmpty() || s.targetSpares() == 0;
+            if (s.fullDegree() && (spare || !spareCanWait.getAsBoolean())) {
+                return spare;
             }
             Thread.sleep(50);
         }

@@ -27,20 +27,31 @@
   Chart.defaults.maintainAspectRatio = false;
   Chart.defaults.font.size = 11;
 
-  // Shades [from, to] on the x axis (seconds around a fault): options.plugins.shade = [{from, to, color}].
+  // Shades [from, to] on the x axis (seconds): options.plugins.shade = {areas: [{from, to, color, label}]}; a label
+  // is written at the top of its area (staggered, so that neighbours do not overwrite each other).
   Chart.register({
     id: 'shade',
     beforeDatasetsDraw(chart, args, opts) {
       const areas = (opts && opts.areas) || [];
       const x = chart.scales.x; const a = chart.chartArea; const ctx = chart.ctx;
-      areas.forEach(s => {
+      areas.forEach((s, k) => {
         const x0 = Math.max(a.left, x.getPixelForValue(s.from));
         const x1 = Math.min(a.right, x.getPixelForValue(s.to));
-        if (x1 > x0) { ctx.save(); ctx.fillStyle = s.color; ctx.fillRect(x0, a.top, x1 - x0, a.bottom - a.top); ctx.restore(); }
-        else { ctx.save(); ctx.fillStyle = s.color; ctx.fillRect(x0 - 1, a.top, 2, a.bottom - a.top); ctx.restore(); }
+        if (x0 > a.right || x1 < a.left) return;
+        ctx.save(); ctx.fillStyle = s.color;
+        if (x1 > x0) ctx.fillRect(x0, a.top, x1 - x0, a.bottom - a.top); else ctx.fillRect(x0 - 1, a.top, 2, a.bottom - a.top);
+        if (s.label) { ctx.fillStyle = '#333'; ctx.font = '10px sans-serif'; ctx.fillText(s.label, x0 + 2, a.top + 10 + 11 * (k % 3)); }
+        ctx.restore();
       });
     }
   });
+  // One colour per fault kind (the vocabulary of docs/faults.md), the same on every plot.
+  const KIND_COLORS = { 'crash': 'rgba(214,39,40,0.30)', 'hang': 'rgba(148,103,189,0.30)', 'freeze': 'rgba(23,190,207,0.30)',
+    'slow': 'rgba(255,127,14,0.25)', 'link-down': 'rgba(140,86,75,0.30)', 'partition': 'rgba(227,119,194,0.30)',
+    'flaky': 'rgba(188,189,34,0.30)', 'bandwidth': 'rgba(44,160,44,0.25)', 'db-hang': 'rgba(31,119,180,0.30)',
+    'db-slow': 'rgba(127,127,127,0.30)', 'unprovoked': 'rgba(0,0,0,0.15)' };
+  const bandAreas = bands => (bands || []).map(b => ({ from: b.from_s, to: b.to_s, color: KIND_COLORS[b.kind] || 'rgba(0,0,0,0.15)',
+    label: b.fault_id + ' ' + b.kind + (b.target ? ' ' + b.target : '') }));
 
   function axis(title, log, extra) {
     return Object.assign({ type: log ? 'logarithmic' : 'linear', title: { display: true, text: title } }, extra || {});
@@ -248,15 +259,32 @@
       const sl = t.slices;
       const line = (k, label, c) => ({ type: 'line', label: label, yAxisID: 'y', borderColor: color(c), backgroundColor: color(c), pointRadius: 2, spanGaps: false,
         data: sl.map(s => ({ x: s.second + 0.5, y: s[k] })) });
-      const end = t.promoted_s != null ? t.promoted_s : (t.detected_s != null ? t.detected_s : 0.05);
-      const areas = [{ from: 0, to: Math.max(end, 0.05), color: 'rgba(214,39,40,0.35)' }];
-      if (t.restored_s != null) areas.push({ from: Math.max(end, 0.05), to: t.restored_s, color: 'rgba(255,127,14,0.12)' });
+      // every fault in the window, from injection to repair, in its kind's colour; this fault's promotion and
+      // restoration as thin marks
+      const areas = bandAreas(t.bands);
+      [t.promoted_s, t.restored_s].forEach(s => { if (s != null) areas.push({ from: s, to: s, color: 'rgba(0,0,0,0.6)' }); });
       draw(canvas, { type: 'line', data: { datasets: [line('max_ms', 'max', 1), line('p99_ms', 'p99', 3), line('p50_ms', 'median', 0),
         { type: 'bar', label: 'completed requests/s', yAxisID: 'y2', backgroundColor: 'rgba(127,127,127,0.3)', data: sl.map(s => ({ x: s.second + 0.5, y: s.completed })) }] },
-        options: { plugins: { title: title(t.fault_id + ' (' + t.kind + ') in ' + t.config + ': red = injected → promoted, orange = until restored'), shade: { areas: areas } },
+        options: { plugins: { title: title(t.fault_id + ' (' + t.kind + ') in ' + t.config + ': each fault shaded from injection to repair; marks = promoted, restored'), shade: { areas: areas } },
           scales: { x: axis('seconds since the fault was injected', false), y: axis('latency (ms, log)', true, { position: 'left' }),
             y2: axis('completed requests per second', false, { position: 'right', grid: { drawOnChartArea: false }, min: 0 }) } } });
     });
+  })();
+
+  // The whole run second by second, every fault shaded from injection to repair, coloured by kind.
+  (function () {
+    const box = document.getElementById('run-timeline-box');
+    const rt = fo.run_timeline;
+    if (!box || !rt || rt.slices.length === 0) return;
+    const canvas = addCanvas(box, 'run-timeline', 'latency over the whole run with every fault shaded');
+    const sl = rt.slices;
+    const line = (k, label, c) => ({ type: 'line', label: label, yAxisID: 'y', borderColor: color(c), backgroundColor: color(c),
+      pointRadius: 0, borderWidth: 1, spanGaps: false, data: sl.map(s => ({ x: s.second + 0.5, y: s[k] })) });
+    draw(canvas, { type: 'line', data: { datasets: [line('max_ms', 'max', 1), line('p99_ms', 'p99', 3), line('p50_ms', 'median', 0),
+      { type: 'bar', label: 'completed requests/s', yAxisID: 'y2', backgroundColor: 'rgba(127,127,127,0.3)', data: sl.map(s => ({ x: s.second + 0.5, y: s.completed })) }] },
+      options: { parsing: false, plugins: { title: title('latency per 1-s slice over the run; faults shaded by kind, from injection to repair'), shade: { areas: bandAreas(rt.bands) } },
+        scales: { x: axis('seconds since the run\'s first request', false), y: axis('latency (ms, log)', true, { position: 'left' }),
+          y2: axis('completed requests per second', false, { position: 'right', grid: { drawOnChartArea: false }, min: 0 }) } } });
   })();
 
   // Probability of exceeding 0.1 s / 1 s / 2 s: the whole run and each configuration a fault touched.

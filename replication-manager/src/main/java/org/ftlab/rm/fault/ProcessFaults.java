@@ -11,8 +11,9 @@ import org.ftlab.rm.replica.ProcessTools;
  * slow). A SIGKILL needs no undo and is sent by the caller.
  */
 public final class ProcessFaults {
-    /** The CFS period the quotas are a share of, µs. */
+    /** The CFS period the quotas are a share of, µs; 1 s below 1% (the kernel's least quota is 1 ms). */
     static final long CPU_PERIOD_MICROS = 100_000;
+    private static final long LONG_CPU_PERIOD_MICROS = 1_000_000;
 
     private ProcessFaults() {
     }
@@ -81,15 +82,19 @@ public final class ProcessFaults {
     }
 
     /**
-     * Caps {@code pids} together to {@code percentOfCore} % of one CPU (cgroup v1 CFS quota) in a new cpu group
-     * {@code group}; undone by moving them back and removing the group.
+     * Caps {@code pids} together to {@code percentOfCore} % of one CPU (cgroup v1 CFS quota; 0.1 to 100) in a new
+     * cpu group {@code group}; undone by moving them back and removing the group.
      */
     public static Undo cpuQuota(String group, List<Long> pids, double percentOfCore) throws IOException {
+        if (!(percentOfCore >= 0.1 && percentOfCore <= 100)) {
+            throw new IllegalArgumentException("a CPU quota is 0.1% to 100% of a core, was " + percentOfCore);
+        }
+        long period = percentOfCore < 1 ? LONG_CPU_PERIOD_MICROS : CPU_PERIOD_MICROS;
         Cgroup g = Cgroup.create("cpu", group);
         try {
-            g.write("cpu.cfs_period_us", Long.toString(CPU_PERIOD_MICROS));
+            g.write("cpu.cfs_period_us", Long.toString(period));
             g.write("cpu.cfs_quota_us", String.format(Locale.ROOT, "%d",
-                    Math.max(1000, Math.round(CPU_PERIOD_MICROS * percentOfCore / 100))));
+                    Math.max(1000, Math.round(period * percentOfCore / 100))));
             for (long pid : pids) {
                 g.add(pid);
             }

@@ -5,6 +5,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 
@@ -78,5 +79,30 @@ public final class ProcessTools {
             Thread.currentThread().interrupt();
             throw new IOException("interrupted while signalling " + pid, e);
         }
+    }
+
+    /**
+     * Runs a system command ({@code ip}, {@code nft}, {@code tc}) to its end with {@code stdin} as its input (null:
+     * none) and returns its output; a non-zero exit is an {@link IOException} quoting the command's first line of
+     * output.
+     */
+    public static String run(List<String> command, String stdin) throws IOException {
+        Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
+        try (java.io.OutputStream in = p.getOutputStream()) {
+            if (stdin != null) {
+                in.write(stdin.getBytes(StandardCharsets.UTF_8));
+            }
+        }
+        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        try {
+            if (p.waitFor() != 0) {
+                throw new IOException(String.join(" ", command) + " failed: "
+                        + out.lines().findFirst().orElse("(no output)"));
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IOException("interrupted while running " + command.get(0), e);
+        }
+        return out;
     }
 }

@@ -10,7 +10,7 @@ import java.util.concurrent.TimeoutException;
 
 /**
  * One replica of the middle tier: a WildFly server process with its own base directory and port offset, serving the
- * auction EJB over HTTP-upgraded remoting on 127.0.0.1.
+ * auction EJB over HTTP-upgraded remoting on 127.0.0.1 (or on its own host of the lab's virtual network).
  */
 public final class Replica implements AutoCloseable {
     /** Console markers: WFLYSRV0025 "started", WFLYSRV0026 "started (with errors)". */
@@ -19,6 +19,7 @@ public final class Replica implements AutoCloseable {
     private static final Duration STOP_GRACE = Duration.ofSeconds(20);
 
     private final String name;
+    private final String address;
     private final int portOffset;
     private final Path baseDir;
     private final Process process;
@@ -26,8 +27,10 @@ public final class Replica implements AutoCloseable {
     private final long launchedNanos;
     private volatile Duration startupTime;
 
-    Replica(String name, int portOffset, Path baseDir, Process process, OrphanGuard guard, long launchedNanos) {
+    Replica(String name, String address, int portOffset, Path baseDir, Process process, OrphanGuard guard,
+            long launchedNanos) {
         this.name = name;
+        this.address = address;
         this.portOffset = portOffset;
         this.baseDir = baseDir;
         this.process = process;
@@ -52,9 +55,14 @@ public final class Replica implements AutoCloseable {
         return 8080 + portOffset;
     }
 
-    /** Where remote EJB clients connect: {@code remote+http://127.0.0.1:<8080+offset>}. */
+    /** Where remote EJB clients connect: {@code remote+http://<address>:<8080+offset>}. */
     public String remotingUri() {
-        return "remote+http://127.0.0.1:" + httpPort();
+        return "remote+http://" + address + ":" + httpPort();
+    }
+
+    /** The address it listens on: 127.0.0.1, or its host's on the lab's virtual network. */
+    public String address() {
+        return address;
     }
 
     public Path baseDir() {

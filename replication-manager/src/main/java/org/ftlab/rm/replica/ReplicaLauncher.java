@@ -15,6 +15,7 @@ import java.util.List;
 import java.util.Properties;
 import java.util.stream.Stream;
 import org.ftlab.rm.db.DatabaseServer;
+import org.ftlab.rm.net.Placement;
 import org.wildfly.core.launcher.Launcher;
 import org.wildfly.core.launcher.StandaloneCommandBuilder;
 
@@ -63,13 +64,18 @@ public final class ReplicaLauncher {
      * primary and the database instead of slowing the very requests it is meant to protect.
      */
     public Replica launch(String name, int niceness) throws IOException {
+        return launch(name, niceness, Placement.LOCAL);
+    }
+
+    /** As {@link #launch(String, int)}, on host {@code placement} (its network namespace and address). */
+    public Replica launch(String name, int niceness, Placement placement) throws IOException {
         checkProvisioned(serverHome);
         Path baseDir = replicasDir.resolve(name);
         prepareBaseDir(baseDir);
         int offset = FreePorts.reservePortOffset(100);
         Path props;
         try {
-            props = writeSystemProperties(baseDir, name);
+            props = writeSystemProperties(baseDir, name, placement.address());
         } catch (IOException e) {
             FreePorts.releasePortOffset(offset);
             throw e;
@@ -89,18 +95,22 @@ public final class ReplicaLauncher {
             // For profiling a replica (e.g. -XX:StartFlightRecording=...); see docs/performance.md.
             cmd.addJavaOptions(extra.trim().replace("{name}", name).split("\\s+"));
         }
-        cmd.setBindAddressHint("127.0.0.1");
-        cmd.setBindAddressHint("management", "127.0.0.1");
+        cmd.setBindAddressHint(placement.address());
+        cmd.setBindAddressHint("management", placement.address());
         cmd.addPropertiesFile(props);
 
         long launched = System.nanoTime();
         Process process;
         try {
-            if (niceness > 0 && Files.isExecutable(NICE)) {
-                // nice(1) execs the server: the process (and its pid) is the JVM's, every thread at this nice value.
-                List<String> command = new ArrayList<>(List.of(NICE.toString(), "-n", Integer.toString(niceness)));
+            if (niceness > 0 && Files.isExecutable(NICE) || !placement.isLocal()) {
+                // nice(1) and ip netns exec exec the server: the process (and its pid) is the JVM's, every thread at
+                // this nice value, in the host's network namespace.
+                List<String> command = new ArrayList<>();
+                if (niceness > 0 && Files.isExecutable(NICE)) {
+                    command.addAll(List.of(NICE.toString(), "-n", Integer.toString(niceness)));
+                }
                 command.addAll(cmd.build());
-                process = new ProcessBuilder(command).redirectErrorStream(true)
+                process = new ProcessBuilder(placement.wrap(command)).redirectErrorStream(true)
                         .redirectOutput(baseDir.resolve("console.log").toFile()).directory(baseDir.toFile()).start();
             } else {
                 process = Launcher.of(cmd)
@@ -113,7 +123,8 @@ public final class ReplicaLauncher {
             FreePorts.releasePortOffset(offset);
             throw new IOException("cannot start replica " + name + ": " + e.getMessage(), e);
         }
-        return new Replica(name, offset, baseDir, process, OrphanGuard.watch(process.pid()), launched);
+        return new Replica(name, placement.address(), offset, baseDir, process, OrphanGuard.watch(process.pid()),
+                launched);
     }
 
     private void prepareBaseDir(Path baseDir) throws IOException {
@@ -130,7 +141,7 @@ public final class ReplicaLauncher {
     }
 
     /** The database password goes in a mode-600 file passed with -P, not on the command line where ps shows it. */
-    private Path writeSystemProperties(Path baseDir, String name) throws IOException {
+    private Path writeSystemProperties(Path baseDir, String name, String address) throws IOException {
         Properties p = new Properties();
         p.setProperty("ftlab.db.url", database.endpoint().jdbcUrl());
         p.setProperty("ftlab.db.user", database.endpoint().user());
@@ -139,7 +150,8 @@ public final class ReplicaLauncher {
         p.setProperty("ftlab.replica.name", name);
         if (heartbeat != null) {
             p.setProperty("ftlab.hb.bind_port", Integer.toString(FreePorts.findFreePortPair()));
-            p.setProperty("ftlab.hb.initial_hosts", "127.0.0.1[" + heartbeat.detectorPort() + "]");
+            p.setProperty("ftlab.hb.bind_addr", address);
+            p.setProperty("ftlab.hb.initial_hosts", heartbeat.detectorAddress() + "[" + heartbeat.detectorPort() + "]");
             p.setProperty("ftlab.hb.interval_ms", Long.toString(heartbeat.heartbeatMillis()));
             p.setProperty("ftlab.hb.timeout_ms", Long.toString(heartbeat.timeoutMillis()));
             p.setProperty("java.net.preferIPv4Stack", "true");

@@ -1,0 +1,29 @@
+package org.ftlab.rm.net;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Where a process of the lab runs and listens: on this machine's loopback ({@link #LOCAL}, the local topology), or in
+ * a network namespace of the lab's virtual network with the address of its host there.
+ *
+ * @param namespace the network namespace, or null for the machine's own
+ * @param address the address it listens on and is reached at
+ */
+public record Placement(String namespace, String address) {
+    public static final Placement LOCAL = new Placement(null, "127.0.0.1");
+
+    /** {@code command} as it must be started to run here ({@code ip netns exec NS …} in a namespace). */
+    public List<String> wrap(List<String> command) {
+        if (namespace == null) {
+            return command;
+        }
+        List<String> wrapped = new ArrayList<>(List.of("ip", "netns", "exec", namespace));
+        wrapped.addAll(command);
+        return wrapped;
+    }
+
+    public boolean isLocal() {
+        return namespace == null;
+    }
+}
