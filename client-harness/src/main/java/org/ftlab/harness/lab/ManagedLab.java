@@ -74,10 +74,8 @@ public final class ManagedLab implements AutoCloseable {
         if (o.network() != null) {
             // the manager (and the detector it starts) on the manager's host
             cmd.addAll(List.of("--network", runDir.resolve(NetworkLayout.FILE).toString()));
-            List<String> wrapped = new ArrayList<>(List.of("ip", "netns", "exec",
-                    o.network().namespace(NetworkLayout.MANAGER_HOST)));
-            wrapped.addAll(cmd);
-            cmd = wrapped;
+            cmd = new ArrayList<>(new org.ftlab.rm.net.Placement(o.network().namespace(NetworkLayout.MANAGER_HOST),
+                    o.network().address(NetworkLayout.MANAGER_HOST)).wrap(cmd));
         }
         ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true)
                 .redirectOutput(runDir.resolve("rm/console.log").toFile());

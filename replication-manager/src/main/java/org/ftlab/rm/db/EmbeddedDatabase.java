@@ -11,6 +11,7 @@ import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
+import java.util.List;
 import java.util.Optional;
 import org.ftlab.rm.net.Placement;
 import org.ftlab.rm.replica.FreePorts;
@@ -56,7 +57,7 @@ public final class EmbeddedDatabase implements DatabaseServer {
 
     /**
      * As {@link #start(Path)}, with the server on host {@code placement}: in its network namespace (through a small
-     * wrapper that execs {@code ip netns exec NS mariadbd}, so the pid is still the server's), listening on its address.
+     * wrapper that execs {@code nsenter … mariadbd}, so the pid is still the server's), listening on its address.
      */
     public static EmbeddedDatabase start(Path dataDir, Placement placement) throws IOException, SQLException {
         long t0 = System.nanoTime();
@@ -79,8 +80,8 @@ public final class EmbeddedDatabase implements DatabaseServer {
         config.addArg("--bind-address=" + placement.address());
         if (!placement.isLocal()) {
             Path wrapper = data.resolveSibling("mariadbd-in-netns.sh");
-            Files.writeString(wrapper, "#!/bin/sh\nexec ip netns exec " + placement.namespace() + " '"
-                    + binariesCacheDir().resolve("bin/mariadbd") + "' \"$@\"\n");
+            Files.writeString(wrapper, "#!/bin/sh\nexec " + String.join(" ", placement.wrap(List.of("'"
+                    + binariesCacheDir().resolve("bin/mariadbd") + "'"))) + " \"$@\"\n");
             Files.setPosixFilePermissions(wrapper, java.nio.file.attribute.PosixFilePermissions.fromString("rwx------"));
             config.setExecutable(DBConfiguration.Executable.Server, wrapper::toFile);
         }

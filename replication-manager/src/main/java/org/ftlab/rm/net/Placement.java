@@ -13,12 +13,16 @@ import java.util.List;
 public record Placement(String namespace, String address) {
     public static final Placement LOCAL = new Placement(null, "127.0.0.1");
 
-    /** {@code command} as it must be started to run here ({@code ip netns exec NS …} in a namespace). */
+    /**
+     * {@code command} as it must be started to run here: in a namespace, {@code nsenter --net=/run/netns/NS --},
+     * which execs the command with only its network namespace changed. Not {@code ip netns exec}: that also mounts a
+     * fresh /sys for the command, hiding the cgroup hierarchies the manager's faults need.
+     */
     public List<String> wrap(List<String> command) {
         if (namespace == null) {
             return command;
         }
-        List<String> wrapped = new ArrayList<>(List.of("ip", "netns", "exec", namespace));
+        List<String> wrapped = new ArrayList<>(List.of("nsenter", "--net=/run/netns/" + namespace, "--"));
         wrapped.addAll(command);
         return wrapped;
     }

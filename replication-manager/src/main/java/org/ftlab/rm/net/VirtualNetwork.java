@@ -27,13 +27,14 @@ public final class VirtualNetwork {
         this.layout = layout;
     }
 
-    /** Why this machine cannot run a virtual network, or empty: it needs root, ip (iproute2), nft and tc. */
+    /** Why this machine cannot run a virtual network, or empty: it needs root, ip and tc, nft, and nsenter. */
     public static Optional<String> unusable() {
         if (!isRoot()) {
             return Optional.of("--topology netns needs root (network namespaces, nftables): run as root, or use "
                     + "--topology local");
         }
-        for (String[] tool : new String[][] {{"ip", "iproute2"}, {"tc", "iproute2"}, {"nft", "nftables"}}) {
+        for (String[] tool : new String[][] {{"ip", "iproute2"}, {"tc", "iproute2"}, {"nft", "nftables"},
+            {"nsenter", "util-linux"}}) {
             if (!onPath(tool[0])) {
                 return Optional.of("--topology netns needs the '" + tool[0] + "' command: install it (Debian: apt-get "
                         + "install " + tool[1] + ")");

@@ -103,7 +103,7 @@ public final class ReplicaLauncher {
         Process process;
         try {
             if (niceness > 0 && Files.isExecutable(NICE) || !placement.isLocal()) {
-                // nice(1) and ip netns exec exec the server: the process (and its pid) is the JVM's, every thread at
+                // nice(1) and nsenter exec the server: the process (and its pid) is the JVM's, every thread at
                 // this nice value, in the host's network namespace.
                 List<String> command = new ArrayList<>();
                 if (niceness > 0 && Files.isExecutable(NICE)) {
