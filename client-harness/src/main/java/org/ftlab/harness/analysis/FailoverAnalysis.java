@@ -82,7 +82,21 @@ public final class FailoverAnalysis {
 
     /** A fault with where it struck and what it did to the requests that overlapped it. */
     public record FaultSummary(FaultRecord fault, String config, int faultyInvocations, int overlapping,
-            Double jitterUs, Long maxLatencyUs, Handover handover) {
+            Double jitterUs, Long maxLatencyUs, Handover handover, int failed) {
+        /**
+         * What the requests that met the fault saw: {@code failed} (some failed), {@code served elsewhere} (some
+         * were failed over, hedged or raced to another replica), {@code waited} (slower than the run's fault-free
+         * p99, none failed), or {@code served} (no difference).
+         */
+        public String outcome(long faultFreeP99Us) {
+            if (failed > 0) {
+                return "failed";
+            }
+            if (faultyInvocations > 0) {
+                return "served elsewhere";
+            }
+            return maxLatencyUs != null && maxLatencyUs > faultFreeP99Us ? "waited" : "served";
+        }
     }
 
     /**
@@ -182,6 +196,7 @@ public final class FailoverAnalysis {
         private final Demerits weights;
         private final Map<String, LongList> latencyByFault = new HashMap<>();
         private final Map<String, Integer> faultyByFault = new HashMap<>();
+        private final Map<String, Integer> failedByFault = new HashMap<>();
         private final Map<String, String> configByFault = new HashMap<>();
         private final LongList faultFree = new LongList();
         private final LongList faulty = new LongList();
@@ -234,6 +249,9 @@ public final class FailoverAnalysis {
                     configByFault.putIfAbsent(faultId, pf.block);
                 }
                 if (!pf.completed(i)) {
+                    if (faultId != null) {
+                        failedByFault.merge(faultId, 1, Integer::sum);
+                    }
                     continue;
                 }
                 long latency = pf.latencyUs(i);
@@ -520,7 +538,8 @@ public final class FailoverAnalysis {
                     }
                 }
                 summaries.add(new FaultSummary(f, configByFault.get(f.id()), faultyByFault.getOrDefault(f.id(), 0),
-                        l == null ? 0 : l.size(), jitter, max, handovers.get(f.id())));
+                        l == null ? 0 : l.size(), jitter, max, handovers.get(f.id()),
+                        failedByFault.getOrDefault(f.id(), 0)));
             }
             List<PhaseStats> phaseStats = new ArrayList<>();
             String[] names = {"detection", "failover", "retry", "total"};

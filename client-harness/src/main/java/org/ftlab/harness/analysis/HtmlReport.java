@@ -372,9 +372,13 @@ final class HtmlReport {
         }
         h.append("<h3>The run, second by second, every fault shaded from injection to repair</h3>\n"
                 + "<div id=\"run-timeline-box\"></div>\n");
-        h.append("<h3>Faults (from faults.csv; times after injection)</h3>\n<table><tr><th>fault</th><th>kind</th>"
+        h.append("<h3>Faults (from faults.csv; times after injection)</h3>\n<p><i>requests saw</i>: what the requests "
+                + "that met the fault saw: <i>failed</i> (some failed), <i>served elsewhere</i> (some were failed over, "
+                + "hedged or raced to another replica), <i>waited</i> (none failed, but the slowest took longer than "
+                + "the run's fault-free p99), <i>served</i> (no visible difference).</p>\n");
+        h.append("<table><tr><th>fault</th><th>kind</th>"
                 + "<th>target</th><th>replica</th><th>config</th><th>detected ms</th><th>promoted ms</th>"
-                + "<th>restored s</th><th>repaired s</th><th>repair</th>"
+                + "<th>restored s</th><th>repaired s</th><th>repair</th><th>requests saw</th><th>failed</th>"
                 + "<th>spare ready</th>"
                 + "<th>faulty invocations</th><th>overlapping requests</th><th>jitter (std) ms</th>"
                 + "<th>max latency ms</th><th>hand-over: new primary's first ÷ old primary's last requests, median "
@@ -388,7 +392,9 @@ final class HtmlReport {
                     .append(td(r.restorationUs() == null ? "-" : String.format(Locale.ROOT, "%.1f",
                             r.restorationUs() / 1e6)))
                     .append(td(r.repairUs() == null ? "-" : String.format(Locale.ROOT, "%.2f", r.repairUs() / 1e6)))
-                    .append(td(r.repair().isEmpty() ? "-" : r.repair())).append(td(spareReady(r.sparesReady())))
+                    .append(td(r.repair().isEmpty() ? "-" : r.repair()))
+                    .append(td(f.faultFree() == null ? "-" : s.outcome(f.faultFree().p99())))
+                    .append(td("" + s.failed())).append(td(spareReady(r.sparesReady())))
                     .append(td("" + s.faultyInvocations()))
                     .append(td("" + s.overlapping())).append(td(s.jitterUs() == null ? "-" : ms(s.jitterUs())))
                     .append(td(msOrDash(s.maxLatencyUs()))).append(td(handover(s.handover()))).append("</tr>\n");

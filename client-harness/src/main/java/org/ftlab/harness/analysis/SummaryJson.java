@@ -216,6 +216,10 @@ final class SummaryJson {
                 x.put("spares_ready", r.sparesReady());
             }
             x.put("faulty_invocations", s.faultyInvocations());
+            x.put("failed_requests", s.failed());
+            if (f.faultFree() != null) {
+                x.put("requests_saw", s.outcome(f.faultFree().p99()));
+            }
             x.put("overlapping_requests", s.overlapping());
             putNullable(x, "jitter_us", s.jitterUs());
             putNullable(x, "max_latency_us", s.maxLatencyUs());

@@ -70,7 +70,7 @@ class GridIT {
     void tinyGridWritesOneWholeProbeFilePerConfigurationAndHonoursThinkTimeAndReplySize() throws Exception {
         Path runDir = Files.createTempDirectory(Path.of("target").toAbsolutePath(), "grid-");
         assertEquals(0, ftlab("grid", "--clients", "1,2", "--think", "0,20", "--reply", "orig,256", "--posts", "6",
-                "--views", "6", "--warmup", "3", "--lab-warmup", "20", "--out", runDir.toString()));
+                "--views", "6", "--warmup", "3", "--lab-warmup", "20", "--spares", "0", "--out", runDir.toString()));
 
         assertEquals(TINY.stream().map(id -> id + ".csv").collect(Collectors.toCollection(TreeSet::new)),
                 probeFiles(runDir));
@@ -130,7 +130,7 @@ class GridIT {
         Path runDir = Files.createTempDirectory(Path.of("target").toAbsolutePath(), "grid-rep-");
         assertEquals(0, ftlab("grid", "--clients", "1,2", "--think", "0,20", "--reply", "orig,256", "--posts", "6",
                 "--views", "6", "--warmup", "2", "--lab-warmup", "0", "--repeat", "2", "--order", "random",
-                "--seed", "7", "--out", runDir.toString()));
+                "--seed", "7", "--spares", "0", "--out", runDir.toString()));
         JsonNode manifest = new ObjectMapper().readTree(runDir.resolve("manifest.json").toFile());
         JsonNode grid = manifest.path("grid");
         assertEquals(7, grid.path("seed").asLong());
@@ -214,7 +214,7 @@ class GridIT {
         Path runDir = Files.createTempDirectory(Path.of("target").toAbsolutePath(), "grid-abort-");
         Process grid = new ProcessBuilder(HOME.resolve("scripts/ftlab").toString(), "grid", "--clients", "1,2",
                 "--think", "0,20", "--reply", "orig,256", "--posts", "40", "--views", "40", "--lab-warmup", "0",
-                "--order", "sequential", "--out", runDir.toString()).redirectErrorStream(true).redirectOutput(runDir.resolveSibling(
+                "--order", "sequential", "--spares", "0", "--out", runDir.toString()).redirectErrorStream(true).redirectOutput(runDir.resolveSibling(
                         runDir.getFileName() + ".log").toFile()).start();
         try {
             long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(3);

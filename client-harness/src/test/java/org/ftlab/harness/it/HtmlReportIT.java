@@ -39,9 +39,10 @@ class HtmlReportIT {
         Browser page = open(run.resolve("report/index.html"), dir);
         int expected = attribute(page.dom, "data-plots-expected");
         int rendered = attribute(page.dom, "data-plots-rendered");
-        // 8 latency plots + 4 per reply size, the percentile spectrum, the phases, 12 fault timelines, exceedance,
-        // 2 comparison plots.
-        assertEquals(29, expected, "plots on the page");
+        // 8 latency plots + 4 per reply size, the percentile spectrum, the phases, the whole-run timeline with every
+        // fault shaded, 12 fault timelines, exceedance, 2 comparison plots.
+        assertEquals(30, expected, "plots on the page");
+        assertTrue(page.dom.contains("id=\"run-timeline\""), "the run's timeline, faults shaded");
         assertEquals(expected, rendered, "every plot has pixels on its canvas\n" + errors(page.dom));
         assertTrue(page.dom.contains("id=\"report-errors\" class=\"errors\" hidden"), errors(page.dom));
         assertFalse(page.log.contains("Uncaught"), page.log);

@@ -12,8 +12,10 @@ import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.stream.Stream;
 import org.ftlab.harness.analysis.FaultRecord;
 import org.ftlab.harness.cli.FtlabCommand;
+import org.ftlab.harness.grid.FaultSchedule;
 import org.ftlab.rm.api.FaultKind;
 import org.ftlab.rm.fault.Cgroup;
 import org.ftlab.rm.net.VirtualNetwork;
@@ -22,19 +24,21 @@ import org.junit.jupiter.api.Test;
 
 /**
  * {@code ftlab grid --topology netns} end to end: the database, every replica, the manager and the clients on hosts
- * of their own, network faults of every kind injected and undone, the audit passing, and afterwards no namespace,
- * nftables table, cgroup or process of the run left. Needs root (CI runs as root); skipped otherwise with the reason.
+ * of their own, one fault of every kind injected, recorded with its phases and undone, the exactly-once audit
+ * passing, and afterwards no namespace, nftables table, cgroup, stopped process or process of the run left, and
+ * nothing in the janitor's script. Needs root (CI runs as root); skipped otherwise with the reason.
  */
 class NetnsGridIT {
     @Test
-    void aGridOnAVirtualNetworkRunsEveryNetworkFaultAndLeavesNothingBehind() throws Exception {
+    void aGridOnAVirtualNetworkRunsOneFaultOfEachKindPassesTheAuditAndLeavesNothingBehind() throws Exception {
         assumeTrue(VirtualNetwork.unusable().isEmpty(), () -> VirtualNetwork.unusable().orElse(""));
-        assumeTrue(Cgroup.unusable("freezer").isEmpty(), "needs the cgroup v1 freezer");
+        assumeTrue(Cgroup.unusable("freezer").isEmpty() && Cgroup.unusable("cpu").isEmpty(),
+                "needs the cgroup v1 freezer and cpu controllers");
         Path runDir = Files.createTempDirectory(Path.of("target").toAbsolutePath(), "netns-grid-");
-        Path schedule = Path.of(getClass().getResource("/netns-kinds-short.faults").toURI());
+        Path schedule = Path.of(getClass().getResource("/all-kinds-short.faults").toURI());
         StringWriter out = new StringWriter();
         int code = FtlabCommand.execute(new String[] {"grid", "--topology", "netns", "--clients", "2", "--think", "10",
-            "--reply", "orig", "--posts", "1300", "--views", "0", "--warmup", "0", "--lab-warmup", "0",
+            "--reply", "orig", "--posts", "1600", "--views", "0", "--warmup", "0", "--lab-warmup", "0",
             "--faults-file", schedule.toString(), "--out", runDir.toString()}, new PrintWriter(out, true),
                 new PrintWriter(out, true));
         System.out.println(out);
@@ -48,19 +52,47 @@ class NetnsGridIT {
         String tag = status.path("tag").asText();
 
         List<FaultRecord> faults = FaultRecord.readAll(runDir);
-        assertEquals(List.of(FaultKind.CRASH, FaultKind.FLAKY, FaultKind.BANDWIDTH, FaultKind.PARTITION,
-                FaultKind.LINK_DOWN, FaultKind.FREEZE), faults.stream().filter(f -> f.kind() != null)
-                        .map(FaultRecord::kind).toList(), "every scheduled fault was injected, in order");
+        assertEquals(List.of(FaultKind.CRASH, FaultKind.SLOW, FaultKind.DB_HANG, FaultKind.FLAKY, FaultKind.HANG,
+                FaultKind.BANDWIDTH, FaultKind.DB_SLOW, FaultKind.PARTITION, FaultKind.FREEZE, FaultKind.LINK_DOWN),
+                faults.stream().filter(f -> f.kind() != null).map(FaultRecord::kind).toList(),
+                "every scheduled fault was injected, in order");
         for (FaultRecord f : faults) {
             if (f.kind() != null) {
                 assertTrue(f.repairedUs() >= f.injectedUs(), f + " was repaired");
+                assertTrue(java.util.Set.of("replaced", "undone", "fenced").contains(f.repair()), f.toString());
             }
         }
+        FaultRecord crash = faults.get(0);
+        assertEquals(1, crash.failures(), "the crash failed its replica");
+        assertTrue(crash.detectedUs() >= crash.injectedUs() && crash.promotedUs() >= crash.detectedUs());
+        assertTrue(Files.readString(runDir.resolve(FaultSchedule.FILE)).contains("link-down"),
+                "the schedule run is kept in the run directory");
         FaultRecord linkDown = faults.stream().filter(f -> f.kind() == FaultKind.LINK_DOWN).findFirst().orElseThrow();
         assertEquals(1, linkDown.failures(), "a backup whose link is down for 2 s is suspected and replaced");
 
         assertFalse(ProcessTools.run(List.of("ip", "netns", "list"), null).contains("ftlab-" + tag),
                 "no namespace of the run is left");
-        FaultKindsIT.assertNothingLeft(runDir);
+        assertNothingLeft(runDir);
+    }
+
+    /** No ftlab cgroup, no process of the run (stopped or not), and nothing left for the janitors to undo. */
+    static void assertNothingLeft(Path runDir) throws Exception {
+        for (String controller : List.of("freezer", "cpu")) {
+            try (Stream<Path> groups = Files.list(Cgroup.mountOf(controller).orElseThrow())) {
+                List<String> left = groups.map(p -> p.getFileName().toString()).filter(n -> n.startsWith("ftlab-"))
+                        .toList();
+                assertTrue(left.isEmpty(), "cgroups left in " + controller + ": " + left);
+            }
+        }
+        for (String script : List.of("rm/undo.sh", "network-undo.sh")) {
+            String undo = Files.readString(runDir.resolve(script));
+            assertFalse(undo.lines().anyMatch(l -> !l.isBlank() && !l.startsWith("#")), script + " still holds: "
+                    + undo);
+        }
+        try (Stream<ProcessHandle> all = ProcessHandle.allProcesses()) {
+            List<String> left = all.filter(p -> p.info().commandLine().map(c -> c.contains(runDir.toString()))
+                    .orElse(false)).map(p -> p.pid() + " " + p.info().command().orElse("?")).toList();
+            assertTrue(left.isEmpty(), "processes of the run left: " + left);
+        }
     }
 }
