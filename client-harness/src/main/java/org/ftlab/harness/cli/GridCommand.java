@@ -98,6 +98,11 @@ public final class GridCommand implements Callable<Integer> {
                     throw new IllegalArgumentException("--topology netns runs the embedded database on a host of its"
                             + " own; leave out --db-url");
                 }
+                if (!RunDirectory.hasManifest(runDir)) {
+                    // bad options fail here, before a network is made
+                    GridPlan p = plan();
+                    faultOptions.checkSupported(faultOptions.schedule(p.blockCount()), true, true);
+                }
                 // Here the network is made; the same command runs again on the clients' host.
                 java.util.List<String> args = new java.util.ArrayList<>(
                         spec.root().commandLine().getParseResult().originalArgs());

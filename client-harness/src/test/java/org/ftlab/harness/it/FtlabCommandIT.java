@@ -119,6 +119,7 @@ class FtlabCommandIT {
         assertOneLineError(List.of("grid", "--faults-file", "../examples/faults/partitions.faults"),
                 "partition needs hosts on a virtual network: run with --topology netns");
         assertOneLineError(List.of("grid", "--fault-seed", "7"), "--fault-seed needs --faults-per-config N");
+        assertOneLineError(List.of("grid", "--topology", "cloud"), "--topology must be local or netns");
         assertOneLineError(List.of("grid", "--fault-seed", "7", "--faults", "crash", "--faults-per-config", "1"),
                 "choose one of --faults-file, --fault-seed and --faults");
         assertOneLineError(List.of("grid", "--profile", "medium"), "profile must be quick, paper or full");

@@ -38,7 +38,7 @@ class NetnsGridIT {
         Path schedule = Path.of(getClass().getResource("/all-kinds-short.faults").toURI());
         StringWriter out = new StringWriter();
         int code = FtlabCommand.execute(new String[] {"grid", "--topology", "netns", "--clients", "2", "--think", "10",
-            "--reply", "orig", "--posts", "1600", "--views", "0", "--warmup", "0", "--lab-warmup", "0",
+            "--reply", "orig", "--posts", "2200", "--views", "0", "--warmup", "0", "--lab-warmup", "0",
             "--faults-file", schedule.toString(), "--out", runDir.toString()}, new PrintWriter(out, true),
                 new PrintWriter(out, true));
         System.out.println(out);
