@@ -28,7 +28,7 @@ final class FaultInjector {
     /** Least time between a view change (failure, promotion, restored degree) and the next fault. */
     static final long SETTLE_MILLIS = 2000;
     /** Least time between the repair of a fault that changed no view and the next fault. */
-    static final long SETTLE_QUIET_MILLIS = 1000;
+    static final long SETTLE_QUIET_MILLIS = 500;
     private final ManagedLab lab;
     private final List<FaultSchedule.Entry> entries;
     private final PrintWriter progress;

@@ -15,6 +15,8 @@ import java.util.Map;
  * {@code kill -9}, after which a frozen cgroup or a stopped database would otherwise stay that way.
  */
 public final class Janitor implements AutoCloseable {
+    /** The watcher's name in its command line ({@code sh -c LOOP ftlab-janitor …}). */
+    public static final String NAME = "ftlab-janitor";
     private static final String LOOP = "owner=$1; script=$2; "
             + "while kill -0 \"$owner\" 2>/dev/null; do sleep 0.5; done; [ -f \"$script\" ] && sh \"$script\"; exit 0";
 
@@ -35,7 +37,7 @@ public final class Janitor implements AutoCloseable {
     /** Runs the script once process {@code ownerPid} is gone. */
     static Janitor start(Path script, long ownerPid) throws IOException {
         Files.createDirectories(script.toAbsolutePath().getParent());
-        Janitor j = new Janitor(script, new ProcessBuilder("sh", "-c", LOOP, "ftlab-janitor",
+        Janitor j = new Janitor(script, new ProcessBuilder("sh", "-c", LOOP, NAME,
                 Long.toString(ownerPid), script.toAbsolutePath().toString())
                 .redirectOutput(ProcessBuilder.Redirect.DISCARD).redirectError(ProcessBuilder.Redirect.DISCARD)
                 .start());

@@ -8,6 +8,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
 import org.ftlab.rm.api.NetworkLayout;
+import org.ftlab.rm.fault.Janitor;
 import org.ftlab.rm.fault.Undo;
 import org.ftlab.rm.replica.ProcessTools;
 
@@ -128,12 +129,15 @@ public final class VirtualNetwork {
 
     /**
      * Shell commands that remove every namespace of this lab (killing what still runs in them), for the janitor and
-     * for the end of a run.
+     * for the end of a run. The janitors in there are spared: once the manager is gone, the manager's undoes the
+     * faults it left (a frozen or throttled replica's cgroup), which no namespace removal would.
      */
     public String removeAllScript() {
         String prefix = "ftlab-" + layout.tag() + "-";
         return "for ns in $(ip netns list 2>/dev/null | cut -d' ' -f1 | grep '^" + prefix + "'); do "
-                + "for p in $(ip netns pids $ns 2>/dev/null); do kill -KILL $p 2>/dev/null; done; "
+                + "for p in $(ip netns pids $ns 2>/dev/null); do "
+                + "case \"$(tr '\\0' ' ' < /proc/$p/cmdline 2>/dev/null)\" in *" + Janitor.NAME + "*) ;; "
+                + "*) kill -KILL $p 2>/dev/null ;; esac; done; "
                 + "ip netns del $ns 2>/dev/null; done";
     }
 

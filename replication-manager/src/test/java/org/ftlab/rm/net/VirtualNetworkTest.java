@@ -51,6 +51,27 @@ class VirtualNetworkTest {
     }
 
     @Test
+    void removingTheNetworkKillsWhatRunsOnItsHostsButSparesTheJanitorsThatUndoFaults() throws Exception {
+        Placement r1 = net.placement("r1");
+        Process worker = new ProcessBuilder(r1.wrap(List.of("sleep", "60"))).start();
+        Process janitor = new ProcessBuilder(r1.wrap(List.of("sh", "-c", "while :; do sleep 1; done",
+                org.ftlab.rm.fault.Janitor.NAME)))
+                .start();
+        try {
+            for (int i = 0; i < 100 && net.pids("r1").size() < 2; i++) {
+                Thread.sleep(20);
+            }
+            assertTrue(net.pids("r1").size() >= 2, "both run on host r1 (the janitor's shell may have a child)");
+            net.removeAll();
+            assertTrue(worker.waitFor(10, java.util.concurrent.TimeUnit.SECONDS), "the worker was killed");
+            assertTrue(janitor.isAlive(), "the janitor was spared");
+        } finally {
+            worker.destroyForcibly();
+            janitor.destroyForcibly();
+        }
+    }
+
+    @Test
     void aLinkDownIsTheBridgesEndOfTheHostsLinkAndItsUndoBringsItBack() throws Exception {
         Undo undo = net.linkDown("r1");
         String sw = net.layout().switchNamespace();
