@@ -75,10 +75,20 @@ public final class LocalLab implements AutoCloseable {
         ApplicationUser user = ApplicationUser.random();
         user.save(runDir);
         VirtualNetwork net = options.network();
-        DatabaseServer database = options.externalDatabase() != null
-                ? ExternalDatabase.connect(options.externalDatabase())
-                : EmbeddedDatabase.start(runDir.resolve("db/data"), net == null ? Placement.LOCAL
-                        : net.addHost(NetworkLayout.DATABASE_HOST));
+        DatabaseServer database;
+        if (options.externalDatabase() != null) {
+            database = ExternalDatabase.connect(options.externalDatabase());
+        } else {
+            Placement host = net == null ? Placement.LOCAL : net.addHost(NetworkLayout.DATABASE_HOST);
+            try {
+                database = EmbeddedDatabase.start(runDir.resolve("db/data"), host);
+            } catch (IOException | SQLException | RuntimeException e) {
+                if (net != null) {
+                    net.removeHost(NetworkLayout.DATABASE_HOST);
+                }
+                throw e;
+            }
+        }
         ReplicaLauncher launcher = new ReplicaLauncher(options.serverHome(), runDir, database, user,
                 options.replicaMaxHeap(), options.heartbeat());
         return new LocalLab(runDir, database, user, launcher, net);
@@ -95,7 +105,14 @@ public final class LocalLab implements AutoCloseable {
         if (closed) {
             throw new IllegalStateException("lab is closed");
         }
-        Replica replica = launcher.launch(name, niceness, network == null ? Placement.LOCAL : network.addHost(name));
+        Placement host = network == null ? Placement.LOCAL : network.addHost(name);
+        Replica replica;
+        try {
+            replica = launcher.launch(name, niceness, host);
+        } catch (IOException | RuntimeException e) {
+            removeHost(name);
+            throw e;
+        }
         replicas.add(replica);
         try {
             replica.awaitReady(REPLICA_START_TIMEOUT);

@@ -6,7 +6,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.SQLException;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -16,6 +15,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import org.ftlab.auction.api.MicroClock;
 import org.ftlab.fd.FailureKind;
 import org.ftlab.fd.FaultDetector;
 import org.ftlab.fd.ProcessState;
@@ -406,6 +406,17 @@ public final class ReplicationManager implements AutoCloseable {
         // after the SIGKILL, off the lock: finding the sessions takes about 15 ms. A frozen process gets the SIGKILL
         // only once thawed: the faults its fence ended are undone at once.
         failed.kill();
+        if (closed) {
+            // Stopping (replicas stopping look failed to the detector): the executors are shut down, and the lab's
+            // close stops what is left; only a fault this fence ended is undone, here.
+            for (InjectedFault ended : decided.ended()) {
+                Undo undo = undos.remove(ended.faultId());
+                if (undo != null) {
+                    runUndo(ended.faultId(), undo);
+                }
+            }
+            return;
+        }
         fencer.execute(() -> endDatabaseSessions(failed));
         for (InjectedFault ended : decided.ended()) {
             Undo undo = undos.remove(ended.faultId());
@@ -495,48 +506,69 @@ public final class ReplicationManager implements AutoCloseable {
         if (unsupported.isPresent()) {
             throw new IllegalArgumentException(unsupported.get());
         }
+        // The target is resolved under the lock; the fault is made outside it (ip, nft, tc and the freezer take
+        // milliseconds, and views, reports and the detector must not wait for them), then recorded under it again.
+        // A crash is made under the lock: its detection can follow at once.
+        String host;
+        String peer;
+        String replica;
+        long pid = 0;
+        String faultId;
         synchronized (lock) {
             if (closed) {
                 throw new IllegalStateException("the lab is stopping");
             }
             FaultTarget target = spec.target();
-            String host = host(target.node(), spec);
-            String peer = target.peer() == null ? null : host(target.peer(), spec);
+            host = host(target.node(), spec);
+            peer = target.peer() == null ? null : host(target.peer(), spec);
             // the replica the fault acts on: the target's, or the replica side of a partition
-            String replica = target.node().isReplica() ? host
+            replica = target.node().isReplica() ? host
                     : target.peer() != null && target.peer().isReplica() ? peer : null;
-            long pid = 0;
             if (spec.kind().layer() == FaultKind.Layer.PROCESS) {
                 pid = records.get(replica).replica.pid();
             } else if (spec.kind().layer() == FaultKind.Layer.DATABASE) {
                 pid = lab.database().pid().orElseThrow();
             }
-            String faultId = view.nextFaultId();
-            String group = "ftlab-" + ProcessHandle.current().pid() + "-" + faultId;
-            String table = "ftlab_" + faultId;
-            Undo undo = switch (spec.kind()) {
-                case CRASH -> {
-                    records.get(replica).replica.kill();
-                    yield Undo.NOTHING;
-                }
-                case HANG, DB_HANG -> ProcessFaults.stop(pid);
-                // a host freezes whole: on a virtual network every process in its namespace
-                case FREEZE -> ProcessFaults.freeze(group, net == null ? List.of(pid) : net.pids(host));
-                case SLOW, DB_SLOW -> ProcessFaults.cpuQuota(group, List.of(pid), spec.amount());
-                case LINK_DOWN -> net.linkDown(host);
-                case PARTITION -> net.partition(table, List.of(host), List.of(peer));
-                case FLAKY -> net.flaky(table, host, spec.amount());
-                case BANDWIDTH -> net.bandwidth(host, spec.amount());
-            };
-            // The fault exists from the moment it was made.
-            InjectedFault fault = new InjectedFault(faultId, spec, replica, pid, epochMicros(), 0,
+            faultId = view.nextFaultId();
+            if (spec.kind() == FaultKind.CRASH) {
+                records.get(replica).replica.kill();
+                InjectedFault fault = new InjectedFault(faultId, spec, replica, pid, epochMicros(), 0,
+                        InjectedFault.Repair.NONE);
+                view.injected(fault);
+                return fault;
+            }
+        }
+        String group = "ftlab-" + ProcessHandle.current().pid() + "-" + faultId;
+        String table = "ftlab_" + faultId;
+        Undo undo = switch (spec.kind()) {
+            case CRASH -> throw new IllegalStateException("made above");
+            case HANG, DB_HANG -> ProcessFaults.stop(pid);
+            // a host freezes whole: on a virtual network every process in its namespace
+            case FREEZE -> ProcessFaults.freeze(group, net == null ? List.of(pid) : net.pids(host));
+            case SLOW, DB_SLOW -> ProcessFaults.cpuQuota(group, List.of(pid), spec.amount());
+            case LINK_DOWN -> net.linkDown(host);
+            case PARTITION -> net.partition(table, List.of(host), List.of(peer));
+            case FLAKY -> net.flaky(table, host, spec.amount());
+            case BANDWIDTH -> net.bandwidth(host, spec.amount());
+        };
+        // The fault exists from the moment it was made.
+        long injected = epochMicros();
+        janitor.register(faultId, undo.script());
+        synchronized (lock) {
+            InjectedFault fault = new InjectedFault(faultId, spec, replica, pid, injected, 0,
                     InjectedFault.Repair.NONE);
             view.injected(fault);
-            if (spec.kind().lasts()) {
-                undos.put(faultId, undo);
-                janitor.register(faultId, undo.script());
-                repairs.schedule(() -> repairAfterDuration(faultId), spec.durationMillis(), TimeUnit.MILLISECONDS);
+            boolean replicaGone = replica != null && spec.kind().layer() == FaultKind.Layer.PROCESS
+                    && view.state(replica) == ReplicaState.DEAD;
+            if (closed || replicaGone) {
+                // the lab stopped, or the replica failed while the fault was being made: nothing to wait for
+                view.repaired(faultId, epochMicros(), closed ? InjectedFault.Repair.AT_SHUTDOWN
+                        : InjectedFault.Repair.FENCED);
+                runUndo(faultId, undo);
+                return view.faults().stream().filter(f -> f.faultId().equals(faultId)).findFirst().orElseThrow();
             }
+            undos.put(faultId, undo);
+            repairs.schedule(() -> repairAfterDuration(faultId), spec.durationMillis(), TimeUnit.MILLISECONDS);
             return fault;
         }
     }
@@ -602,8 +634,7 @@ public final class ReplicationManager implements AutoCloseable {
     }
 
     static long epochMicros() {
-        Instant now = Instant.now();
-        return now.getEpochSecond() * 1_000_000L + now.getNano() / 1_000;
+        return MicroClock.nowEpochMicros();
     }
 
     @Override

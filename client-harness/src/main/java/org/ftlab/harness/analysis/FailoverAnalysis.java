@@ -127,6 +127,16 @@ public final class FailoverAnalysis {
 
     /** One 1-s slice of a fault timeline; second is relative to the fault's start; latencies ms, null when none. */
     public record Slice(int second, Double p50Ms, Double p99Ms, Double maxMs, int completed) {
+        /** The slice of the latencies (µs) sent in it, or an empty one for none. */
+        static Slice of(int second, LongList latencies, int completed) {
+            if (latencies == null) {
+                return new Slice(second, null, null, null, completed);
+            }
+            long[] v = latencies.toArray();
+            Arrays.sort(v);
+            return new Slice(second, LatencyStats.perMille(v, 500) / 1e3, LatencyStats.perMille(v, 990) / 1e3,
+                    v[v.length - 1] / 1e3, completed);
+        }
     }
 
     /**
@@ -438,14 +448,7 @@ public final class FailoverAnalysis {
                     if (sliceStart < minSend - 1_000_000 || sliceStart > maxRecv) {
                         continue; // outside the configuration: nothing was being measured
                     }
-                    if (lat[s] == null) {
-                        slices.add(new Slice(s - TIMELINE_BEFORE_S, null, null, null, done[s]));
-                    } else {
-                        long[] v = lat[s].toArray();
-                        Arrays.sort(v);
-                        slices.add(new Slice(s - TIMELINE_BEFORE_S, LatencyStats.perMille(v, 500) / 1e3,
-                                LatencyStats.perMille(v, 990) / 1e3, v[v.length - 1] / 1e3, done[s]));
-                    }
+                    slices.add(Slice.of(s - TIMELINE_BEFORE_S, lat[s], done[s]));
                 }
                 timelines.put(f.id(), new Timeline(f.id(), f.label(), pf.block, rel(f.detectedUs(), start),
                         rel(f.promotedUs(), start), rel(f.restoredUs(), start), rel(f.repairedUs(), start), slices,
@@ -617,10 +620,7 @@ public final class FailoverAnalysis {
             long first = bySecond.firstKey();
             List<Slice> slices = new ArrayList<>();
             for (Map.Entry<Long, LongList> e : bySecond.entrySet()) {
-                long[] v = e.getValue().toArray();
-                Arrays.sort(v);
-                slices.add(new Slice((int) (e.getKey() - first), LatencyStats.perMille(v, 500) / 1e3,
-                        LatencyStats.perMille(v, 990) / 1e3, v[v.length - 1] / 1e3,
+                slices.add(Slice.of((int) (e.getKey() - first), e.getValue(),
                         doneBySecond.getOrDefault(e.getKey(), 0)));
             }
             long originUs = first * 1_000_000L;

@@ -34,8 +34,8 @@ final class ActiveStrategy implements FailoverStrategy {
         for (Target t : targets) {
             CompletableFuture<Answer<T>> attempt = replicas.attemptAsync(t, operation, call);
             attempts.add(attempt);
-            replicas.askIfSilent(t, attempt, askAfterMicros);
         }
+        replicas.askIfSilent(targets, attempts, askAfterMicros);
         Answer<T> winner = Race.firstAnswer(attempts).join();
         int n = targets.size();
         Target first = targets.get(0);

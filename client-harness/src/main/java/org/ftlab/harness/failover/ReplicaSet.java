@@ -58,7 +58,6 @@ public final class ReplicaSet implements AutoCloseable {
     private final Set<String> suspected = ConcurrentHashMap.newKeySet();
     private final AtomicInteger falseSuspicions = new AtomicInteger();
     /** Replicas the client has asked the manager to check, until it answers. */
-    private final Set<String> asking = ConcurrentHashMap.newKeySet();
     private final Object switchLock = new Object();
     private volatile PrimaryBackupView view;
     private volatile Target current;
@@ -251,25 +250,34 @@ public final class ReplicaSet implements AutoCloseable {
      * If {@code attempt} on {@code target} has not answered {@code afterMicros} from now, asks the Replication Manager
      * to check that replica, without suspecting it: the manager confirms a failure from the process's state (stopped:
      * a hang; gone: a crash) and fences the replica, and leaves a running one alone. Nothing changes on the client
-     * and nothing is counted; at most one question per replica is outstanding. For the strategies that send a request
+     * and nothing is counted; questions go one at a time, from the client's reporter thread. For the strategies that send a request
      * to more than one replica: a hung primary holds the request_log row of the request it was executing in an open
      * transaction until it is fenced, and every copy of that request sent elsewhere waits for the row. Asking gets the
      * hang fenced in a few hedge delays instead of an invocation timeout or the Fault Detector's timeout.
      */
     public void askIfSilent(Target target, CompletableFuture<?> attempt, long afterMicros) {
+        askIfSilent(List.of(target), List.of(attempt), afterMicros);
+    }
+
+    /**
+     * As {@link #askIfSilent(Target, CompletableFuture, long)} for the attempts of one request on several replicas
+     * ({@code attempts.get(i)} on {@code targets.get(i)}): one delayed check per request, which asks about each
+     * attempt still silent.
+     */
+    public void askIfSilent(List<Target> targets, List<? extends CompletableFuture<?>> attempts, long afterMicros) {
         if (closed) {
             return;
         }
         CompletableFuture.delayedExecutor(afterMicros, TimeUnit.MICROSECONDS, reporter).execute(() -> {
-            if (attempt.isDone() || closed || !asking.add(target.name())) {
-                return;
-            }
-            try {
-                manager.report(target.name());
-            } catch (IOException | RuntimeException e) {
-                // unanswered: the attempt's own timeout and the Fault Detector still watch that replica
-            } finally {
-                asking.remove(target.name());
+            for (int i = 0; i < targets.size() && !closed; i++) {
+                if (attempts.get(i).isDone()) {
+                    continue;
+                }
+                try {
+                    manager.report(targets.get(i).name());
+                } catch (IOException | RuntimeException e) {
+                    // unanswered: the attempt's own timeout and the Fault Detector still watch that replica
+                }
             }
         });
     }

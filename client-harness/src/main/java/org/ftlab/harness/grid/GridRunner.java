@@ -18,7 +18,6 @@ import org.ftlab.auction.api.MicroClock;
 import org.ftlab.auction.api.Reply;
 import org.ftlab.auction.api.ReplySize;
 import org.ftlab.auction.api.RequestHeader;
-import org.ftlab.harness.failover.FailoverClient;
 import org.ftlab.harness.failover.Outcome;
 import org.ftlab.harness.lab.ManagedLab;
 import org.ftlab.harness.probe.ExactlyOnceAudit;
@@ -126,7 +125,8 @@ public final class GridRunner {
                 long t0 = System.nanoTime();
                 List<ProbeTable> tables = runBlock(block, schedule.indexOf(block) + 1, sessions, pool, injector);
                 all.addAll(tables);
-                joinFaults(tables);
+                ManagerStatus status = lab.manager().status(); // one reading: joined and logged alike
+                joinFaults(tables, status);
                 if (aborted) {
                     // Interrupted: keep what completed (its posts are in the database), but not as a done block.
                     if (rows(tables) > 0) {
@@ -138,7 +138,7 @@ public final class GridRunner {
                     break;
                 }
                 dir.writeProbes(block, tables);
-                writeFaults();
+                writeFaults(status);
                 done++;
                 double seconds = (System.nanoTime() - t0) / 1e9;
                 progress.printf(Locale.ROOT, "[%d/%d] %s done in %.1f s (%d rows); ETA %s%n", done, total,
@@ -161,7 +161,7 @@ public final class GridRunner {
                 throw new IllegalStateException(audit.summary());
             }
         }
-        writeFaults();
+        writeFaults(lab.manager().status());
         return !aborted;
     }
 
@@ -478,8 +478,7 @@ public final class GridRunner {
      * primary served, and later ones that still went to the failed replica first (the client had not seen the new
      * view yet); and requests that overlapped an injected fault that failed no replica, from injection to repair.
      */
-    private void joinFaults(List<ProbeTable> tables) throws IOException {
-        ManagerStatus status = lab.manager().status();
+    private void joinFaults(List<ProbeTable> tables, ManagerStatus status) {
         java.util.Set<String> failed = new java.util.HashSet<>();
         for (FailureRecord f : ownFailures(status)) {
             failed.add(f.faultId());
@@ -521,8 +520,7 @@ public final class GridRunner {
         return status.faults().stream().filter(f -> f.injectedEpochUs() >= sinceEpochUs).toList();
     }
 
-    private void writeFaults() throws IOException {
-        ManagerStatus status = lab.manager().status();
+    private void writeFaults(ManagerStatus status) throws IOException {
         dir.writeFaults(ownFaults(status), ownFailures(status));
     }
 

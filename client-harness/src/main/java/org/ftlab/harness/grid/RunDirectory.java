@@ -81,7 +81,6 @@ public final class RunDirectory {
         ArrayNode schedule = grid.putArray("schedule");
         plan.schedule().forEach(b -> schedule.add(b.id()));
         m.put("failover_strategy", Strategies.named(strategy).name());
-        faults.checkBlocks(plan.blockCount());
         ObjectNode f = m.putObject("faults");
         f.put("origin", faults.origin());
         f.put("count", faults.entries().size());
@@ -91,10 +90,7 @@ public final class RunDirectory {
             f.put("schedule", FaultSchedule.FILE);
             String text = faults.format();
             FaultSchedule.parse(text, FaultSchedule.FILE).checkBlocks(plan.blockCount()); // reads back, before a lab
-            Path tmp = dir.resolve(FaultSchedule.FILE + ".tmp");
-            Files.writeString(tmp, text, StandardCharsets.UTF_8);
-            Files.move(tmp, dir.resolve(FaultSchedule.FILE), StandardCopyOption.ATOMIC_MOVE,
-                    StandardCopyOption.REPLACE_EXISTING);
+            org.ftlab.rm.io.AtomicFiles.write(dir.resolve(FaultSchedule.FILE), text);
         }
         m.put("replicas", replicas);
         m.put("spares", spares);

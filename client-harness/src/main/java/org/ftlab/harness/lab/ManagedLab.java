@@ -42,8 +42,10 @@ public final class ManagedLab implements AutoCloseable {
     /** Spares a lab keeps unless told otherwise. */
     public static final int DEFAULT_SPARES = 1;
 
-    /** Settings; {@code externalDatabase} null: the embedded database. */
-    /** Settings; {@code network} null: every process on this machine's loopback. */
+    /**
+     * Settings; {@code externalDatabase} null: the embedded database; {@code network} null: every process on this
+     * machine's loopback.
+     */
     public record Options(Path runDir, Path serverDir, int replicas, int spares, DatabaseEndpoint externalDatabase,
             long heartbeatMillis, long timeoutMillis, boolean relaunch, NetworkLayout network) {
         public Options(Path runDir, Path serverDir, int replicas) {
@@ -74,8 +76,8 @@ public final class ManagedLab implements AutoCloseable {
         if (o.network() != null) {
             // the manager (and the detector it starts) on the manager's host
             cmd.addAll(List.of("--network", runDir.resolve(NetworkLayout.FILE).toString()));
-            cmd = new ArrayList<>(new org.ftlab.rm.net.Placement(o.network().namespace(NetworkLayout.MANAGER_HOST),
-                    o.network().address(NetworkLayout.MANAGER_HOST)).wrap(cmd));
+            cmd = new ArrayList<>(org.ftlab.rm.net.VirtualNetwork.attach(o.network())
+                    .placement(NetworkLayout.MANAGER_HOST).wrap(cmd));
         }
         ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true)
                 .redirectOutput(runDir.resolve("rm/console.log").toFile());

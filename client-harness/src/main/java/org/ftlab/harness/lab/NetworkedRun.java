@@ -5,7 +5,6 @@ import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -26,6 +25,9 @@ public final class NetworkedRun {
     /** Set in the command run inside the clients' host: the path of the network's layout. */
     public static final String ENV = "FTLAB_NETWORK";
     private static final ObjectMapper JSON = new ObjectMapper();
+    /** A process runs one networked command: its network is removed once. */
+    private static final java.util.concurrent.atomic.AtomicBoolean REMOVED =
+            new java.util.concurrent.atomic.AtomicBoolean();
 
     private NetworkedRun() {
     }
@@ -57,9 +59,7 @@ public final class NetworkedRun {
             net.addHost(NetworkLayout.MANAGER_HOST);
             var clients = net.addHost(NetworkLayout.CLIENTS_HOST);
             Path layout = runDir.resolve(NetworkLayout.FILE);
-            Path tmp = runDir.resolve(NetworkLayout.FILE + ".tmp");
-            JSON.writeValue(tmp.toFile(), net.layout());
-            Files.move(tmp, layout, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+            org.ftlab.rm.io.AtomicFiles.write(layout, JSON.writeValueAsString(net.layout()));
             out.printf("virtual network %s.0/24: namespaces ftlab-%s-* (switch, %s, %s; the manager adds db and "
                     + "the replicas)%n", net.layout().prefix(), net.layout().tag(), NetworkLayout.MANAGER_HOST,
                     NetworkLayout.CLIENTS_HOST);
@@ -85,7 +85,11 @@ public final class NetworkedRun {
             }, "ftlab-network-stop");
             Runtime.getRuntime().addShutdownHook(forward);
             int code = child.waitFor();
-            Runtime.getRuntime().removeShutdownHook(forward);
+            try {
+                Runtime.getRuntime().removeShutdownHook(forward);
+            } catch (IllegalStateException shuttingDown) {
+                // the hook is running: it removes the network
+            }
             return code;
         } finally {
             if (child != null && child.isAlive()) {
@@ -95,7 +99,11 @@ public final class NetworkedRun {
         }
     }
 
+    /** Removes the network once, whether the command ended or this process was told to stop (or both at once). */
     private static void removeQuietly(VirtualNetwork net, Janitor janitor) {
+        if (!REMOVED.compareAndSet(false, true)) {
+            return;
+        }
         try {
             net.removeAll();
             if (!net.anyLeft()) {

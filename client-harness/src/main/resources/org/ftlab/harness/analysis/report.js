@@ -50,6 +50,17 @@
     'slow': 'rgba(255,127,14,0.25)', 'link-down': 'rgba(140,86,75,0.30)', 'partition': 'rgba(227,119,194,0.30)',
     'flaky': 'rgba(188,189,34,0.30)', 'bandwidth': 'rgba(44,160,44,0.25)', 'db-hang': 'rgba(31,119,180,0.30)',
     'db-slow': 'rgba(127,127,127,0.30)', 'unprovoked': 'rgba(0,0,0,0.15)' };
+  // Latency quantiles and completions per 1-s slice: the datasets of every time-based plot.
+  function sliceDatasets(sl, pointRadius, borderWidth) {
+    const line = (k, label, c) => ({ type: 'line', label: label, yAxisID: 'y', borderColor: color(c), backgroundColor: color(c),
+      pointRadius: pointRadius, borderWidth: borderWidth, spanGaps: false, data: sl.map(s => ({ x: s.second + 0.5, y: s[k] })) });
+    return [line('max_ms', 'max', 1), line('p99_ms', 'p99', 3), line('p50_ms', 'median', 0),
+      { type: 'bar', label: 'completed requests/s', yAxisID: 'y2', backgroundColor: 'rgba(127,127,127,0.3)', data: sl.map(s => ({ x: s.second + 0.5, y: s.completed })) }];
+  }
+  function sliceScales(xTitle) {
+    return { x: axis(xTitle, false), y: axis('latency (ms, log)', true, { position: 'left' }),
+      y2: axis('completed requests per second', false, { position: 'right', grid: { drawOnChartArea: false }, min: 0 }) };
+  }
   const bandAreas = bands => (bands || []).map(b => ({ from: b.from_s, to: b.to_s, color: KIND_COLORS[b.kind] || 'rgba(0,0,0,0.15)',
     label: b.fault_id + ' ' + b.kind + (b.target ? ' ' + b.target : '') }));
 
@@ -256,18 +267,13 @@
     if (!box) return;
     (fo.timelines || []).slice(0, data.max_timelines).forEach((t, i) => {
       const canvas = addCanvas(box, 'timeline-' + i, 'latency around fault ' + t.fault_id);
-      const sl = t.slices;
-      const line = (k, label, c) => ({ type: 'line', label: label, yAxisID: 'y', borderColor: color(c), backgroundColor: color(c), pointRadius: 2, spanGaps: false,
-        data: sl.map(s => ({ x: s.second + 0.5, y: s[k] })) });
       // every fault in the window, from injection to repair, in its kind's colour; this fault's promotion and
       // restoration as thin marks
       const areas = bandAreas(t.bands);
       [t.promoted_s, t.restored_s].forEach(s => { if (s != null) areas.push({ from: s, to: s, color: 'rgba(0,0,0,0.6)' }); });
-      draw(canvas, { type: 'line', data: { datasets: [line('max_ms', 'max', 1), line('p99_ms', 'p99', 3), line('p50_ms', 'median', 0),
-        { type: 'bar', label: 'completed requests/s', yAxisID: 'y2', backgroundColor: 'rgba(127,127,127,0.3)', data: sl.map(s => ({ x: s.second + 0.5, y: s.completed })) }] },
+      draw(canvas, { type: 'line', data: { datasets: sliceDatasets(t.slices, 2, undefined) },
         options: { plugins: { title: title(t.fault_id + ' (' + t.kind + ') in ' + t.config + ': each fault shaded from injection to repair; marks = promoted, restored'), shade: { areas: areas } },
-          scales: { x: axis('seconds since the fault was injected', false), y: axis('latency (ms, log)', true, { position: 'left' }),
-            y2: axis('completed requests per second', false, { position: 'right', grid: { drawOnChartArea: false }, min: 0 }) } } });
+          scales: sliceScales('seconds since the fault was injected') } });
     });
   })();
 
@@ -277,14 +283,9 @@
     const rt = fo.run_timeline;
     if (!box || !rt || rt.slices.length === 0) return;
     const canvas = addCanvas(box, 'run-timeline', 'latency over the whole run with every fault shaded');
-    const sl = rt.slices;
-    const line = (k, label, c) => ({ type: 'line', label: label, yAxisID: 'y', borderColor: color(c), backgroundColor: color(c),
-      pointRadius: 0, borderWidth: 1, spanGaps: false, data: sl.map(s => ({ x: s.second + 0.5, y: s[k] })) });
-    draw(canvas, { type: 'line', data: { datasets: [line('max_ms', 'max', 1), line('p99_ms', 'p99', 3), line('p50_ms', 'median', 0),
-      { type: 'bar', label: 'completed requests/s', yAxisID: 'y2', backgroundColor: 'rgba(127,127,127,0.3)', data: sl.map(s => ({ x: s.second + 0.5, y: s.completed })) }] },
+    draw(canvas, { type: 'line', data: { datasets: sliceDatasets(rt.slices, 0, 1) },
       options: { parsing: false, plugins: { title: title('latency per 1-s slice over the run; faults shaded by kind, from injection to repair'), shade: { areas: bandAreas(rt.bands) } },
-        scales: { x: axis('seconds since the run\'s first request', false), y: axis('latency (ms, log)', true, { position: 'left' }),
-          y2: axis('completed requests per second', false, { position: 'right', grid: { drawOnChartArea: false }, min: 0 }) } } });
+        scales: sliceScales('seconds since the run\'s first request') } });
   })();
 
   // Probability of exceeding 0.1 s / 1 s / 2 s: the whole run and each configuration a fault touched.

@@ -27,12 +27,12 @@ public record FailureRecord(String faultId, String replica, FailureKind verdict,
 
         @com.fasterxml.jackson.annotation.JsonValue
         public String wireName() {
-            return name().toLowerCase(java.util.Locale.ROOT).replace('_', '-');
+            return WireNames.of(this);
         }
 
         @com.fasterxml.jackson.annotation.JsonCreator
         public static Source parse(String s) {
-            return valueOf(s.toUpperCase(java.util.Locale.ROOT).replace('-', '_'));
+            return WireNames.parse(Source.class, s);
         }
     }
 

@@ -29,12 +29,12 @@ public record InjectedFault(String faultId, FaultSpec spec, String replica, long
 
         @com.fasterxml.jackson.annotation.JsonValue
         public String wireName() {
-            return name().toLowerCase(java.util.Locale.ROOT).replace('_', '-');
+            return WireNames.of(this);
         }
 
         @com.fasterxml.jackson.annotation.JsonCreator
         public static Repair parse(String s) {
-            return valueOf(s.toUpperCase(java.util.Locale.ROOT).replace('-', '_'));
+            return WireNames.parse(Repair.class, s);
         }
     }
 

@@ -15,11 +15,11 @@ public enum ReplicaState {
 
     @com.fasterxml.jackson.annotation.JsonValue
     public String wireName() {
-        return name().toLowerCase(java.util.Locale.ROOT);
+        return WireNames.of(this);
     }
 
     @com.fasterxml.jackson.annotation.JsonCreator
     public static ReplicaState parse(String s) {
-        return valueOf(s.toUpperCase(java.util.Locale.ROOT));
+        return WireNames.parse(ReplicaState.class, s);
     }
 }

@@ -1,12 +1,11 @@
 package org.ftlab.rm.fault;
 
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import org.ftlab.rm.replica.DeadMansSwitch;
 
 /**
  * Undoes faults even when this JVM is killed: every fault in effect has its undo commands in a shell script
@@ -17,8 +16,6 @@ import java.util.Map;
 public final class Janitor implements AutoCloseable {
     /** The watcher's name in its command line ({@code sh -c LOOP ftlab-janitor …}). */
     public static final String NAME = "ftlab-janitor";
-    private static final String LOOP = "owner=$1; script=$2; "
-            + "while kill -0 \"$owner\" 2>/dev/null; do sleep 0.5; done; [ -f \"$script\" ] && sh \"$script\"; exit 0";
 
     private final Path script;
     private final Map<String, String> undo = new LinkedHashMap<>();
@@ -37,10 +34,8 @@ public final class Janitor implements AutoCloseable {
     /** Runs the script once process {@code ownerPid} is gone. */
     static Janitor start(Path script, long ownerPid) throws IOException {
         Files.createDirectories(script.toAbsolutePath().getParent());
-        Janitor j = new Janitor(script, new ProcessBuilder("sh", "-c", LOOP, NAME,
-                Long.toString(ownerPid), script.toAbsolutePath().toString())
-                .redirectOutput(ProcessBuilder.Redirect.DISCARD).redirectError(ProcessBuilder.Redirect.DISCARD)
-                .start());
+        Janitor j = new Janitor(script, DeadMansSwitch.start(NAME, ownerPid, "", "[ -f \"$2\" ] && sh \"$2\"",
+                script.toAbsolutePath().toString()));
         j.save();
         return j;
     }
@@ -69,9 +64,7 @@ public final class Janitor implements AutoCloseable {
     private void save() throws IOException {
         StringBuilder s = new StringBuilder("# ftlab: undoes the faults still in effect if the manager is killed\n");
         undo.forEach((k, v) -> s.append("# ").append(k).append('\n').append(v).append('\n'));
-        Path tmp = script.resolveSibling(script.getFileName() + ".tmp");
-        Files.writeString(tmp, s.toString(), StandardCharsets.UTF_8);
-        Files.move(tmp, script, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+        org.ftlab.rm.io.AtomicFiles.write(script, s.toString());
     }
 
     /** Stops the watcher; call after undoing every fault. */

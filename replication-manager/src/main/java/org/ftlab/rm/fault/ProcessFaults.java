@@ -21,21 +21,13 @@ public final class ProcessFaults {
     /** SIGSTOP of {@code pid}; undone by SIGCONT. */
     public static Undo stop(long pid) throws IOException {
         ProcessTools.signal(pid, "STOP");
-        return new Undo() {
-            @Override
-            public void run() {
-                try {
-                    ProcessTools.signal(pid, "CONT");
-                } catch (IOException e) {
-                    // gone: nothing left to resume
-                }
+        return Undo.of("kill -CONT " + pid + " 2>/dev/null", () -> {
+            try {
+                ProcessTools.signal(pid, "CONT");
+            } catch (IOException e) {
+                // gone: nothing left to resume
             }
-
-            @Override
-            public String script() {
-                return "kill -CONT " + pid + " 2>/dev/null";
-            }
-        };
+        });
     }
 
     /**
@@ -60,17 +52,8 @@ public final class ProcessFaults {
             thaw(g);
             throw new IOException("interrupted while freezing", e);
         }
-        return new Undo() {
-            @Override
-            public void run() throws IOException {
-                thaw(g);
-            }
-
-            @Override
-            public String script() {
-                return "echo THAWED > '" + g.dir() + "/freezer.state' 2>/dev/null; " + g.removeScript();
-            }
-        };
+        return Undo.of("echo THAWED > '" + g.dir() + "/freezer.state' 2>/dev/null; " + g.removeScript(),
+                () -> thaw(g));
     }
 
     private static void thaw(Cgroup g) throws IOException {
@@ -102,16 +85,6 @@ public final class ProcessFaults {
             g.remove();
             throw e;
         }
-        return new Undo() {
-            @Override
-            public void run() throws IOException {
-                g.remove();
-            }
-
-            @Override
-            public String script() {
-                return g.removeScript();
-            }
-        };
+        return Undo.of(g.removeScript(), g::remove);
     }
 }

@@ -11,35 +11,27 @@ public interface Undo {
 
     String script();
 
-    /** Nothing to undo (a crash). */
-    Undo NOTHING = new Undo() {
-        @Override
-        public void run() {
-        }
+    /** What undoes a fault here. */
+    @FunctionalInterface
+    interface Action {
+        void run() throws IOException;
+    }
 
-        @Override
-        public String script() {
-            return ":";
-        }
-    };
-
-    /** This, then {@code next}. */
-    default Undo then(Undo next) {
-        Undo first = this;
+    /** An undo that runs {@code action} here and {@code script} in the janitor. */
+    static Undo of(String script, Action action) {
         return new Undo() {
             @Override
             public void run() throws IOException {
-                try {
-                    first.run();
-                } finally {
-                    next.run();
-                }
+                action.run();
             }
 
             @Override
             public String script() {
-                return first.script() + "\n" + next.script();
+                return script;
             }
         };
     }
+
+    /** Nothing to undo (a crash). */
+    Undo NOTHING = of(":", () -> { });
 }

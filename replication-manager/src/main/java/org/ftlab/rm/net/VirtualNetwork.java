@@ -158,7 +158,7 @@ public final class VirtualNetwork {
     public Undo linkDown(String host) throws IOException {
         String sw = layout.switchNamespace();
         ip(sw, "link set " + peer(host) + " down\n");
-        return undo("ip -n " + sw + " link set " + peer(host) + " up 2>/dev/null", () -> {
+        return Undo.of("ip -n " + sw + " link set " + peer(host) + " up 2>/dev/null", () -> {
             try {
                 ip(sw, "link set " + peer(host) + " up\n");
             } catch (IOException e) {
@@ -198,7 +198,7 @@ public final class VirtualNetwork {
             tc(ns, "qdisc del dev " + LINK + " root");
             throw e;
         }
-        return undo("ip netns exec " + ns + " tc qdisc del dev " + LINK + " root 2>/dev/null; ip netns exec " + sw
+        return Undo.of("ip netns exec " + ns + " tc qdisc del dev " + LINK + " root 2>/dev/null; ip netns exec " + sw
                 + " tc qdisc del dev " + peer(host) + " root 2>/dev/null", () -> {
                     for (String[] end : new String[][] {{ns, LINK}, {sw, peer(host)}}) {
                         try {
@@ -230,7 +230,7 @@ public final class VirtualNetwork {
             }
             throw e;
         }
-        return undo(script.toString(), () -> done.forEach(ns -> deleteTable(ns, table)));
+        return Undo.of(script.toString(), () -> done.forEach(ns -> deleteTable(ns, table)));
     }
 
     private static void deleteTable(String ns, String table) {
@@ -239,20 +239,6 @@ public final class VirtualNetwork {
         } catch (IOException e) {
             // gone with its host
         }
-    }
-
-    private static Undo undo(String script, Runnable action) {
-        return new Undo() {
-            @Override
-            public void run() {
-                action.run();
-            }
-
-            @Override
-            public String script() {
-                return script;
-            }
-        };
     }
 
     /** The bridge's end of host {@code host}'s link. */

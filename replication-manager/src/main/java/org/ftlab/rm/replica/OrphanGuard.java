@@ -11,9 +11,6 @@ public final class OrphanGuard implements AutoCloseable {
     /** A guard that guards nothing (when the child's pid could not be learned). */
     public static final OrphanGuard NONE = new OrphanGuard(null);
 
-    private static final String LOOP = "owner=$1; child=$2; "
-            + "while kill -0 \"$owner\" 2>/dev/null; do kill -0 \"$child\" 2>/dev/null || exit 0; sleep 0.5; done; "
-            + "kill -KILL \"$child\" 2>/dev/null; exit 0";
 
     private final Process watcher;
 
@@ -23,16 +20,22 @@ public final class OrphanGuard implements AutoCloseable {
 
     /** Starts watching: {@code childPid} dies with this JVM. */
     public static OrphanGuard watch(long childPid) {
+        return watch(ProcessHandle.current().pid(), childPid);
+    }
+
+    /** {@code childPid} dies with process {@code ownerPid}. */
+    static OrphanGuard watch(long ownerPid, long childPid) {
         try {
-            Process p = new ProcessBuilder("sh", "-c", LOOP, "orphan-guard",
-                    Long.toString(ProcessHandle.current().pid()), Long.toString(childPid))
-                    .redirectOutput(ProcessBuilder.Redirect.DISCARD)
-                    .redirectError(ProcessBuilder.Redirect.DISCARD)
-                    .start();
-            return new OrphanGuard(p);
+            return new OrphanGuard(DeadMansSwitch.start("orphan-guard", ownerPid,
+                    "kill -0 \"$2\" 2>/dev/null || exit 0", "kill -KILL \"$2\" 2>/dev/null", Long.toString(childPid)));
         } catch (IOException e) {
             return NONE;
         }
+    }
+
+    /** The guard's own process (for tests). */
+    Process process() {
+        return watcher;
     }
 
     /** Whether the guard is still watching (its loop runs until the child or this JVM is gone). */

@@ -45,21 +45,16 @@ public final class ProcessTools {
      * would leave the JVM's other threads where they were). Lowering a nice value needs root (CAP_SYS_NICE).
      */
     public static void renice(long pid, int niceness) throws IOException {
-        java.util.List<String> cmd = new java.util.ArrayList<>(java.util.List.of("renice", "-n",
+        List<String> cmd = new java.util.ArrayList<>(List.of("renice", "-n",
                 Integer.toString(niceness), "-p"));
         try (java.util.stream.Stream<Path> tasks = Files.list(Path.of("/proc", Long.toString(pid), "task"))) {
             tasks.forEach(t -> cmd.add(t.getFileName().toString()));
         }
-        Process renice = new ProcessBuilder(cmd).redirectErrorStream(true).start();
         try {
-            String out = new String(renice.getInputStream().readAllBytes(), StandardCharsets.UTF_8).strip();
-            if (renice.waitFor() != 0) {
-                throw new IOException("renice " + niceness + " of " + pid + " failed: "
-                        + out.lines().findFirst().orElse("(no output)"));
-            }
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IOException("interrupted while renicing " + pid, e);
+            run(cmd, null);
+        } catch (IOException e) {
+            throw new IOException("renice " + niceness + " of " + pid + " failed: " + e.getMessage()
+                    .replaceFirst("^.* failed: ", ""), e);
         }
     }
 
@@ -68,17 +63,7 @@ public final class ProcessTools {
      * only TERM and KILL, and fault injection needs STOP/CONT too.
      */
     public static void signal(long pid, String signalName) throws IOException {
-        Process kill = new ProcessBuilder("kill", "-" + signalName, Long.toString(pid))
-                .redirectErrorStream(true).start();
-        try {
-            String out = new String(kill.getInputStream().readAllBytes(), StandardCharsets.UTF_8).strip();
-            if (kill.waitFor() != 0) {
-                throw new IOException("kill -" + signalName + " " + pid + " failed: " + out);
-            }
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IOException("interrupted while signalling " + pid, e);
-        }
+        run(List.of("kill", "-" + signalName, Long.toString(pid)), null); // "kill -STOP 42 failed: …" on error
     }
 
     /**

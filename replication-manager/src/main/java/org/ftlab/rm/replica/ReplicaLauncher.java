@@ -102,11 +102,12 @@ public final class ReplicaLauncher {
         long launched = System.nanoTime();
         Process process;
         try {
-            if (niceness > 0 && Files.isExecutable(NICE) || !placement.isLocal()) {
+            boolean nice = niceness > 0 && Files.isExecutable(NICE);
+            if (nice || !placement.isLocal()) {
                 // nice(1) and nsenter exec the server: the process (and its pid) is the JVM's, every thread at
                 // this nice value, in the host's network namespace.
                 List<String> command = new ArrayList<>();
-                if (niceness > 0 && Files.isExecutable(NICE)) {
+                if (nice) {
                     command.addAll(List.of(NICE.toString(), "-n", Integer.toString(niceness)));
                 }
                 command.addAll(cmd.build());

@@ -14,8 +14,7 @@ class OrphanGuardTest {
         // An owner process that starts a long-lived child under a guard, then is killed with SIGKILL.
         Process child = new ProcessBuilder("sleep", "300").start();
         Process owner = new ProcessBuilder("sleep", "300").start();
-        Process guard = new ProcessBuilder("sh", "-c", guardLoop(), "guard", Long.toString(owner.pid()),
-                Long.toString(child.pid())).start();
+        Process guard = OrphanGuard.watch(owner.pid(), child.pid()).process();
         try {
             owner.destroyForcibly().waitFor();
             assertTrue(child.waitFor(5, TimeUnit.SECONDS), "the guard must kill the orphaned child");
@@ -28,12 +27,11 @@ class OrphanGuardTest {
 
     @Test
     void guardEndsByItselfAndLeavesTheOwnerAloneWhenTheChildEndsFirst() throws Exception {
-        // The shipped loop, with an owner that stays alive: when the child ends, the guard must exit 0 on its own,
+        // The guard, with an owner that stays alive: when the child ends, the guard must exit 0 on its own,
         // without a signal from anyone and without touching the owner.
         Process child = new ProcessBuilder("sleep", "300").start();
         Process owner = new ProcessBuilder("sleep", "300").start();
-        Process guard = new ProcessBuilder("sh", "-c", guardLoop(), "guard", Long.toString(owner.pid()),
-                Long.toString(child.pid())).start();
+        Process guard = OrphanGuard.watch(owner.pid(), child.pid()).process();
         try {
             assertTrue(guard.isAlive(), "the guard watches while both live");
             child.destroyForcibly().waitFor();
@@ -63,12 +61,5 @@ class OrphanGuardTest {
         } finally {
             guard.close();
         }
-    }
-
-    /** The guard's own loop, read back from the class so the test runs the shipped script. */
-    private static String guardLoop() throws Exception {
-        java.lang.reflect.Field f = OrphanGuard.class.getDeclaredField("LOOP");
-        f.setAccessible(true);
-        return (String) f.get(null);
     }
 }
