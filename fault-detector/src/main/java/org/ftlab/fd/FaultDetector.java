@@ -47,11 +47,14 @@ public final class FaultDetector implements AutoCloseable {
                 return t;
             });
     private final Map<String, Long> joinedEpochMicros = new ConcurrentHashMap<>();
+    /** Where a suspect's process state comes from: null, this machine's /proc; else the manager at this URL. */
+    private final URI processStateEndpoint;
 
-    private FaultDetector(JChannel channel, URI failureEndpoint, BufferedWriter log) {
+    private FaultDetector(JChannel channel, URI failureEndpoint, BufferedWriter log, URI processStateEndpoint) {
         this.channel = channel;
         this.failureEndpoint = failureEndpoint;
         this.log = log;
+        this.processStateEndpoint = processStateEndpoint;
     }
 
     /** Joins the group as {@code fd} on 127.0.0.1:{@code port} and starts reporting to {@code rmUrl}/failure. */
@@ -63,6 +66,15 @@ public final class FaultDetector implements AutoCloseable {
     /** Joins the group as {@code fd} on {@code address}:{@code port} and starts reporting to {@code rmUrl}/failure. */
     public static FaultDetector start(String address, int port, String rmUrl, long heartbeatMillis,
             long timeoutMillis, Path logFile) throws Exception {
+        return start(address, port, rmUrl, heartbeatMillis, timeoutMillis, logFile, false);
+    }
+
+    /**
+     * As above; {@code remoteReplicas}: the replicas run on other machines, so a suspect's process state is asked of
+     * the manager ({@code POST rmUrl/process-state}), which asks the replica's host, instead of read from /proc here.
+     */
+    public static FaultDetector start(String address, int port, String rmUrl, long heartbeatMillis,
+            long timeoutMillis, Path logFile, boolean remoteReplicas) throws Exception {
         System.setProperty("ftlab.hb.bind_addr", address);
         System.setProperty("ftlab.hb.bind_port", Integer.toString(port));
         System.setProperty("ftlab.hb.initial_hosts", address + "[" + port + "]");
@@ -72,7 +84,8 @@ public final class FaultDetector implements AutoCloseable {
         BufferedWriter log = Files.newBufferedWriter(logFile, StandardCharsets.UTF_8, StandardOpenOption.CREATE,
                 StandardOpenOption.APPEND);
         JChannel channel = HeartbeatStack.create("fd");
-        FaultDetector fd = new FaultDetector(channel, URI.create(rmUrl + "/failure"), log);
+        FaultDetector fd = new FaultDetector(channel, URI.create(rmUrl + "/failure"), log,
+                remoteReplicas ? URI.create(rmUrl + "/process-state") : null);
         HeartbeatStack.rawTap(channel).setListener(suspects -> fd.onSuspicion(suspects, false));
         HeartbeatStack.verifiedTap(channel).setListener(suspects -> fd.onSuspicion(suspects, true));
         channel.setReceiver(new Receiver() {
@@ -108,7 +121,7 @@ public final class FaultDetector implements AutoCloseable {
             if (member == null || reported.contains(name)) {
                 continue; // the detector itself, or already reported
             }
-            FailureKind kind = FailureKind.ofProcess(member.pid());
+            FailureKind kind = kindOf(member);
             if (!verified && kind == FailureKind.HANG) {
                 // A killed process closes its sockets while the kernel is still tearing it down: it is not yet a
                 // zombie. Watch it briefly off the JGroups thread before leaving it to verification.
@@ -126,9 +139,10 @@ public final class FaultDetector implements AutoCloseable {
 
     private void watchBriefly(MemberName member, String name, long detected) {
         watcher.execute(() -> {
-            long until = System.nanoTime() + EXIT_WATCH_NANOS;
+            // a process on another machine is asked about through the manager: tens of ms a question
+            long until = System.nanoTime() + (processStateEndpoint == null ? EXIT_WATCH_NANOS : 10 * EXIT_WATCH_NANOS);
             while (System.nanoTime() < until) {
-                if (FailureKind.ofProcess(member.pid()) == FailureKind.CRASH) {
+                if (kindOf(member) == FailureKind.CRASH) {
                     if (reported.add(name)) {
                         logLine("failure replica=" + member.replica() + " pid=" + member.pid()
                                 + " kind=crash detected_epoch_us=" + detected + " (raw)");
@@ -141,6 +155,32 @@ public final class FaultDetector implements AutoCloseable {
             logLine("suspicion replica=" + member.replica() + " pid=" + member.pid()
                     + " process alive; left to verification");
         });
+    }
+
+    /** Crash if the suspect's process is gone, else hang: from /proc here, or from its host through the manager. */
+    private FailureKind kindOf(MemberName member) {
+        if (processStateEndpoint == null) {
+            return FailureKind.ofProcess(member.pid());
+        }
+        HttpRequest request = HttpRequest.newBuilder(processStateEndpoint)
+                .timeout(Duration.ofSeconds(5))
+                .header("Content-Type", "application/x-www-form-urlencoded")
+                .header("Authorization", authorization)
+                .POST(HttpRequest.BodyPublishers.ofString(new ProcessStateQuery(member.replica(), member.pid())
+                        .toForm())).build();
+        try {
+            HttpResponse<String> response = http.send(request, HttpResponse.BodyHandlers.ofString());
+            if (response.statusCode() == 200) {
+                return ProcessStateQuery.parseReply(response.body()) == ProcessState.GONE ? FailureKind.CRASH
+                        : FailureKind.HANG;
+            }
+            logLine("process-state-refused replica=" + member.replica() + " status=" + response.statusCode());
+        } catch (IOException e) {
+            logLine("process-state-failed replica=" + member.replica() + " error=" + e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        return FailureKind.HANG; // not known to be gone: a hang, once verification confirms the suspicion
     }
 
     private void notifyManager(MemberName member, FailureKind kind, long detectedEpochMicros) {
@@ -187,8 +227,8 @@ public final class FaultDetector implements AutoCloseable {
     }
 
     /**
-     * {@code FaultDetector [--bind ADDR] --port P --rm-url URL --heartbeat-ms H --timeout-ms T --log FILE}: runs
-     * until SIGTERM.
+     * {@code FaultDetector [--bind ADDR] --port P --rm-url URL --heartbeat-ms H --timeout-ms T --log FILE
+     * [--process-states here|manager]}: runs until SIGTERM.
      * Prints {@code fault-detector ready} on stdout once it is the group's coordinator.
      */
     public static void main(String[] args) throws Exception {
@@ -199,7 +239,8 @@ public final class FaultDetector implements AutoCloseable {
         FaultDetector fd = start(opts.getOrDefault("--bind", "127.0.0.1"), Integer.parseInt(required(opts, "--port")),
                 required(opts, "--rm-url"),
                 Long.parseLong(opts.getOrDefault("--heartbeat-ms", "100")),
-                Long.parseLong(opts.getOrDefault("--timeout-ms", "500")), Path.of(required(opts, "--log")));
+                Long.parseLong(opts.getOrDefault("--timeout-ms", "500")), Path.of(required(opts, "--log")),
+                opts.getOrDefault("--process-states", "here").equals("manager"));
         CountDownLatch stop = new CountDownLatch(1);
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
             fd.close();

@@ -14,7 +14,9 @@ import org.ftlab.rm.db.DatabaseEndpoint;
 import org.ftlab.rm.db.DatabaseServer;
 import org.ftlab.rm.db.EmbeddedDatabase;
 import org.ftlab.rm.db.ExternalDatabase;
+import org.ftlab.rm.net.Hosts;
 import org.ftlab.rm.net.Placement;
+import org.ftlab.rm.net.SshHost;
 import org.ftlab.rm.net.VirtualNetwork;
 import org.ftlab.rm.replica.ApplicationUser;
 import org.ftlab.rm.replica.HeartbeatSettings;
@@ -35,12 +37,17 @@ public final class LocalLab implements AutoCloseable {
     private final ReplicaLauncher launcher;
     /** The lab's virtual network, or null: every process on this machine's loopback. */
     private final VirtualNetwork network;
+    /** The other machines of a {@code --hosts} lab, or null. */
+    private final Hosts hosts;
+    /** Replicas launched so far: the next one's host among {@link #hosts}'. */
+    private final java.util.concurrent.atomic.AtomicInteger launches = new java.util.concurrent.atomic.AtomicInteger();
     private final List<Replica> replicas = Collections.synchronizedList(new ArrayList<>());
     private volatile boolean closed;
 
     private LocalLab(Path runDir, DatabaseServer database, ApplicationUser user, ReplicaLauncher launcher,
-            VirtualNetwork network) {
+            VirtualNetwork network, Hosts hosts) {
         this.network = network;
+        this.hosts = hosts;
         this.runDir = runDir;
         this.database = database;
         this.user = user;
@@ -49,21 +56,26 @@ public final class LocalLab implements AutoCloseable {
 
     /**
      * Settings of a lab; {@code externalDatabase} null means the embedded default; {@code network} null: every
-     * process on this machine's loopback, else each on its own host of that virtual network.
+     * process on this machine's loopback, else each on its own host of that virtual network; {@code hosts} null, or
+     * the database and the replicas on those other machines.
      */
     public record Options(Path runDir, Path serverHome, DatabaseEndpoint externalDatabase, String replicaMaxHeap,
-            HeartbeatSettings heartbeat, VirtualNetwork network) {
+            HeartbeatSettings heartbeat, VirtualNetwork network, Hosts hosts) {
         public Options {
             replicaMaxHeap = replicaMaxHeap == null ? "512m" : replicaMaxHeap;
             if (network != null && externalDatabase != null) {
                 throw new IllegalArgumentException("--topology netns runs the embedded database on a host of its own; "
                         + "leave out --db-url");
             }
+            if (hosts != null && (network != null || externalDatabase != null)) {
+                throw new IllegalArgumentException("--hosts places the embedded database on its db host; leave out "
+                        + "--topology netns and --db-url");
+            }
         }
 
         /** A lab without a heartbeat group, on loopback. */
         public Options(Path runDir, Path serverHome, DatabaseEndpoint externalDatabase, String replicaMaxHeap) {
-            this(runDir, serverHome, externalDatabase, replicaMaxHeap, null, null);
+            this(runDir, serverHome, externalDatabase, replicaMaxHeap, null, null, null);
         }
     }
 
@@ -79,7 +91,8 @@ public final class LocalLab implements AutoCloseable {
         if (options.externalDatabase() != null) {
             database = ExternalDatabase.connect(options.externalDatabase());
         } else {
-            Placement host = net == null ? Placement.LOCAL : net.addHost(NetworkLayout.DATABASE_HOST);
+            Placement host = options.hosts() != null ? options.hosts().databaseHost()
+                    : net == null ? Placement.LOCAL : net.addHost(NetworkLayout.DATABASE_HOST);
             try {
                 database = EmbeddedDatabase.start(runDir.resolve("db/data"), host);
             } catch (IOException | SQLException | RuntimeException e) {
@@ -91,7 +104,7 @@ public final class LocalLab implements AutoCloseable {
         }
         ReplicaLauncher launcher = new ReplicaLauncher(options.serverHome(), runDir, database, user,
                 options.replicaMaxHeap(), options.heartbeat());
-        return new LocalLab(runDir, database, user, launcher, net);
+        return new LocalLab(runDir, database, user, launcher, net, options.hosts());
     }
 
     /** Launches a replica named {@code name} and waits until it serves. */
@@ -105,7 +118,8 @@ public final class LocalLab implements AutoCloseable {
         if (closed) {
             throw new IllegalStateException("lab is closed");
         }
-        Placement host = network == null ? Placement.LOCAL : network.addHost(name);
+        Placement host = hosts != null ? hosts.replica(launches.getAndIncrement())
+                : network == null ? Placement.LOCAL : network.addHost(name);
         Replica replica;
         try {
             replica = launcher.launch(name, niceness, host);
@@ -138,6 +152,11 @@ public final class LocalLab implements AutoCloseable {
         if (network != null) {
             network.removeHost(name);
         }
+    }
+
+    /** The other machines the database and replicas run on, or null. */
+    public Hosts hosts() {
+        return hosts;
     }
 
     /** The lab's virtual network, or null on loopback. */
@@ -195,6 +214,9 @@ public final class LocalLab implements AutoCloseable {
             }
         }
         database.close();
+        if (hosts != null) {
+            hosts.all().forEach(SshHost::closeConnections);
+        }
         if (network != null) {
             toStop.forEach(r -> network.removeHost(r.name()));
             network.removeHost(NetworkLayout.DATABASE_HOST);

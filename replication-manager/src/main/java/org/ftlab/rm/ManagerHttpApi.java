@@ -70,6 +70,10 @@ public final class ManagerHttpApi implements AutoCloseable {
             return Map.of("accepted", api.manager().onDetectorReport(r.replica(), r.pid(), r.kind(),
                     r.detectedEpochUs()));
         }));
+        server.createContext("/process-state", ex -> api.handle(ex, "POST", p -> {
+            org.ftlab.fd.ProcessStateQuery q = org.ftlab.fd.ProcessStateQuery.fromForm(p);
+            return api.manager().processState(q.replica(), q.pid());
+        }));
         server.createContext("/inject", ex -> api.handleJson(ex, "POST",
                 body -> api.manager().inject(parseSpec(body))));
         server.createContext("/shutdown", ex -> api.handle(ex, "POST", p -> {

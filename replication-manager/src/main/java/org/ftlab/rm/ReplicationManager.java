@@ -147,17 +147,20 @@ public final class ReplicationManager implements AutoCloseable {
         Files.createDirectories(runDir.resolve("fd"));
         int detectorPort = FreePorts.findFreePortPair();
         VirtualNetwork network = settings.lab().network();
-        String detectorAddress = network == null ? "127.0.0.1"
-                : network.placement(NetworkLayout.MANAGER_HOST).address(); // the detector runs beside the manager
+        org.ftlab.rm.net.Hosts hosts = settings.lab().hosts();
+        // the detector runs beside the manager, where the replicas reach it
+        String detectorAddress = hosts != null ? hosts.managerAddress()
+                : network == null ? "127.0.0.1" : network.placement(NetworkLayout.MANAGER_HOST).address();
         HeartbeatSettings heartbeat = new HeartbeatSettings(detectorAddress, detectorPort, settings.heartbeatMillis(),
                 settings.timeoutMillis());
-        Process detector = startDetector(runDir.resolve("fd"), detectorPort, managerUrl, managerToken, heartbeat);
+        Process detector = startDetector(runDir.resolve("fd"), detectorPort, managerUrl, managerToken, heartbeat,
+                hosts != null);
         OrphanGuard guard = OrphanGuard.watch(detector.pid());
         LocalLab lab;
         try {
             LocalLab.Options o = settings.lab();
             lab = LocalLab.start(new LocalLab.Options(runDir, o.serverHome(), o.externalDatabase(),
-                    o.replicaMaxHeap(), heartbeat, network));
+                    o.replicaMaxHeap(), heartbeat, network, hosts));
         } catch (Exception e) {
             ProcessTools.terminate(detector.toHandle(), Duration.ofSeconds(5));
             guard.close();
@@ -202,7 +205,7 @@ public final class ReplicationManager implements AutoCloseable {
     }
 
     private static Process startDetector(Path dir, int port, String managerUrl, String managerToken,
-            HeartbeatSettings hb) throws IOException, InterruptedException {
+            HeartbeatSettings hb, boolean remoteReplicas) throws IOException, InterruptedException {
         Path console = dir.resolve("console.log");
         Files.deleteIfExists(console);
         ProcessBuilder pb = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
@@ -210,7 +213,9 @@ public final class ReplicationManager implements AutoCloseable {
                 "org.ftlab.fd.FaultDetector", "--bind", hb.detectorAddress(), "--port", Integer.toString(port),
                 "--rm-url", managerUrl,
                 "--heartbeat-ms", Long.toString(hb.heartbeatMillis()), "--timeout-ms", Long.toString(hb.timeoutMillis()),
-                "--log", dir.resolve("detector.log").toString())
+                "--log", dir.resolve("detector.log").toString(),
+                // replicas on other machines: their process states come from their hosts, through this manager
+                "--process-states", remoteReplicas ? "manager" : "here")
                 .redirectErrorStream(true).redirectOutput(console.toFile());
         pb.environment().put(FaultDetector.TOKEN_ENV, managerToken); // not on the command line, where ps shows it
         Process p = pb.start();
@@ -299,7 +304,7 @@ public final class ReplicationManager implements AutoCloseable {
         ReplicaRecord rec = records.get(name);
         if (rec.niceness != 0) {
             try {
-                ProcessTools.renice(rec.replica.pid(), 0);
+                rec.replica.renice(0);
                 rec.niceness = 0;
             } catch (IOException e) {
                 System.err.println("replication-manager: " + name + " serves at nice " + rec.niceness + ": "
@@ -383,7 +388,7 @@ public final class ReplicationManager implements AutoCloseable {
             if (view.state(replicaName) == ReplicaState.DEAD) {
                 return true;
             }
-            ProcessState state = ProcessState.of(rec.replica.pid());
+            ProcessState state = rec.replica.state();
             if (state == ProcessState.RUNNING) {
                 return false;
             }
@@ -391,6 +396,19 @@ public final class ReplicationManager implements AutoCloseable {
                     FailureRecord.Source.CLIENT, epochMicros());
             return true;
         }
+    }
+
+    /**
+     * The state of replica {@code replicaName}'s process {@code pid} on its host, for a Fault Detector that cannot see
+     * the replicas' machines: gone if that incarnation is no longer the replica's.
+     */
+    public ProcessState processState(String replicaName, long pid) {
+        Replica replica;
+        synchronized (lock) {
+            ReplicaRecord rec = records.get(replicaName);
+            replica = rec == null ? null : rec.replica;
+        }
+        return replica == null || replica.pid() != pid ? ProcessState.GONE : replica.state(); // asked off the lock
     }
 
     /** Under {@link #lock}: the view decides (demote, promote, take a spare); then fence, record, relaunch. */
@@ -445,7 +463,7 @@ public final class ReplicationManager implements AutoCloseable {
     /** In the fencer thread: ends the killed replica's database sessions; a failure is logged (the kill ends them). */
     private void endDatabaseSessions(Replica failed) {
         try {
-            sessionFence.endSessionsOf(failed.pid());
+            sessionFence.endSessionsOf(failed.pid(), failed.placement());
         } catch (IOException | SQLException e) {
             System.err.println("replication-manager: could not end the database sessions of " + failed.name()
                     + " (they end with its process): " + e.getMessage());
@@ -502,7 +520,7 @@ public final class ReplicationManager implements AutoCloseable {
     public InjectedFault inject(FaultSpec spec) throws IOException {
         VirtualNetwork net = lab.network();
         java.util.Optional<String> unsupported = FaultSupport.whyNot(spec.kind(), lab.database().pid().isPresent(),
-                net != null);
+                net != null, lab.hosts() != null);
         if (unsupported.isPresent()) {
             throw new IllegalArgumentException(unsupported.get());
         }
@@ -513,6 +531,7 @@ public final class ReplicationManager implements AutoCloseable {
         String peer;
         String replica;
         long pid = 0;
+        org.ftlab.rm.net.Placement where = org.ftlab.rm.net.Placement.LOCAL;
         String faultId;
         synchronized (lock) {
             if (closed) {
@@ -526,8 +545,10 @@ public final class ReplicationManager implements AutoCloseable {
                     : target.peer() != null && target.peer().isReplica() ? peer : null;
             if (spec.kind().layer() == FaultKind.Layer.PROCESS) {
                 pid = records.get(replica).replica.pid();
+                where = records.get(replica).replica.placement();
             } else if (spec.kind().layer() == FaultKind.Layer.DATABASE) {
                 pid = lab.database().pid().orElseThrow();
+                where = lab.database().placement();
             }
             faultId = view.nextFaultId();
             if (spec.kind() == FaultKind.CRASH) {
@@ -542,10 +563,10 @@ public final class ReplicationManager implements AutoCloseable {
         String table = "ftlab_" + faultId;
         Undo undo = switch (spec.kind()) {
             case CRASH -> throw new IllegalStateException("made above");
-            case HANG, DB_HANG -> ProcessFaults.stop(pid);
+            case HANG, DB_HANG -> ProcessFaults.stop(where, pid);
             // a host freezes whole: on a virtual network every process in its namespace
-            case FREEZE -> ProcessFaults.freeze(group, net == null ? List.of(pid) : net.pids(host));
-            case SLOW, DB_SLOW -> ProcessFaults.cpuQuota(group, List.of(pid), spec.amount());
+            case FREEZE -> ProcessFaults.freeze(where, group, net == null ? List.of(pid) : net.pids(host));
+            case SLOW, DB_SLOW -> ProcessFaults.cpuQuota(where, group, List.of(pid), spec.amount());
             case LINK_DOWN -> net.linkDown(host);
             case PARTITION -> net.partition(table, List.of(host), List.of(peer));
             case FLAKY -> net.flaky(table, host, spec.amount());

@@ -52,6 +52,10 @@ public final class ReplicationManagerMain implements Callable<Integer> {
             + "manager host and puts the database and every replica on hosts of their own.")
     Path network;
 
+    @Option(names = "--hosts", description = "The other machines (a hosts file, docs/running.md): the database and "
+            + "the replicas run there, started over SSH; this process, the Fault Detector and the clients run here.")
+    Path hosts;
+
     @Option(names = "--db-url")
     String dbUrl;
 
@@ -71,7 +75,8 @@ public final class ReplicationManagerMain implements Callable<Integer> {
         DatabaseEndpoint external = dbUrl == null ? null
                 : new DatabaseEndpoint(dbUrl, dbUser, System.getenv(DB_PASSWORD_ENV));
         ReplicationManager.Settings settings = new ReplicationManager.Settings(
-                new LocalLab.Options(runDir, serverDir, external, null, null, net), replicas, spares, heartbeatMillis,
+                new LocalLab.Options(runDir, serverDir, external, null, null, net,
+                        hosts == null ? null : org.ftlab.rm.net.Hosts.read(hosts)), replicas, spares, heartbeatMillis,
                 timeoutMillis, !noRelaunch, warmRounds, warmRate);
         ReplicationManager rm;
         try {

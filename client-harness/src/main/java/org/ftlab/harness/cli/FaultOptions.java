@@ -67,9 +67,10 @@ public final class FaultOptions {
     }
 
     /** Refuses a schedule with a kind this lab cannot make, before anything starts. */
-    void checkSupported(FaultSchedule schedule, boolean embeddedDatabase, boolean virtualNetwork) {
+    void checkSupported(FaultSchedule schedule, boolean embeddedDatabase, boolean virtualNetwork,
+            boolean otherMachines) {
         for (FaultKind k : schedule.kinds()) {
-            FaultSupport.whyNot(k, embeddedDatabase, virtualNetwork).ifPresent(why -> {
+            FaultSupport.whyNot(k, embeddedDatabase, virtualNetwork, otherMachines).ifPresent(why -> {
                 throw new IllegalArgumentException(why);
             });
         }

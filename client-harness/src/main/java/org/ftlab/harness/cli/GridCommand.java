@@ -77,6 +77,12 @@ public final class GridCommand implements Callable<Integer> {
             + "which network faults need. netns needs root.")
     String topology;
 
+    @Option(names = "--hosts", paramLabel = "FILE", description = "Run the database and the replicas on other "
+            + "machines over SSH (OpenSSH, key authentication), as a hosts file names them (docs/running.md); the "
+            + "manager, the Fault Detector and the clients run here. Faults are made there; network faults need "
+            + "--topology netns instead.")
+    Path hostsFile;
+
     @Mixin
     DatabaseOptions database;
 
@@ -91,6 +97,17 @@ public final class GridCommand implements Callable<Integer> {
         Path server = Home.replicaServer(serverDir);
         DatabaseEndpoint external = database.external();
         NetworkLayout network = null;
+        org.ftlab.rm.net.Hosts hosts = null;
+        if (hostsFile != null) {
+            if (!topology.equals("local")) {
+                throw new IllegalArgumentException("--hosts places the lab on other machines; leave out --topology");
+            }
+            if (external != null) {
+                throw new IllegalArgumentException("--hosts runs the embedded database on its db host; leave out "
+                        + "--db-url");
+            }
+            hosts = org.ftlab.rm.net.Hosts.read(hostsFile); // a bad file fails here, before anything starts
+        }
         if (topology.equals("netns")) {
             java.util.Optional<NetworkLayout> inside = NetworkedRun.current();
             if (inside.isEmpty()) {
@@ -101,7 +118,7 @@ public final class GridCommand implements Callable<Integer> {
                 if (!RunDirectory.hasManifest(runDir)) {
                     // bad options fail here, before a network is made
                     GridPlan p = plan();
-                    faultOptions.checkSupported(faultOptions.schedule(p.blockCount()), true, true);
+                    faultOptions.checkSupported(faultOptions.schedule(p.blockCount()), true, true, false);
                 }
                 // Here the network is made; the same command runs again on the clients' host.
                 java.util.List<String> args = new java.util.ArrayList<>(
@@ -134,7 +151,7 @@ public final class GridCommand implements Callable<Integer> {
             if (faultPlan.enabled() && replicas < 2) {
                 throw new IllegalArgumentException("faults need at least 2 replicas (a backup to fail over to)");
             }
-            faultOptions.checkSupported(faultPlan, external == null, network != null);
+            faultOptions.checkSupported(faultPlan, external == null, network != null, hosts != null);
             if (spares == null) {
                 // A spare booted beside a loaded service barely boots at all (it runs at nice 19): a schedule that
                 // fails several replicas gets a pool that covers them, so every fault meets a lab at full degree.
@@ -153,18 +170,18 @@ public final class GridCommand implements Callable<Integer> {
                     + ")" : "none", failover, runDir);
         }
         outw.flush();
-        return run(dir, server, external, network, outw);
+        return run(dir, server, external, network, hosts, outw);
     }
 
-    private int run(RunDirectory dir, Path server, DatabaseEndpoint external, NetworkLayout network, PrintWriter outw)
-            throws Exception {
-        dir.recordTopology(network == null ? "local" : "netns " + network.prefix() + ".0/24 ftlab-" + network.tag()
-                + "-*");
+    private int run(RunDirectory dir, Path server, DatabaseEndpoint external, NetworkLayout network,
+            org.ftlab.rm.net.Hosts hosts, PrintWriter outw) throws Exception {
+        dir.recordTopology(hosts != null ? "hosts: " + hosts : network == null ? "local" : "netns " + network.prefix()
+                + ".0/24 ftlab-" + network.tag() + "-*");
         long t0 = System.nanoTime();
         ManagedLab lab;
         try {
             lab = ManagedLab.start(new ManagedLab.Options(dir.path(), server, dir.replicas(), dir.spares(), external,
-                    100, 500, true, network));
+                    100, 500, true, network, hosts == null ? null : hostsFile));
         } catch (IOException | RuntimeException e) {
             dir.finish("aborted");
             throw e;

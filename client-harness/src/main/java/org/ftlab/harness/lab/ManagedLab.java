@@ -44,12 +44,18 @@ public final class ManagedLab implements AutoCloseable {
 
     /**
      * Settings; {@code externalDatabase} null: the embedded database; {@code network} null: every process on this
-     * machine's loopback.
+     * machine's loopback; {@code hostsFile}: null, or the database and replicas on the other machines it names.
      */
     public record Options(Path runDir, Path serverDir, int replicas, int spares, DatabaseEndpoint externalDatabase,
-            long heartbeatMillis, long timeoutMillis, boolean relaunch, NetworkLayout network) {
+            long heartbeatMillis, long timeoutMillis, boolean relaunch, NetworkLayout network, Path hostsFile) {
         public Options(Path runDir, Path serverDir, int replicas) {
-            this(runDir, serverDir, replicas, DEFAULT_SPARES, null, 100, 500, true, null);
+            this(runDir, serverDir, replicas, DEFAULT_SPARES, null, 100, 500, true, null, null);
+        }
+
+        public Options(Path runDir, Path serverDir, int replicas, int spares, DatabaseEndpoint externalDatabase,
+                long heartbeatMillis, long timeoutMillis, boolean relaunch, NetworkLayout network) {
+            this(runDir, serverDir, replicas, spares, externalDatabase, heartbeatMillis, timeoutMillis, relaunch,
+                    network, null);
         }
 
         public Options(Path runDir, Path serverDir, int replicas, int spares, DatabaseEndpoint externalDatabase,
@@ -72,6 +78,9 @@ public final class ManagedLab implements AutoCloseable {
                 "--timeout-ms", Long.toString(o.timeoutMillis())));
         if (!o.relaunch()) {
             cmd.add("--no-relaunch");
+        }
+        if (o.hostsFile() != null) {
+            cmd.addAll(List.of("--hosts", o.hostsFile().toAbsolutePath().toString()));
         }
         if (o.network() != null) {
             // the manager (and the detector it starts) on the manager's host

@@ -85,6 +85,9 @@ class NetnsGridIT {
             }
         }
         for (String script : List.of("rm/undo.sh", "network-undo.sh")) {
+            if (script.equals("network-undo.sh") && !Files.exists(runDir.resolve(script))) {
+                continue; // not a virtual network's run
+            }
             String undo = Files.readString(runDir.resolve(script));
             assertFalse(undo.lines().anyMatch(l -> !l.isBlank() && !l.startsWith("#")), script + " still holds: "
                     + undo);

@@ -8,9 +8,14 @@ public interface DatabaseServer extends AutoCloseable {
 
     DatabaseFlavor flavor();
 
-    /** The server process, if the lab started it on this host (faults act on it); empty for an external server. */
+    /** The server process, if the lab started it (faults act on it); empty for an external server. */
     default java.util.OptionalLong pid() {
         return java.util.OptionalLong.empty();
+    }
+
+    /** Where the server the lab started runs ({@link #pid()} is a process there). */
+    default org.ftlab.rm.net.Placement placement() {
+        return org.ftlab.rm.net.Placement.LOCAL;
     }
 
     /** Stops the server if the lab started it; an external server is left alone. Never throws. */

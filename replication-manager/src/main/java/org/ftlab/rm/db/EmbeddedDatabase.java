@@ -38,9 +38,12 @@ public final class EmbeddedDatabase implements DatabaseServer {
     private final Duration startupTime;
     private final java.util.OptionalLong pid;
 
+    private final Placement placement;
+
     private EmbeddedDatabase(DB db, DatabaseEndpoint endpoint, OrphanGuard guard, Duration startupTime,
-            java.util.OptionalLong pid) {
+            java.util.OptionalLong pid, Placement placement) {
         this.pid = pid;
+        this.placement = placement;
         this.db = db;
         this.endpoint = endpoint;
         this.guard = guard;
@@ -63,7 +66,9 @@ public final class EmbeddedDatabase implements DatabaseServer {
         long t0 = System.nanoTime();
         Path data = dataDir.toAbsolutePath();
         Files.createDirectories(data.getParent());
-        stopStaleServer(data);
+        if (!placement.isRemote()) {
+            stopStaleServer(data);
+        }
         Path tmp = data.resolveSibling(data.getFileName() + "-tmp");
         Files.createDirectories(tmp);
         // Not an ephemeral port: an outgoing connection could take it before mariadbd binds it.
@@ -78,7 +83,13 @@ public final class EmbeddedDatabase implements DatabaseServer {
         // Without it MariaDB 11.4 generates a 4096-bit TLS certificate at every start (seconds, not milliseconds).
         config.addArg("--skip-ssl");
         config.addArg("--bind-address=" + placement.address());
-        if (!placement.isLocal()) {
+        if (placement.isRemote()) {
+            Path wrapper = data.resolveSibling("mariadbd-over-ssh.sh");
+            Files.writeString(wrapper, placement.ssh().wrapperScript(binariesCacheDir().resolve("bin/mariadbd")
+                    .toString()));
+            Files.setPosixFilePermissions(wrapper, java.nio.file.attribute.PosixFilePermissions.fromString("rwx------"));
+            config.setExecutable(DBConfiguration.Executable.Server, wrapper::toFile);
+        } else if (!placement.isLocal()) {
             Path wrapper = data.resolveSibling("mariadbd-in-netns.sh");
             Files.writeString(wrapper, "#!/bin/sh\nexec " + String.join(" ", placement.wrap(List.of("'"
                     + binariesCacheDir().resolve("bin/mariadbd") + "'"))) + " \"$@\"\n");
@@ -93,7 +104,13 @@ public final class EmbeddedDatabase implements DatabaseServer {
 
         DB db;
         try {
-            db = DB.newEmbeddedDB(config.build());
+            db = DB.newEmbeddedDB(config.build()); // unpacks the binaries and initializes the data here
+            if (placement.isRemote()) {
+                // mariadbd runs there, under the same paths: its binaries (found, or copied once) and this data
+                for (Path dir : List.of(binariesCacheDir(), data, tmp)) {
+                    placement.ssh().mirror(dir);
+                }
+            }
             db.start();
         } catch (ManagedProcessException e) {
             String missing = missingLibraries(binariesCacheDir().resolve("bin/mariadbd"));
@@ -105,8 +122,10 @@ public final class EmbeddedDatabase implements DatabaseServer {
             throw new IOException("embedded MariaDB did not start: " + e.getMessage()
                     + " (its output is in " + data + "/*.err if any)", e);
         }
-        Optional<Long> pid = serverPid(data);
-        OrphanGuard guard = pid.map(OrphanGuard::watch).orElse(OrphanGuard.NONE);
+        Optional<Long> pid = serverPid(data, placement);
+        // there, the wrapper's ssh and its dead-man switch stop mariadbd when this JVM is gone
+        OrphanGuard guard = placement.isRemote() ? OrphanGuard.NONE
+                : pid.map(OrphanGuard::watch).orElse(OrphanGuard.NONE);
         try {
             DatabaseEndpoint root = new DatabaseEndpoint("jdbc:mysql://" + placement.address() + ":" + port + "/",
                     "root", "")
@@ -131,7 +150,7 @@ public final class EmbeddedDatabase implements DatabaseServer {
                     .withDefaultOptions();
             DatabaseSchema.apply(endpoint);
             return new EmbeddedDatabase(db, endpoint, guard, Duration.ofNanos(System.nanoTime() - t0),
-                    pid.map(java.util.OptionalLong::of).orElse(java.util.OptionalLong.empty()));
+                    pid.map(java.util.OptionalLong::of).orElse(java.util.OptionalLong.empty()), placement);
         } catch (SQLException | RuntimeException e) {
             stopQuietly(db);
             guard.close();
@@ -160,9 +179,24 @@ public final class EmbeddedDatabase implements DatabaseServer {
     }
 
     @Override
+    public Placement placement() {
+        return placement;
+    }
+
+    @Override
     public void close() {
         stopQuietly(db);
         guard.close();
+        if (placement.isRemote() && pid.isPresent()) {
+            // its ssh has ended: the dead-man switch there shuts mariadbd down; wait for that
+            long p = pid.getAsLong();
+            try {
+                placement.run("i=0; while kill -0 " + p + " 2>/dev/null && [ $i -lt 300 ]; do sleep 0.1; "
+                        + "i=$((i+1)); done; kill -KILL " + p + " 2>/dev/null; true");
+            } catch (IOException e) {
+                // the host does not answer: the switch there still acts
+            }
+        }
     }
 
     private static void stopQuietly(DB db) {
@@ -186,6 +220,18 @@ public final class EmbeddedDatabase implements DatabaseServer {
 
     private static Optional<Long> serverPid(Path data) {
         return ProcessTools.readPid(data.resolve(PID_FILE));
+    }
+
+    /** The pid of mariadbd on its host, from the pid file it wrote there. */
+    private static Optional<Long> serverPid(Path data, Placement placement) {
+        if (!placement.isRemote()) {
+            return serverPid(data);
+        }
+        try {
+            return Optional.of(Long.parseLong(placement.run("cat '" + data.resolve(PID_FILE) + "'").strip()));
+        } catch (IOException | NumberFormatException e) {
+            return Optional.empty();
+        }
     }
 
     /** A mariadbd left by a killed earlier run on this data directory holds its locks: stop it first. */

@@ -78,7 +78,47 @@ public final class SessionFence implements AutoCloseable {
      * @throws SQLException if the database could not be asked or told
      */
     public synchronized int endSessionsOf(long pid) throws IOException, SQLException {
-        Set<ClientEnd> ends = clientEndsOf(pid, databasePort);
+        return endSessionsAt(clientEndsOf(pid, databasePort));
+    }
+
+    /**
+     * As {@link #endSessionsOf(long)} for process {@code pid} on host {@code where}: on another machine its sockets
+     * are read there, over the host's shared connection.
+     */
+    public int endSessionsOf(long pid, org.ftlab.rm.net.Placement where) throws IOException, SQLException {
+        if (!where.isRemote()) {
+            return endSessionsOf(pid);
+        }
+        String proc = where.run("cd /proc/" + pid + " 2>/dev/null || exit 0; for f in fd/*; do readlink $f; done "
+                + "2>/dev/null | grep '^socket:'; echo " + TABLES + "; cat net/tcp net/tcp6 2>/dev/null; true");
+        synchronized (this) {
+            return endSessionsAt(clientEndsIn(proc, databasePort));
+        }
+    }
+
+    private static final String TABLES = "--tables--";
+
+    /** The client ends to {@code remotePort} in a process's socket inodes and TCP tables as read on its host. */
+    static Set<ClientEnd> clientEndsIn(String proc, int remotePort) {
+        Set<String> inodes = new HashSet<>();
+        Set<ClientEnd> ends = new HashSet<>();
+        boolean tables = false;
+        for (String line : proc.lines().toList()) {
+            if (line.equals(TABLES)) {
+                tables = true;
+            } else if (!tables && line.startsWith("socket:[")) {
+                inodes.add(line.substring(8, line.length() - 1));
+            } else if (tables) {
+                ClientEnd end = parseSocketLine(line, remotePort, inodes);
+                if (end != null) {
+                    ends.add(end);
+                }
+            }
+        }
+        return ends;
+    }
+
+    private int endSessionsAt(Set<ClientEnd> ends) throws SQLException {
         if (ends.isEmpty()) {
             return 0;
         }

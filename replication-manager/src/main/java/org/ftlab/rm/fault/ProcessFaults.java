@@ -3,12 +3,15 @@ package org.ftlab.rm.fault;
 import java.io.IOException;
 import java.util.List;
 import java.util.Locale;
+import org.ftlab.rm.net.Placement;
 import org.ftlab.rm.replica.ProcessTools;
 
 /**
- * Faults made to processes on this host, each returning its {@link Undo}: SIGSTOP (a hang), the cgroup v1 freezer
- * (every process of a host frozen at once, as a stopped machine) and a cgroup v1 CPU quota (a process alive but
- * slow). A SIGKILL needs no undo and is sent by the caller.
+ * Faults made to processes, each returning its {@link Undo}: SIGSTOP (a hang), the cgroup v1 freezer (every process
+ * of a host frozen at once, as a stopped machine) and a cgroup v1 CPU quota (a process alive but slow). On this
+ * machine they are made here; on another ({@link Placement#isRemote()}) by the same signals and cgroup writes run
+ * there, and undone there (the janitor's script reaches it over ssh too). A SIGKILL needs no undo and is sent by the
+ * caller.
  */
 public final class ProcessFaults {
     /** The CFS period the quotas are a share of, µs; 1 s below 1% (the kernel's least quota is 1 ms). */
@@ -16,6 +19,73 @@ public final class ProcessFaults {
     private static final long LONG_CPU_PERIOD_MICROS = 1_000_000;
 
     private ProcessFaults() {
+    }
+
+    /** SIGSTOP of {@code pid} on host {@code where}; undone by SIGCONT. */
+    public static Undo stop(Placement where, long pid) throws IOException {
+        if (!where.isRemote()) {
+            return stop(pid);
+        }
+        where.signal(pid, "STOP");
+        return Undo.of(where.shellCommand("kill -CONT " + pid + " 2>/dev/null; true"), () -> {
+            try {
+                where.signal(pid, "CONT");
+            } catch (IOException e) {
+                // gone: nothing left to resume
+            }
+        });
+    }
+
+    /** As {@link #freeze(String, List)} on host {@code where}. */
+    public static Undo freeze(Placement where, String group, List<Long> pids) throws IOException {
+        if (!where.isRemote()) {
+            return freeze(group, pids);
+        }
+        return remoteGroup(where, "freezer", group, pids, "echo FROZEN > \"$g/freezer.state\"; i=0; "
+                + "while [ \"$(cat \"$g/freezer.state\")\" != FROZEN ] && [ $i -lt 200 ]; do sleep 0.01; "
+                + "i=$((i+1)); done", "echo THAWED > \"$g/freezer.state\"; ", "");
+    }
+
+    /** As {@link #cpuQuota(String, List, double)} on host {@code where}. */
+    public static Undo cpuQuota(Placement where, String group, List<Long> pids, double percentOfCore)
+            throws IOException {
+        if (!where.isRemote()) {
+            return cpuQuota(group, pids, percentOfCore);
+        }
+        checkQuota(percentOfCore);
+        long period = period(percentOfCore);
+        return remoteGroup(where, "cpu", group, pids, "", "", "echo " + period + " > \"$g/cpu.cfs_period_us\"; echo "
+                + quota(period, percentOfCore) + " > \"$g/cpu.cfs_quota_us\"; ");
+    }
+
+    /**
+     * A new cgroup {@code group} of {@code controller} there, {@code setup} written before {@code pids} join it and
+     * {@code after} run once they have; undone by {@code beforeRemove}, moving them back and removing the group.
+     */
+    private static Undo remoteGroup(Placement where, String controller, String group, List<Long> pids, String after,
+            String beforeRemove, String setup) throws IOException {
+        String mount = "d=$(awk '$3==\"cgroup\" && $4 ~ /(^|,)" + controller + "(,|$)/ {print $2; exit}' /proc/mounts);"
+                + " g=\"$d/" + group + "\"; ";
+        String undo = mount + "if [ -n \"$d\" ] && [ -d \"$g\" ]; then " + beforeRemove + "i=0; "
+                + "while [ -d \"$g\" ] && [ $i -lt 50 ]; do for p in $(cat \"$g/cgroup.procs\"); do "
+                + "echo $p > \"$d/cgroup.procs\"; done; rmdir \"$g\" 2>/dev/null || sleep 0.02; i=$((i+1)); done; "
+                + "fi; true";
+        StringBuilder join = new StringBuilder();
+        for (long pid : pids) {
+            join.append("echo ").append(pid).append(" > \"$g/cgroup.procs\" && ");
+        }
+        try {
+            where.run(mount + "[ -n \"$d\" ] || { echo 'no cgroup v1 " + controller + " controller mounted' >&2; "
+                    + "exit 3; }; mkdir \"$g\" && " + setup + join + "true && " + (after.isEmpty() ? "true" : after));
+        } catch (IOException e) {
+            try {
+                where.run(undo);
+            } catch (IOException ignored) {
+                // the first failure is the one to report
+            }
+            throw e;
+        }
+        return Undo.of(where.shellCommand(undo), () -> where.run(undo));
     }
 
     /** SIGSTOP of {@code pid}; undone by SIGCONT. */
@@ -69,15 +139,12 @@ public final class ProcessFaults {
      * cpu group {@code group}; undone by moving them back and removing the group.
      */
     public static Undo cpuQuota(String group, List<Long> pids, double percentOfCore) throws IOException {
-        if (!(percentOfCore >= 0.1 && percentOfCore <= 100)) {
-            throw new IllegalArgumentException("a CPU quota is 0.1% to 100% of a core, was " + percentOfCore);
-        }
-        long period = percentOfCore < 1 ? LONG_CPU_PERIOD_MICROS : CPU_PERIOD_MICROS;
+        checkQuota(percentOfCore);
+        long period = period(percentOfCore);
         Cgroup g = Cgroup.create("cpu", group);
         try {
             g.write("cpu.cfs_period_us", Long.toString(period));
-            g.write("cpu.cfs_quota_us", String.format(Locale.ROOT, "%d",
-                    Math.max(1000, Math.round(period * percentOfCore / 100))));
+            g.write("cpu.cfs_quota_us", String.format(Locale.ROOT, "%d", quota(period, percentOfCore)));
             for (long pid : pids) {
                 g.add(pid);
             }
@@ -86,5 +153,20 @@ public final class ProcessFaults {
             throw e;
         }
         return Undo.of(g.removeScript(), g::remove);
+    }
+
+    private static void checkQuota(double percentOfCore) {
+        if (!(percentOfCore >= 0.1 && percentOfCore <= 100)) {
+            throw new IllegalArgumentException("a CPU quota is 0.1% to 100% of a core, was " + percentOfCore);
+        }
+    }
+
+    private static long period(double percentOfCore) {
+        return percentOfCore < 1 ? LONG_CPU_PERIOD_MICROS : CPU_PERIOD_MICROS;
+    }
+
+    /** The quota, µs per period; the kernel's least is 1 ms. */
+    private static long quota(long periodMicros, double percentOfCore) {
+        return Math.max(1000, Math.round(periodMicros * percentOfCore / 100));
     }
 }

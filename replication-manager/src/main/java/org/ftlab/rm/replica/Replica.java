@@ -6,11 +6,15 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import org.ftlab.fd.ProcessState;
+import org.ftlab.rm.net.Placement;
 
 /**
  * One replica of the middle tier: a WildFly server process with its own base directory and port offset, serving the
- * auction EJB over HTTP-upgraded remoting on 127.0.0.1 (or on its own host of the lab's virtual network).
+ * auction EJB over HTTP-upgraded remoting on 127.0.0.1, on its own host of the lab's virtual network, or on another
+ * machine (then its process here is the ssh that started it, and {@link #pid()} is the server's there).
  */
 public final class Replica implements AutoCloseable {
     /** Console markers: WFLYSRV0025 "started", WFLYSRV0026 "started (with errors)". */
@@ -19,7 +23,8 @@ public final class Replica implements AutoCloseable {
     private static final Duration STOP_GRACE = Duration.ofSeconds(20);
 
     private final String name;
-    private final String address;
+    private final Placement placement;
+    private final long pid;
     private final int portOffset;
     private final Path baseDir;
     private final Process process;
@@ -27,10 +32,11 @@ public final class Replica implements AutoCloseable {
     private final long launchedNanos;
     private volatile Duration startupTime;
 
-    Replica(String name, String address, int portOffset, Path baseDir, Process process, OrphanGuard guard,
-            long launchedNanos) {
+    Replica(String name, Placement placement, long pid, int portOffset, Path baseDir, Process process,
+            OrphanGuard guard, long launchedNanos) {
         this.name = name;
-        this.address = address;
+        this.placement = placement;
+        this.pid = pid;
         this.portOffset = portOffset;
         this.baseDir = baseDir;
         this.process = process;
@@ -42,9 +48,27 @@ public final class Replica implements AutoCloseable {
         return name;
     }
 
-    /** The OS process id of the server JVM itself (not a wrapper script): the target of injected signals. */
+    /**
+     * The OS process id of the server JVM itself (not a wrapper script or ssh), on its machine: the target of
+     * injected signals.
+     */
     public long pid() {
-        return process.pid();
+        return pid;
+    }
+
+    /** Where it runs. */
+    public Placement placement() {
+        return placement;
+    }
+
+    /** Its process's state on its machine. */
+    public ProcessState state() {
+        return placement.state(pid);
+    }
+
+    /** Sets the nice value of all its threads (lowering it needs root). */
+    public void renice(int niceness) throws IOException {
+        placement.renice(pid, niceness);
     }
 
     public int portOffset() {
@@ -57,12 +81,12 @@ public final class Replica implements AutoCloseable {
 
     /** Where remote EJB clients connect: {@code remote+http://<address>:<8080+offset>}. */
     public String remotingUri() {
-        return "remote+http://" + address + ":" + httpPort();
+        return "remote+http://" + address() + ":" + httpPort();
     }
 
-    /** The address it listens on: 127.0.0.1, or its host's on the lab's virtual network. */
+    /** The address it listens on: 127.0.0.1, or its host's (on the lab's virtual network, or another machine). */
     public String address() {
-        return address;
+        return placement.address();
     }
 
     public Path baseDir() {
@@ -114,19 +138,44 @@ public final class Replica implements AutoCloseable {
 
     /** Graceful stop (SIGTERM lets WildFly shut down cleanly), SIGKILL after a grace period. */
     public void stop() {
+        if (placement.isRemote() && process.isAlive()) {
+            // The server there, not the ssh here: its ssh ends when it has stopped.
+            try {
+                placement.signal(pid, "TERM");
+                if (!process.waitFor(STOP_GRACE.toMillis(), TimeUnit.MILLISECONDS)) {
+                    placement.signal(pid, "KILL");
+                    process.waitFor(5, TimeUnit.SECONDS);
+                }
+            } catch (IOException e) {
+                // gone already, or the host does not answer: ending the ssh below sets off its dead-man switch
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
         ProcessTools.terminate(process.toHandle(), STOP_GRACE);
         guard.close();
         FreePorts.releasePortOffset(portOffset);
     }
 
-    /** SIGKILL, sent directly by the JDK (no kill(1) process to fork: this is on the fail-over path). */
+    /**
+     * SIGKILL: here sent directly by the JDK (no kill(1) process to fork: this is on the fail-over path); on another
+     * machine over the host's shared connection (if that fails, ending the ssh sets off its dead-man switch).
+     */
     public void kill() {
+        if (placement.isRemote()) {
+            try {
+                placement.signal(pid, "KILL");
+                return;
+            } catch (IOException e) {
+                // gone already, or the host does not answer: end the ssh
+            }
+        }
         process.destroyForcibly();
     }
 
     /** Sends a real signal to the server JVM: KILL (crash), STOP (hang), CONT (resume). */
     public void signal(String signalName) throws IOException {
-        ProcessTools.signal(pid(), signalName);
+        placement.signal(pid, signalName);
     }
 
     @Override

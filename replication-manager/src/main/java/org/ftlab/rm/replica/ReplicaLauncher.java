@@ -72,6 +72,9 @@ public final class ReplicaLauncher {
         checkProvisioned(serverHome);
         Path baseDir = replicasDir.resolve(name);
         prepareBaseDir(baseDir);
+        if (placement.isRemote()) {
+            placement.ssh().mirror(serverHome); // found there, or copied once
+        }
         int offset = FreePorts.reservePortOffset(100);
         Path props;
         try {
@@ -98,6 +101,9 @@ public final class ReplicaLauncher {
         cmd.setBindAddressHint(placement.address());
         cmd.setBindAddressHint("management", placement.address());
         cmd.addPropertiesFile(props);
+        if (placement.isRemote()) {
+            placement.ssh().mirror(baseDir);
+        }
 
         long launched = System.nanoTime();
         Process process;
@@ -105,12 +111,16 @@ public final class ReplicaLauncher {
             boolean nice = niceness > 0 && Files.isExecutable(NICE);
             if (nice || !placement.isLocal()) {
                 // nice(1) and nsenter exec the server: the process (and its pid) is the JVM's, every thread at
-                // this nice value, in the host's network namespace.
+                // this nice value, in the host's network namespace (or on its machine, started by ssh).
                 List<String> command = new ArrayList<>();
-                if (nice) {
+                if (nice || placement.isRemote() && niceness > 0) {
                     command.addAll(List.of(NICE.toString(), "-n", Integer.toString(niceness)));
                 }
-                command.addAll(cmd.build());
+                List<String> server = new ArrayList<>(cmd.build());
+                if (placement.isRemote()) {
+                    server.set(0, placement.ssh().java()); // the JDK there
+                }
+                command.addAll(server);
                 process = new ProcessBuilder(placement.wrap(command)).redirectErrorStream(true)
                         .redirectOutput(baseDir.resolve("console.log").toFile()).directory(baseDir.toFile()).start();
             } else {
@@ -124,7 +134,19 @@ public final class ReplicaLauncher {
             FreePorts.releasePortOffset(offset);
             throw new IOException("cannot start replica " + name + ": " + e.getMessage(), e);
         }
-        return new Replica(name, placement.address(), offset, baseDir, process, OrphanGuard.watch(process.pid()),
+        long pid = process.pid();
+        if (placement.isRemote()) {
+            try {
+                pid = placement.ssh().remotePid(process, baseDir.resolve("console.log"));
+            } catch (IOException | InterruptedException e) {
+                FreePorts.releasePortOffset(offset);
+                if (e instanceof InterruptedException) {
+                    Thread.currentThread().interrupt();
+                }
+                throw new IOException("cannot start replica " + name + ": " + e.getMessage(), e);
+            }
+        }
+        return new Replica(name, placement, pid, offset, baseDir, process, OrphanGuard.watch(process.pid()),
                 launched);
     }
 

@@ -30,6 +30,20 @@ class SessionFenceTest {
     }
 
     @Test
+    void theSocketsReadOnAnotherMachineGiveTheClientEndsOfThatProcessOnly() {
+        String proc = String.join("\n", "socket:[77001]", "socket:[77002]", "--tables--",
+                "  sl  local_address rem_address   st tx_queue rx_queue tr tm->when retrnsmt   uid  timeout inode",
+                "   0: 0B00D50A:A1B2 0400D50A:5A22 01 00000000:00000000 00:00000000 00000000     0        0 77001 1",
+                "   1: 0B00D50A:A1B3 0400D50A:5A22 01 00000000:00000000 00:00000000 00000000     0        0 99999 1",
+                "   2: 0B00D50A:A1B4 0400D50A:1F90 01 00000000:00000000 00:00000000 00000000     0        0 77002 1",
+                "  sl  local_address                         remote_address                        st tx_queue",
+                "");
+        assertEquals(Set.of(new ClientEnd("10.213.0.11", 0xA1B2)), SessionFence.clientEndsIn(proc, 0x5A22),
+                "its own socket to the database port; not another process's, not another port");
+        assertTrue(SessionFence.clientEndsIn("--tables--\n", 3306).isEmpty(), "a process gone meanwhile");
+    }
+
+    @Test
     void aSocketLineGivesItsClientEndOnlyForTheProcessAndPortAsked() {
         String line = "   3: 0100007F:A1B2 0100007F:1F90 01 00000000:00000000 00:00000000 00000000     0        0 "
                 + "77001 1 0000000000000000 20 4 30 10 -1";
