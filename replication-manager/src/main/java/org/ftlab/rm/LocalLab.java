@@ -41,13 +41,18 @@ public final class LocalLab implements AutoCloseable {
     private final Hosts hosts;
     /** Replicas launched so far: the next one's host among {@link #hosts}'. */
     private final java.util.concurrent.atomic.AtomicInteger launches = new java.util.concurrent.atomic.AtomicInteger();
+    /** The master connection to each of {@link #hosts}, which signals and the like share. */
+    private final List<Process> masters;
+    private final List<org.ftlab.rm.replica.OrphanGuard> masterGuards = new ArrayList<>();
     private final List<Replica> replicas = Collections.synchronizedList(new ArrayList<>());
     private volatile boolean closed;
 
     private LocalLab(Path runDir, DatabaseServer database, ApplicationUser user, ReplicaLauncher launcher,
-            VirtualNetwork network, Hosts hosts) {
+            VirtualNetwork network, Hosts hosts, List<Process> masters) {
         this.network = network;
         this.hosts = hosts;
+        this.masters = masters;
+        masters.forEach(m -> masterGuards.add(org.ftlab.rm.replica.OrphanGuard.watch(m.pid())));
         this.runDir = runDir;
         this.database = database;
         this.user = user;
@@ -87,6 +92,7 @@ public final class LocalLab implements AutoCloseable {
         ApplicationUser user = ApplicationUser.random();
         user.save(runDir);
         VirtualNetwork net = options.network();
+        List<Process> masters = options.hosts() == null ? List.of() : openMasters(options.hosts(), runDir);
         DatabaseServer database;
         if (options.externalDatabase() != null) {
             database = ExternalDatabase.connect(options.externalDatabase());
@@ -99,12 +105,40 @@ public final class LocalLab implements AutoCloseable {
                 if (net != null) {
                     net.removeHost(NetworkLayout.DATABASE_HOST);
                 }
+                closeMasters(masters);
                 throw e;
             }
         }
         ReplicaLauncher launcher = new ReplicaLauncher(options.serverHome(), runDir, database, user,
                 options.replicaMaxHeap(), options.heartbeat());
-        return new LocalLab(runDir, database, user, launcher, net, options.hosts());
+        return new LocalLab(runDir, database, user, launcher, net, options.hosts(), masters);
+    }
+
+    /** One master connection to each machine, opened before anything runs there (it also checks they answer). */
+    private static List<Process> openMasters(Hosts hosts, Path runDir) throws IOException {
+        Files.createDirectories(runDir.resolve("ssh"));
+        List<Process> masters = new ArrayList<>();
+        java.util.Set<String> opened = new java.util.HashSet<>();
+        try {
+            for (SshHost host : hosts.all()) {
+                if (opened.add(host.destination() + ":" + host.port())) {
+                    masters.add(host.openMaster(runDir.resolve("ssh/" + host.destination().replaceAll("[^\\w.@-]",
+                            "_") + ".log")));
+                }
+            }
+        } catch (IOException e) {
+            closeMasters(masters);
+            throw e;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            closeMasters(masters);
+            throw new IOException("interrupted while connecting to the hosts", e);
+        }
+        return masters;
+    }
+
+    private static void closeMasters(List<Process> masters) {
+        masters.forEach(m -> org.ftlab.rm.replica.ProcessTools.terminate(m.toHandle(), Duration.ofSeconds(5)));
     }
 
     /** Launches a replica named {@code name} and waits until it serves. */
@@ -214,9 +248,8 @@ public final class LocalLab implements AutoCloseable {
             }
         }
         database.close();
-        if (hosts != null) {
-            hosts.all().forEach(SshHost::closeConnections);
-        }
+        closeMasters(masters);
+        masterGuards.forEach(org.ftlab.rm.replica.OrphanGuard::close);
         if (network != null) {
             toStop.forEach(r -> network.removeHost(r.name()));
             network.removeHost(NetworkLayout.DATABASE_HOST);

@@ -407,8 +407,12 @@ public final class ReplicationManager implements AutoCloseable {
         synchronized (lock) {
             ReplicaRecord rec = records.get(replicaName);
             replica = rec == null ? null : rec.replica;
+            if (replica == null) {
+                // no such replica: gone; one still starting (its pid not yet known here): running
+                return rec == null ? ProcessState.GONE : ProcessState.RUNNING;
+            }
         }
-        return replica == null || replica.pid() != pid ? ProcessState.GONE : replica.state(); // asked off the lock
+        return replica.pid() != pid ? ProcessState.GONE : replica.state(); // asked off the lock
     }
 
     /** Under {@link #lock}: the view decides (demote, promote, take a spare); then fence, record, relaunch. */

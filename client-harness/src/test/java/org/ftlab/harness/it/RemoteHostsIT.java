@@ -25,7 +25,8 @@ import org.junit.jupiter.api.Test;
 /**
  * {@code ftlab grid --hosts FILE} end to end against real OpenSSH servers: the test makes three machines (network
  * namespaces on one bridge, this JVM attached to it), starts an sshd on each with a key of its own, and runs a small
- * grid with the database on one machine and the replicas on the other two, a crash of the primary injected over SSH.
+ * grid with the database on one machine and the replicas on the other two, a fault of every process and database kind
+ * (a crash of the primary first) made over SSH on its machine.
  * One replica machine sees its own, empty, provisioned-server and run directories (a private mount namespace), so
  * the lab must copy the server and the replicas' configuration there. Needs root and sshd (CI installs
  * openssh-server); skipped otherwise with the reason.
@@ -34,7 +35,7 @@ class RemoteHostsIT {
     private static final Path SSHD = Path.of("/usr/sbin/sshd");
 
     @Test
-    void aGridWithTheDatabaseAndReplicasOnMachinesReachedOverSshFailsOverARemoteCrashAndLeavesNothingBehind()
+    void aGridWithTheDatabaseAndReplicasOnMachinesReachedOverSshFailsOverARemoteCrashUndoesEveryRemoteFaultAndLeavesNothingBehind()
             throws Exception {
         assumeTrue(VirtualNetwork.unusable().isEmpty(), () -> VirtualNetwork.unusable().orElse(""));
         assumeTrue(Files.isExecutable(SSHD), "needs sshd (Debian: apt-get install openssh-server)");
@@ -91,10 +92,11 @@ class RemoteHostsIT {
             Files.writeString(hostsFile, hosts);
             awaitListening(net, List.of("db", "r1", "r2"));
 
+            Path schedule = Path.of(getClass().getResource("/local-kinds-short.faults").toURI());
             StringWriter out = new StringWriter();
             int code = FtlabCommand.execute(new String[] {"grid", "--hosts", hostsFile.toString(), "--clients", "2",
-                "--think", "10", "--reply", "orig", "--posts", "500", "--views", "0", "--warmup", "0",
-                "--lab-warmup", "0", "--faults", "crash", "--faults-per-config", "1", "--spares", "0",
+                "--think", "10", "--reply", "orig", "--posts", "1400", "--views", "0", "--warmup", "0",
+                "--lab-warmup", "0", "--faults-file", schedule.toString(), "--spares", "1",
                 "--out", runDir.toString()}, new PrintWriter(out, true), new PrintWriter(out, true));
             System.out.println(out);
             assertEquals(0, code, "the command's own output went to the console: see the test's output");
@@ -106,7 +108,12 @@ class RemoteHostsIT {
                     manifest.toString());
 
             List<FaultRecord> faults = FaultRecord.readAll(runDir);
-            assertEquals(1, faults.size(), faults.toString());
+            assertEquals(List.of(FaultKind.CRASH, FaultKind.SLOW, FaultKind.DB_HANG, FaultKind.HANG, FaultKind.DB_SLOW,
+                    FaultKind.FREEZE), faults.stream().map(FaultRecord::kind).toList(),
+                    "every scheduled fault was made on its machine, in order");
+            for (FaultRecord f : faults) {
+                assertTrue(f.repairedUs() >= f.injectedUs(), f + " was repaired");
+            }
             FaultRecord crash = faults.get(0);
             assertEquals(FaultKind.CRASH, crash.kind());
             assertEquals(1, crash.failures(), "the crash failed its replica");
@@ -119,7 +126,6 @@ class RemoteHostsIT {
             // r2 saw none of this machine's server: the lab copied it there
             Placement r2 = Placement.on(org.ftlab.rm.net.Hosts.read(hostsFile).replicas().get(1));
             assertTrue(r2.run("ls -a '" + server + "'").contains(".ftlab-mirror-id"), "the server was copied to r2");
-            r2.ssh().closeConnections();
 
             // before the machines go (removing them would end whatever the lab left there)
             NetnsGridIT.assertNothingLeft(runDir);

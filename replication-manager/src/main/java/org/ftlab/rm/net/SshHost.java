@@ -34,8 +34,11 @@ import java.util.concurrent.TimeUnit;
  */
 public record SshHost(String destination, int port, String identity, String address, String javaHome,
         List<String> sshOptions) {
-    /** Master connections: short, so under the 108-byte limit of a socket path; %C is a hash of host, port, user. */
-    private static final String CONTROL_PATH = "/tmp/ftlab-ssh-%C";
+    /**
+     * This process's master connections: short, under the 108-byte limit of a socket path; %C is a hash of host,
+     * port and user.
+     */
+    private static final String CONTROL_PATH = "/tmp/ftlab-ssh-" + ProcessHandle.current().pid() + "-%C";
     private static final String PID_MARKER = "ftlab-remote-pid ";
     private static final String MIRROR_ID = ".ftlab-mirror-id";
     private static final String MIRROR_PROBE = ".ftlab-mirror-probe";
@@ -68,7 +71,7 @@ public record SshHost(String destination, int port, String identity, String addr
 
     /** {@code script} run there by {@code sh}; returns its output. A non-zero exit says what the host answered. */
     public String run(String script) throws IOException {
-        List<String> cmd = ssh(true);
+        List<String> cmd = ssh(Connection.SHARED);
         cmd.add("sh -c " + quote(script));
         try {
             return org.ftlab.rm.replica.ProcessTools.run(cmd, null);
@@ -79,7 +82,7 @@ public record SshHost(String destination, int port, String identity, String addr
 
     /** The shell command that runs {@code script} there, for a clean-up script run when this JVM is gone. */
     public String shellCommand(String script) {
-        List<String> cmd = ssh(false);
+        List<String> cmd = ssh(Connection.OWN);
         cmd.add("sh -c " + quote(script));
         StringBuilder line = new StringBuilder();
         for (String arg : cmd) {
@@ -93,7 +96,7 @@ public record SshHost(String destination, int port, String identity, String addr
      * process's, after one line {@value #PID_MARKER}N naming its pid there (see {@link #remotePid}).
      */
     public List<String> wrapLongRunning(List<String> argv) {
-        List<String> cmd = ssh(false);
+        List<String> cmd = ssh(Connection.OWN);
         StringBuilder remote = new StringBuilder("exec sh -c ").append(quote(DEAD_MAN)).append(" ftlab");
         for (String arg : argv) {
             remote.append(' ').append(quote(arg));
@@ -108,7 +111,7 @@ public record SshHost(String destination, int port, String identity, String addr
      * ends when the script is ended, even by SIGKILL, or when the process that started it is gone.
      */
     public String wrapperScript(String executable) {
-        List<String> cmd = ssh(false);
+        List<String> cmd = ssh(Connection.OWN);
         StringBuilder ssh = new StringBuilder();
         for (String arg : cmd) {
             ssh.append(quote(arg)).append(' ');
@@ -120,7 +123,8 @@ public record SshHost(String destination, int port, String identity, String addr
                 + "r=" + quote("exec sh -c " + quote(DEAD_MAN) + " ftlab " + quote(executable)) + "\n"
                 + "j=$PPID; w=$$\n"
                 + ssh + "\"$r$q\" & s=$!\n"
-                + "trap 'kill $s 2>/dev/null' TERM INT HUP\n"
+                // told to stop: the ssh goes, and the switch there stops the program; a stop, not a failure
+                + "trap 'kill $s 2>/dev/null; exit 0' TERM INT HUP\n"
                 + "( while kill -0 $j && kill -0 $w && kill -0 $s; do sleep 1; done; kill $s ) >/dev/null 2>&1 &\n"
                 + "wait $s\n";
     }
@@ -167,7 +171,7 @@ public record SshHost(String destination, int port, String identity, String addr
         if (lines.size() > 1 && lines.get(1).equals(id)) {
             return false; // copied before, unchanged since
         }
-        List<String> receive = ssh(true);
+        List<String> receive = ssh(Connection.SHARED);
         receive.add("sh -c " + quote("mkdir -p " + quote(abs.getParent().toString()) + " && tar -C "
                 + quote(abs.getParent().toString()) + " -xf - && printf %s " + id + " > "
                 + quote(abs + "/" + MIRROR_ID)));
@@ -193,23 +197,48 @@ public record SshHost(String destination, int port, String identity, String addr
         return true;
     }
 
-    /** Ends the shared master connection, if one is open. */
-    public void closeConnections() {
-        List<String> cmd = ssh(true);
-        cmd.add(1, "-O");
-        cmd.add(2, "exit");
-        try {
-            Process p = new ProcessBuilder(cmd).redirectErrorStream(true)
+    /**
+     * Opens the master connection that this process's short commands to the host share, and returns it: a child
+     * process to end when the lab is done (an ssh started on demand would linger after a killed manager). Returns
+     * once it accepts commands.
+     *
+     * @throws IOException if the host cannot be reached or refuses the key: the message quotes ssh
+     */
+    public Process openMaster(Path log) throws IOException, InterruptedException {
+        List<String> master = ssh(Connection.MASTER);
+        master.add(1, "-N");
+        Process p = new ProcessBuilder(master).redirectErrorStream(true).redirectOutput(log.toFile()).start();
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        while (true) {
+            List<String> check = ssh(Connection.SHARED);
+            check.add(1, "-O");
+            check.add(2, "check");
+            Process c = new ProcessBuilder(check).redirectErrorStream(true)
                     .redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
-            p.waitFor(10, TimeUnit.SECONDS);
-        } catch (IOException e) {
-            // no ssh: no connection either
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
+            if (c.waitFor() == 0) {
+                return p;
+            }
+            if (!p.isAlive() || System.nanoTime() > deadline) {
+                p.destroyForcibly();
+                String said = Files.exists(log) ? Files.readString(log).strip() : "";
+                throw new IOException("cannot reach " + destination + " over ssh: "
+                        + (said.isEmpty() ? "no answer" : said.lines().reduce((a, b) -> b).orElse(said)));
+            }
+            Thread.sleep(50);
         }
     }
 
-    private List<String> ssh(boolean shared) {
+    /** Over which connection a command runs. */
+    private enum Connection {
+        /** One of its own. */
+        OWN,
+        /** The master's, if this process opened one, else one of its own. */
+        SHARED,
+        /** The master itself. */
+        MASTER
+    }
+
+    private List<String> ssh(Connection connection) {
         List<String> cmd = new ArrayList<>(List.of("ssh", "-p", Integer.toString(port)));
         for (String option : sshOptions) {
             cmd.addAll(List.of("-o", option)); // first: ssh takes the first value it is given for an option
@@ -219,12 +248,12 @@ public record SshHost(String destination, int port, String identity, String addr
         }
         cmd.addAll(List.of("-o", "BatchMode=yes", "-o", "ConnectTimeout=10", "-o", "ServerAliveInterval=5",
                 "-o", "ServerAliveCountMax=3"));
-        if (shared) {
-            cmd.addAll(List.of("-o", "ControlMaster=auto", "-o", "ControlPath=" + CONTROL_PATH,
-                    "-o", "ControlPersist=60"));
-        } else {
-            cmd.addAll(List.of("-o", "ControlMaster=no", "-o", "ControlPath=none"));
-        }
+        cmd.addAll(switch (connection) {
+            case OWN -> List.of("-o", "ControlMaster=no", "-o", "ControlPath=none");
+            case SHARED -> List.of("-o", "ControlMaster=no", "-o", "ControlPath=" + CONTROL_PATH);
+            case MASTER -> List.of("-o", "ControlMaster=yes", "-o", "ControlPersist=no", "-o",
+                    "ControlPath=" + CONTROL_PATH);
+        });
         cmd.add(destination);
         return cmd;
     }
