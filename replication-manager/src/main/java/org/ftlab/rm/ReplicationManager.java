@@ -380,6 +380,7 @@ public final class ReplicationManager implements AutoCloseable {
      * @return true if the replica is (now) known failed
      */
     public boolean onClientReport(String replicaName) {
+        Replica replica;
         synchronized (lock) {
             ReplicaRecord rec = records.get(replicaName);
             if (rec == null || rec.replica == null) {
@@ -388,9 +389,15 @@ public final class ReplicationManager implements AutoCloseable {
             if (view.state(replicaName) == ReplicaState.DEAD) {
                 return true;
             }
-            ProcessState state = rec.replica.state();
-            if (state == ProcessState.RUNNING) {
-                return false;
+            replica = rec.replica;
+        }
+        ProcessState state = replica.state(); // off the lock: on another machine, an ssh session
+        if (state == ProcessState.RUNNING) {
+            return false;
+        }
+        synchronized (lock) {
+            if (view.state(replicaName) == ReplicaState.DEAD) {
+                return true; // the detector's report came first
             }
             handleFailure(replicaName, state == ProcessState.GONE ? FailureKind.CRASH : FailureKind.HANG,
                     FailureRecord.Source.CLIENT, epochMicros());

@@ -17,8 +17,8 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * Another machine reached over SSH (OpenSSH, key authentication, never a password prompt). Short commands (signals,
- * process states, cgroup writes) share one master connection per host, so a fault costs milliseconds, not a
- * handshake; a long-running process (a replica, the database) gets a connection of its own and a dead-man switch on
+ * process states, cgroup writes) share one master connection per host, so a fault costs one session (the remote
+ * shell's start, tens of milliseconds), not a handshake; a long-running process (a replica, the database) gets a connection of its own and a dead-man switch on
  * the remote side that stops it when that connection goes, for whatever reason the manager stopped holding it.
  *
  * <p>Files are mirrored under the same absolute paths on every host: what a host lacks (the provisioned server, the
@@ -246,8 +246,9 @@ public record SshHost(String destination, int port, String identity, String addr
         if (identity != null) {
             cmd.addAll(List.of("-i", identity, "-o", "IdentitiesOnly=yes"));
         }
-        cmd.addAll(List.of("-o", "BatchMode=yes", "-o", "ConnectTimeout=10", "-o", "ServerAliveInterval=5",
-                "-o", "ServerAliveCountMax=3"));
+        // LogLevel=ERROR: no warnings mixed into what a command prints
+        cmd.addAll(List.of("-o", "BatchMode=yes", "-o", "LogLevel=ERROR", "-o", "ConnectTimeout=10",
+                "-o", "ServerAliveInterval=5", "-o", "ServerAliveCountMax=3"));
         cmd.addAll(switch (connection) {
             case OWN -> List.of("-o", "ControlMaster=no", "-o", "ControlPath=none");
             case SHARED -> List.of("-o", "ControlMaster=no", "-o", "ControlPath=" + CONTROL_PATH);
