@@ -27,7 +27,8 @@ public record FailureReport(String replica, long pid, FailureKind kind, long det
         }
     }
 
-    private static String required(Map<String, String> form, String name) {
+    /** A form field that must be there, else a clear {@link IllegalArgumentException}. */
+    static String required(Map<String, String> form, String name) {
         String v = form.get(name);
         if (v == null || v.isBlank()) {
             throw new IllegalArgumentException("missing parameter '" + name + "'");

@@ -162,12 +162,8 @@ public final class FaultDetector implements AutoCloseable {
         if (processStateEndpoint == null) {
             return FailureKind.ofProcess(member.pid());
         }
-        HttpRequest request = HttpRequest.newBuilder(processStateEndpoint)
-                .timeout(Duration.ofSeconds(5))
-                .header("Content-Type", "application/x-www-form-urlencoded")
-                .header("Authorization", authorization)
-                .POST(HttpRequest.BodyPublishers.ofString(new ProcessStateQuery(member.replica(), member.pid())
-                        .toForm())).build();
+        HttpRequest request = formPost(processStateEndpoint,
+                new ProcessStateQuery(member.replica(), member.pid()).toForm());
         try {
             HttpResponse<String> response = http.send(request, HttpResponse.BodyHandlers.ofString());
             if (response.statusCode() == 200) {
@@ -183,13 +179,18 @@ public final class FaultDetector implements AutoCloseable {
         return FailureKind.HANG; // not known to be gone: a hang, once verification confirms the suspicion
     }
 
-    private void notifyManager(MemberName member, FailureKind kind, long detectedEpochMicros) {
-        String form = new FailureReport(member.replica(), member.pid(), kind, detectedEpochMicros).toForm();
-        HttpRequest request = HttpRequest.newBuilder(failureEndpoint)
+    /** A form posted to the manager with its token. */
+    private HttpRequest formPost(URI endpoint, String form) {
+        return HttpRequest.newBuilder(endpoint)
                 .timeout(Duration.ofSeconds(5))
                 .header("Content-Type", "application/x-www-form-urlencoded")
                 .header("Authorization", authorization)
                 .POST(HttpRequest.BodyPublishers.ofString(form)).build();
+    }
+
+    private void notifyManager(MemberName member, FailureKind kind, long detectedEpochMicros) {
+        String form = new FailureReport(member.replica(), member.pid(), kind, detectedEpochMicros).toForm();
+        HttpRequest request = formPost(failureEndpoint, form);
         http.sendAsync(request, HttpResponse.BodyHandlers.ofString()).whenComplete((response, error) -> {
             if (error != null) {
                 logLine("notify-failed replica=" + member.replica() + " error=" + error);

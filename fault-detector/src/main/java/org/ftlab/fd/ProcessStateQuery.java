@@ -18,11 +18,8 @@ public record ProcessStateQuery(String replica, long pid) {
 
     /** Parses a decoded form; a clear {@link IllegalArgumentException} for a missing or malformed field. */
     public static ProcessStateQuery fromForm(Map<String, String> form) {
-        String replica = form.get("replica");
-        String pid = form.get("pid");
-        if (replica == null || replica.isBlank() || pid == null) {
-            throw new IllegalArgumentException("a process-state query needs 'replica' and 'pid'");
-        }
+        String replica = FailureReport.required(form, "replica");
+        String pid = FailureReport.required(form, "pid");
         try {
             return new ProcessStateQuery(replica, Long.parseLong(pid));
         } catch (NumberFormatException e) {

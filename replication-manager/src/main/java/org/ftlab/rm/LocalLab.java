@@ -7,8 +7,11 @@ import java.sql.SQLException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
 import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.ftlab.rm.api.NetworkLayout;
 import org.ftlab.rm.db.DatabaseEndpoint;
 import org.ftlab.rm.db.DatabaseServer;
@@ -20,6 +23,8 @@ import org.ftlab.rm.net.SshHost;
 import org.ftlab.rm.net.VirtualNetwork;
 import org.ftlab.rm.replica.ApplicationUser;
 import org.ftlab.rm.replica.HeartbeatSettings;
+import org.ftlab.rm.replica.OrphanGuard;
+import org.ftlab.rm.replica.ProcessTools;
 import org.ftlab.rm.replica.Replica;
 import org.ftlab.rm.replica.ReplicaLauncher;
 
@@ -40,10 +45,10 @@ public final class LocalLab implements AutoCloseable {
     /** The other machines of a {@code --hosts} lab, or null. */
     private final Hosts hosts;
     /** Replicas launched so far: the next one's host among {@link #hosts}'. */
-    private final java.util.concurrent.atomic.AtomicInteger launches = new java.util.concurrent.atomic.AtomicInteger();
+    private final AtomicInteger launches = new AtomicInteger();
     /** The master connection to each of {@link #hosts}, which signals and the like share. */
     private final List<Process> masters;
-    private final List<org.ftlab.rm.replica.OrphanGuard> masterGuards = new ArrayList<>();
+    private final List<OrphanGuard> masterGuards = new ArrayList<>();
     private final List<Replica> replicas = Collections.synchronizedList(new ArrayList<>());
     private volatile boolean closed;
 
@@ -52,7 +57,7 @@ public final class LocalLab implements AutoCloseable {
         this.network = network;
         this.hosts = hosts;
         this.masters = masters;
-        masters.forEach(m -> masterGuards.add(org.ftlab.rm.replica.OrphanGuard.watch(m.pid())));
+        masters.forEach(m -> masterGuards.add(OrphanGuard.watch(m.pid())));
         this.runDir = runDir;
         this.database = database;
         this.user = user;
@@ -118,7 +123,7 @@ public final class LocalLab implements AutoCloseable {
     private static List<Process> openMasters(Hosts hosts, Path runDir) throws IOException {
         Files.createDirectories(runDir.resolve("ssh"));
         List<Process> masters = new ArrayList<>();
-        java.util.Set<String> opened = new java.util.HashSet<>();
+        Set<String> opened = new HashSet<>();
         try {
             for (SshHost host : hosts.all()) {
                 if (opened.add(host.destination() + ":" + host.port())) {
@@ -138,7 +143,7 @@ public final class LocalLab implements AutoCloseable {
     }
 
     private static void closeMasters(List<Process> masters) {
-        masters.forEach(m -> org.ftlab.rm.replica.ProcessTools.terminate(m.toHandle(), Duration.ofSeconds(5)));
+        masters.forEach(m -> ProcessTools.terminate(m.toHandle(), Duration.ofSeconds(5)));
     }
 
     /** Launches a replica named {@code name} and waits until it serves. */
@@ -249,7 +254,7 @@ public final class LocalLab implements AutoCloseable {
         }
         database.close();
         closeMasters(masters);
-        masterGuards.forEach(org.ftlab.rm.replica.OrphanGuard::close);
+        masterGuards.forEach(OrphanGuard::close);
         if (network != null) {
             toStop.forEach(r -> network.removeHost(r.name()));
             network.removeHost(NetworkLayout.DATABASE_HOST);

@@ -1,7 +1,6 @@
 package org.ftlab.rm;
 
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.SQLException;
@@ -10,6 +9,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
@@ -34,6 +34,8 @@ import org.ftlab.rm.fault.FaultSupport;
 import org.ftlab.rm.fault.Janitor;
 import org.ftlab.rm.fault.ProcessFaults;
 import org.ftlab.rm.fault.Undo;
+import org.ftlab.rm.net.Hosts;
+import org.ftlab.rm.net.Placement;
 import org.ftlab.rm.net.VirtualNetwork;
 import org.ftlab.rm.replica.FreePorts;
 import org.ftlab.rm.replica.HeartbeatSettings;
@@ -147,7 +149,7 @@ public final class ReplicationManager implements AutoCloseable {
         Files.createDirectories(runDir.resolve("fd"));
         int detectorPort = FreePorts.findFreePortPair();
         VirtualNetwork network = settings.lab().network();
-        org.ftlab.rm.net.Hosts hosts = settings.lab().hosts();
+        Hosts hosts = settings.lab().hosts();
         // the detector runs beside the manager, where the replicas reach it
         String detectorAddress = hosts != null ? hosts.managerAddress()
                 : network == null ? "127.0.0.1" : network.placement(NetworkLayout.MANAGER_HOST).address();
@@ -219,19 +221,13 @@ public final class ReplicationManager implements AutoCloseable {
                 .redirectErrorStream(true).redirectOutput(console.toFile());
         pb.environment().put(FaultDetector.TOKEN_ENV, managerToken); // not on the command line, where ps shows it
         Process p = pb.start();
-        long deadline = System.nanoTime() + DETECTOR_START_TIMEOUT.toNanos();
-        while (true) {
-            String out = Files.exists(console) ? Files.readString(console, StandardCharsets.UTF_8) : "";
-            if (out.contains("fault-detector ready")) {
-                return p;
-            }
-            if (!p.isAlive() || System.nanoTime() > deadline) {
-                p.destroyForcibly();
-                throw new IOException("the Fault Detector did not start; see " + console + ": "
-                        + out.lines().reduce((a, b) -> b).orElse("(no output)"));
-            }
-            Thread.sleep(50);
+        if (ProcessTools.awaitOutput(p, console, DETECTOR_START_TIMEOUT,
+                out -> out.contains("fault-detector ready") ? Boolean.TRUE : null) != null) {
+            return p;
         }
+        p.destroyForcibly();
+        throw new IOException("the Fault Detector did not start; see " + console + ": "
+                + ProcessTools.readOutput(console).lines().reduce((a, b) -> b).orElse("(no output)"));
     }
 
     /** Launches a new replica, waits until it serves, and appends it to the view (primary if there is none). */
@@ -530,7 +526,7 @@ public final class ReplicationManager implements AutoCloseable {
      */
     public InjectedFault inject(FaultSpec spec) throws IOException {
         VirtualNetwork net = lab.network();
-        java.util.Optional<String> unsupported = FaultSupport.whyNot(spec.kind(), lab.database().pid().isPresent(),
+        Optional<String> unsupported = FaultSupport.whyNot(spec.kind(), lab.database().pid().isPresent(),
                 net != null, lab.hosts() != null);
         if (unsupported.isPresent()) {
             throw new IllegalArgumentException(unsupported.get());
@@ -542,7 +538,7 @@ public final class ReplicationManager implements AutoCloseable {
         String peer;
         String replica;
         long pid = 0;
-        org.ftlab.rm.net.Placement where = org.ftlab.rm.net.Placement.LOCAL;
+        Placement where = Placement.LOCAL;
         String faultId;
         synchronized (lock) {
             if (closed) {

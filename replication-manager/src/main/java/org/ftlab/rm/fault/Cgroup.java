@@ -118,7 +118,16 @@ public final class Cgroup {
 
     /** Shell commands that do what {@link #remove()} does, for a clean-up script run when this JVM is gone. */
     public String removeScript() {
-        return "if [ -d '" + dir + "' ]; then for p in $(cat '" + dir + "/cgroup.procs' 2>/dev/null); do echo $p > '"
-                + root + "/cgroup.procs' 2>/dev/null; done; rmdir '" + dir + "' 2>/dev/null; fi";
+        return removeScript("'" + root + "'", "'" + dir + "'");
+    }
+
+    /**
+     * Shell commands that move every process of group {@code dir} back to {@code root} and delete the group, retried
+     * while an exiting task still counts; both are shell words (a quoted path, or a variable such as {@code "$g"}).
+     */
+    static String removeScript(String root, String dir) {
+        return "i=0; while [ -d " + dir + " ] && [ $i -lt 50 ]; do for p in $(cat " + dir + "/cgroup.procs "
+                + "2>/dev/null); do echo $p > " + root + "/cgroup.procs 2>/dev/null; done; rmdir " + dir
+                + " 2>/dev/null || sleep 0.02; i=$((i+1)); done";
     }
 }

@@ -4,7 +4,6 @@ import java.io.IOException;
 import java.util.List;
 import java.util.Locale;
 import org.ftlab.rm.net.Placement;
-import org.ftlab.rm.replica.ProcessTools;
 
 /**
  * Faults made to processes, each returning its {@link Undo}: SIGSTOP (a hang), the cgroup v1 freezer (every process
@@ -23,9 +22,6 @@ public final class ProcessFaults {
 
     /** SIGSTOP of {@code pid} on host {@code where}; undone by SIGCONT. */
     public static Undo stop(Placement where, long pid) throws IOException {
-        if (!where.isRemote()) {
-            return stop(pid);
-        }
         where.signal(pid, "STOP");
         return Undo.of(where.shellCommand("kill -CONT " + pid + " 2>/dev/null; true"), () -> {
             try {
@@ -66,10 +62,8 @@ public final class ProcessFaults {
             String beforeRemove, String setup) throws IOException {
         String mount = "d=$(awk '$3==\"cgroup\" && $4 ~ /(^|,)" + controller + "(,|$)/ {print $2; exit}' /proc/mounts);"
                 + " g=\"$d/" + group + "\"; ";
-        String undo = mount + "if [ -n \"$d\" ] && [ -d \"$g\" ]; then " + beforeRemove + "i=0; "
-                + "while [ -d \"$g\" ] && [ $i -lt 50 ]; do for p in $(cat \"$g/cgroup.procs\"); do "
-                + "echo $p > \"$d/cgroup.procs\"; done; rmdir \"$g\" 2>/dev/null || sleep 0.02; i=$((i+1)); done; "
-                + "fi; true";
+        String undo = mount + "if [ -n \"$d\" ] && [ -d \"$g\" ]; then " + beforeRemove
+                + Cgroup.removeScript("\"$d\"", "\"$g\"") + "; fi; true";
         StringBuilder join = new StringBuilder();
         for (long pid : pids) {
             join.append("echo ").append(pid).append(" > \"$g/cgroup.procs\" && ");
@@ -88,16 +82,9 @@ public final class ProcessFaults {
         return Undo.of(where.shellCommand(undo), () -> where.run(undo));
     }
 
-    /** SIGSTOP of {@code pid}; undone by SIGCONT. */
+    /** SIGSTOP of {@code pid} on this machine; undone by SIGCONT. */
     public static Undo stop(long pid) throws IOException {
-        ProcessTools.signal(pid, "STOP");
-        return Undo.of("kill -CONT " + pid + " 2>/dev/null", () -> {
-            try {
-                ProcessTools.signal(pid, "CONT");
-            } catch (IOException e) {
-                // gone: nothing left to resume
-            }
-        });
+        return stop(Placement.LOCAL, pid);
     }
 
     /**

@@ -13,7 +13,9 @@ import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.TreeMap;
+import java.time.Duration;
 import java.util.concurrent.TimeUnit;
+import org.ftlab.rm.replica.ProcessTools;
 
 /**
  * Another machine reached over SSH (OpenSSH, key authentication, never a password prompt). Short commands (signals,
@@ -74,7 +76,7 @@ public record SshHost(String destination, int port, String identity, String addr
         List<String> cmd = ssh(Connection.SHARED);
         cmd.add("sh -c " + quote(script));
         try {
-            return org.ftlab.rm.replica.ProcessTools.run(cmd, null);
+            return ProcessTools.run(cmd, null);
         } catch (IOException e) {
             throw new IOException("on " + destination + ": " + e.getMessage().replaceFirst("^.* failed: ", ""), e);
         }
@@ -136,21 +138,15 @@ public record SshHost(String destination, int port, String identity, String addr
      * @throws IOException if ssh exited first: the message quotes what it said (a refused key, an unknown host)
      */
     public long remotePid(Process process, Path console) throws IOException, InterruptedException {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
-        while (true) {
-            String out = Files.exists(console) ? Files.readString(console, StandardCharsets.UTF_8) : "";
-            for (String line : out.lines().toList()) {
-                if (line.startsWith(PID_MARKER)) {
-                    return Long.parseLong(line.substring(PID_MARKER.length()).strip());
-                }
-            }
-            if (!process.isAlive() || System.nanoTime() > deadline) {
-                process.destroyForcibly();
-                throw new IOException("could not start a process on " + destination + ": "
-                        + out.lines().filter(l -> !l.isBlank()).reduce((a, b) -> b).orElse("ssh said nothing"));
-            }
-            Thread.sleep(20);
+        Long pid = ProcessTools.awaitOutput(process, console, Duration.ofSeconds(60), out -> out.lines()
+                .filter(l -> l.startsWith(PID_MARKER)).findFirst()
+                .map(l -> Long.parseLong(l.substring(PID_MARKER.length()).strip())).orElse(null));
+        if (pid != null) {
+            return pid;
         }
+        process.destroyForcibly();
+        throw new IOException("could not start a process on " + destination + ": " + ProcessTools.readOutput(console)
+                .lines().filter(l -> !l.isBlank()).reduce((a, b) -> b).orElse("ssh said nothing"));
     }
 
     /**

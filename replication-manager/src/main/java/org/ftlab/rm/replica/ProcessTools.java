@@ -67,6 +67,31 @@ public final class ProcessTools {
     }
 
     /**
+     * Waits for a started process to say something in its output file {@code console}: every 50 ms the whole output
+     * so far goes to {@code match}; its first non-null answer is returned. Null if the process exited, or
+     * {@code timeout} passed, first (the caller tells which, and quotes {@link #readOutput}).
+     */
+    public static <T> T awaitOutput(Process process, Path console, Duration timeout,
+            java.util.function.Function<String, T> match) throws IOException, InterruptedException {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        while (true) {
+            T found = match.apply(readOutput(console));
+            if (found != null) {
+                return found;
+            }
+            if (!process.isAlive() || System.nanoTime() > deadline) {
+                return null;
+            }
+            Thread.sleep(50);
+        }
+    }
+
+    /** A process's output file so far; empty if it has none yet. */
+    public static String readOutput(Path console) throws IOException {
+        return Files.exists(console) ? Files.readString(console, StandardCharsets.UTF_8) : "";
+    }
+
+    /**
      * Runs a system command ({@code ip}, {@code nft}, {@code tc}) to its end with {@code stdin} as its input (null:
      * none) and returns its output; a non-zero exit is an {@link IOException} quoting the command's first line of
      * output.

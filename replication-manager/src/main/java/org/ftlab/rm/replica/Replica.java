@@ -1,8 +1,6 @@
 package org.ftlab.rm.replica;
 
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -113,27 +111,24 @@ public final class Replica implements AutoCloseable {
      * @throws TimeoutException if it is not up within {@code timeout}
      */
     public void awaitReady(Duration timeout) throws IOException, TimeoutException, InterruptedException {
-        long deadline = System.nanoTime() + timeout.toNanos();
-        while (true) {
-            String console = Files.exists(consoleLog()) ? Files.readString(consoleLog(), StandardCharsets.UTF_8) : "";
-            if (console.contains(STARTED)) {
-                startupTime = Duration.ofNanos(System.nanoTime() - launchedNanos);
-                return;
-            }
-            if (console.contains(STARTED_WITH_ERRORS)) {
-                throw new IOException("replica " + name + " started with errors; see " + consoleLog() + ":\n"
-                        + errorLines(console));
-            }
-            if (!process.isAlive()) {
-                throw new IOException("replica " + name + " exited with status " + process.exitValue()
-                        + " while starting; see " + consoleLog() + ":\n" + tail(console, 15));
-            }
-            if (System.nanoTime() > deadline) {
-                throw new TimeoutException("replica " + name + " not ready after " + timeout.toSeconds()
-                        + " s; see " + consoleLog());
-            }
-            Thread.sleep(50);
+        Boolean started = ProcessTools.awaitOutput(process, consoleLog(), timeout,
+                console -> console.contains(STARTED) ? Boolean.TRUE
+                        : console.contains(STARTED_WITH_ERRORS) ? Boolean.FALSE : null);
+        String console = ProcessTools.readOutput(consoleLog());
+        if (Boolean.TRUE.equals(started)) {
+            startupTime = Duration.ofNanos(System.nanoTime() - launchedNanos);
+            return;
         }
+        if (Boolean.FALSE.equals(started)) {
+            throw new IOException("replica " + name + " started with errors; see " + consoleLog() + ":\n"
+                    + errorLines(console));
+        }
+        if (!process.isAlive()) {
+            throw new IOException("replica " + name + " exited with status " + process.exitValue()
+                    + " while starting; see " + consoleLog() + ":\n" + tail(console, 15));
+        }
+        throw new TimeoutException("replica " + name + " not ready after " + timeout.toSeconds() + " s; see "
+                + consoleLog());
     }
 
     /** Graceful stop (SIGTERM lets WildFly shut down cleanly), SIGKILL after a grace period. */

@@ -32,6 +32,9 @@ public final class ReplicaLauncher {
     private final String maxHeap;
     private final HeartbeatSettings heartbeat;
     private static final Path NICE = Path.of("/usr/bin/nice");
+    /** The machines this launcher has made sure hold the provisioned server. */
+    private final java.util.Set<org.ftlab.rm.net.SshHost> serverMirrored =
+            java.util.concurrent.ConcurrentHashMap.newKeySet();
 
     /** {@code heartbeat} null: replicas join no heartbeat group (no Fault Detector in this lab). */
     public ReplicaLauncher(Path serverHome, Path runDir, DatabaseServer database, ApplicationUser user,
@@ -72,8 +75,8 @@ public final class ReplicaLauncher {
         checkProvisioned(serverHome);
         Path baseDir = replicasDir.resolve(name);
         prepareBaseDir(baseDir);
-        if (placement.isRemote()) {
-            placement.ssh().mirror(serverHome); // found there, or copied once
+        if (placement.isRemote() && serverMirrored.add(placement.ssh())) {
+            placement.ssh().mirror(serverHome); // found there, or copied once; then not looked at again
         }
         int offset = FreePorts.reservePortOffset(100);
         Path props;
