@@ -67,10 +67,11 @@ public final class LocalLab implements AutoCloseable {
     /**
      * Settings of a lab; {@code externalDatabase} null means the embedded default; {@code network} null: every
      * process on this machine's loopback, else each on its own host of that virtual network; {@code hosts} null, or
-     * the database and the replicas on those other machines.
+     * the database and the replicas on those other machines; {@code requestLog} false: replicas run without the
+     * request log (every copy of a request runs again), for the exactly-once exercise only.
      */
     public record Options(Path runDir, Path serverHome, DatabaseEndpoint externalDatabase, String replicaMaxHeap,
-            HeartbeatSettings heartbeat, VirtualNetwork network, Hosts hosts) {
+            HeartbeatSettings heartbeat, VirtualNetwork network, Hosts hosts, boolean requestLog) {
         public Options {
             replicaMaxHeap = replicaMaxHeap == null ? "512m" : replicaMaxHeap;
             if (network != null && externalDatabase != null) {
@@ -85,7 +86,7 @@ public final class LocalLab implements AutoCloseable {
 
         /** A lab without a heartbeat group, on loopback. */
         public Options(Path runDir, Path serverHome, DatabaseEndpoint externalDatabase, String replicaMaxHeap) {
-            this(runDir, serverHome, externalDatabase, replicaMaxHeap, null, null, null);
+            this(runDir, serverHome, externalDatabase, replicaMaxHeap, null, null, null, true);
         }
     }
 
@@ -115,7 +116,7 @@ public final class LocalLab implements AutoCloseable {
             }
         }
         ReplicaLauncher launcher = new ReplicaLauncher(options.serverHome(), runDir, database, user,
-                options.replicaMaxHeap(), options.heartbeat());
+                options.replicaMaxHeap(), options.heartbeat(), options.requestLog());
         return new LocalLab(runDir, database, user, launcher, net, options.hosts(), masters);
     }
 

@@ -48,6 +48,10 @@ public final class ReplicationManagerMain implements Callable<Integer> {
     @Option(names = "--no-relaunch", description = "Do not relaunch failed replicas.")
     boolean noRelaunch;
 
+    @Option(names = "--no-request-log", description = "Replicas run without the request log: every copy of a "
+            + "request runs again (the exactly-once exercise, docs/labs/).")
+    boolean noRequestLog;
+
     @Option(names = "--network", description = "The lab's virtual network (network.json); this process runs on its "
             + "manager host and puts the database and every replica on hosts of their own.")
     Path network;
@@ -76,7 +80,7 @@ public final class ReplicationManagerMain implements Callable<Integer> {
                 : new DatabaseEndpoint(dbUrl, dbUser, System.getenv(DB_PASSWORD_ENV));
         ReplicationManager.Settings settings = new ReplicationManager.Settings(
                 new LocalLab.Options(runDir, serverDir, external, null, null, net,
-                        hosts == null ? null : org.ftlab.rm.net.Hosts.read(hosts)), replicas, spares, heartbeatMillis,
+                        hosts == null ? null : org.ftlab.rm.net.Hosts.read(hosts), !noRequestLog), replicas, spares, heartbeatMillis,
                 timeoutMillis, !noRelaunch, warmRounds, warmRate);
         ReplicationManager rm;
         try {

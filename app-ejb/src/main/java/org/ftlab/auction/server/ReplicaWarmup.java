@@ -38,6 +38,10 @@ public class ReplicaWarmup {
 
     @PostConstruct
     void warmUp() {
+        if (!AuctionServiceBean.REQUEST_LOG) {
+            LOG.warning("request log OFF (" + org.ftlab.auction.api.ReplicaProperties.REQUEST_LOG + "=off): a request "
+                    + "that reaches this replica twice runs twice; for the exactly-once exercise only");
+        }
         long t0 = System.nanoTime();
         try {
             for (int i = 0; i < ROUNDS; i++) {

@@ -14,10 +14,12 @@ import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import org.ftlab.harness.failover.Strategies;
+import org.ftlab.harness.grid.ClientSession;
 import org.ftlab.harness.grid.FaultSchedule;
 import org.ftlab.harness.grid.GridPlan;
 import org.ftlab.harness.grid.GridRunner;
 import org.ftlab.harness.grid.RunDirectory;
+import org.ftlab.harness.grid.RunSettings;
 import org.ftlab.harness.lab.ManagedLab;
 import org.ftlab.harness.lab.NetworkedRun;
 import org.ftlab.rm.api.NetworkLayout;
@@ -56,8 +58,16 @@ public final class GridCommand implements Callable<Integer> {
 
     @Option(names = "--strategy", defaultValue = "preconnected", paramLabel = "STRATEGY",
             description = "Client fail-over: reactive, preconnected, hedged or active (docs/architecture.md; "
-                    + "default: ${DEFAULT-VALUE}).")
+                    + "default: ${DEFAULT-VALUE}), or class:NAME, a strategy of your own from --plugin-dir "
+                    + "(docs/labs/plugins.md).")
     String strategy;
+
+    @Option(names = "--plugin-dir", paramLabel = "DIR", description = "Where a class:NAME strategy is: the "
+            + "directory of its compiled classes (e.g. DIR/target/classes) or its jar.")
+    Path pluginDir;
+
+    @Mixin
+    KnobOptions knobs;
 
     @Option(names = "--spares", paramLabel = "N",
             description = "Pre-booted spare replicas the Replication Manager keeps outside the view, 0 to 3; one "
@@ -117,6 +127,8 @@ public final class GridCommand implements Callable<Integer> {
                 }
                 if (!RunDirectory.hasManifest(runDir)) {
                     // bad options fail here, before a network is made
+                    knobs.settings(pluginDir);
+                    Strategies.resolve(strategy, pluginDir, ClientSession.GIVE_UP);
                     GridPlan p = plan();
                     faultOptions.checkSupported(faultOptions.schedule(p.blockCount()), true, true, false);
                 }
@@ -135,7 +147,7 @@ public final class GridCommand implements Callable<Integer> {
 
         RunDirectory dir;
         if (RunDirectory.hasManifest(runDir)) {
-            if (profile != null || gridFile != null || gridOptions.any()) {
+            if (profile != null || gridFile != null || gridOptions.any() || knobs.any() || pluginDir != null) {
                 throw new IllegalArgumentException(runDir + " holds an unfinished run: resume it with the same --out "
                         + "and no grid options, or choose a new --out");
             }
@@ -144,7 +156,9 @@ public final class GridCommand implements Callable<Integer> {
         } else {
             GridPlan plan = plan();
             FaultSchedule faultPlan = faultOptions.schedule(plan.blockCount());
-            String failover = Strategies.named(strategy).name();
+            RunSettings settings = knobs.settings(pluginDir);
+            // a plug-in is loaded and checked here, before a lab starts
+            String failover = Strategies.resolve(strategy, settings.pluginPath(), ClientSession.GIVE_UP).name();
             if (replicas < 1 || replicas > 5) {
                 throw new IllegalArgumentException("--replicas must be 1 to 5, was " + replicas);
             }
@@ -160,7 +174,7 @@ public final class GridCommand implements Callable<Integer> {
                 throw new IllegalArgumentException("--spares must be 0 to 3, was " + spares);
             }
             dir = RunDirectory.create(runDir, plan, failover, faultPlan, replicas, spares,
-                    external == null ? "embedded MariaDB" : external.redactedUrl(), FtlabCommand.home());
+                    external == null ? "embedded MariaDB" : external.redactedUrl(), FtlabCommand.home(), settings);
             GridPlan.Design d = dir.plan().design();
             outw.printf(Locale.ROOT, "ftlab grid: %s profile, %d configurations x %d replicate%s, %d+%d invocations "
                     + "per client after %d warm-up, %s arrivals, %s order (seed %d), faults %s, strategy %s -> %s%n",
@@ -168,6 +182,9 @@ public final class GridCommand implements Callable<Integer> {
                     plan.postsPerClient(), plan.viewsPerClient(), d.warmupPerClient(), d.arrival().wireName(),
                     d.order().wireName(), d.seed(), faultPlan.enabled() ? faultPlan.entries().size() + " (" + faultPlan.origin()
                     + ")" : "none", failover, runDir);
+            if (!settings.equals(RunSettings.DEFAULTS.withPlugin(settings.plugin()))) {
+                outw.println("ftlab grid: " + settings.describe());
+            }
         }
         outw.flush();
         return run(dir, server, external, network, hosts, outw);
@@ -179,9 +196,11 @@ public final class GridCommand implements Callable<Integer> {
                 + ".0/24 ftlab-" + network.tag() + "-*");
         long t0 = System.nanoTime();
         ManagedLab lab;
+        RunSettings settings = dir.settings();
         try {
             lab = ManagedLab.start(new ManagedLab.Options(dir.path(), server, dir.replicas(), dir.spares(), external,
-                    100, 500, true, network, hosts == null ? null : hostsFile));
+                    settings.heartbeatMillis(), settings.heartbeatTimeoutMillis(), true, network,
+                    hosts == null ? null : hostsFile, settings.requestLog()));
         } catch (IOException | RuntimeException e) {
             dir.finish("aborted");
             throw e;
@@ -209,6 +228,9 @@ public final class GridCommand implements Callable<Integer> {
                     (System.nanoTime() - r0) / 1e9, dir.path());
             outw.flush();
         } catch (Exception e) {
+            if (!(e instanceof org.ftlab.harness.failover.PluginFailure)) {
+                dir.recordError(OneLineError.of(e));
+            }
             dir.finish("aborted");
             throw e;
         } finally {

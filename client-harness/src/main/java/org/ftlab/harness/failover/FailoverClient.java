@@ -4,8 +4,11 @@ import java.io.IOException;
 import java.time.Duration;
 import javax.naming.NamingException;
 import org.ftlab.auction.api.AuctionException;
+import org.ftlab.auction.api.AuctionService;
 import org.ftlab.harness.lab.ManagerClient;
+import org.ftlab.rm.api.PrimaryBackupView;
 import org.ftlab.rm.replica.ApplicationUser;
+import org.ftlab.rm.replica.ReplicaConnection;
 
 /**
  * A client's fault-tolerant view of the service: one {@link FailoverStrategy}, chosen by name, working through the
@@ -17,15 +20,69 @@ public final class FailoverClient implements AutoCloseable {
     private final FailoverStrategy strategy;
 
     /**
+     * A client of a built-in strategy with adaptive timing.
+     *
      * @param strategy a name from {@link Strategies#names()}
      * @param giveUpAfter how long one request may keep failing over before {@link AllReplicasDownException}
      */
     public FailoverClient(ManagerClient manager, ApplicationUser user, String strategy, Duration giveUpAfter)
             throws IOException, NamingException {
-        Strategies.Kind kind = Strategies.named(strategy);
+        this(manager, user, Strategies.named(strategy), ClientTuning.ADAPTIVE, giveUpAfter);
+    }
+
+    /**
+     * A client of strategy {@code kind} (built in, or a plug-in from {@link Strategies#resolve}) with the given
+     * timing knobs. A plug-in whose constructor throws fails here with a {@link PluginFailure}.
+     */
+    public FailoverClient(ManagerClient manager, ApplicationUser user, Strategies.Kind kind, ClientTuning tuning,
+            Duration giveUpAfter) throws IOException, NamingException {
         this.strategyName = kind.name();
-        this.replicas = new ReplicaSet(manager, user, kind.keepsReplicasConnected(), giveUpAfter.toNanos());
-        this.strategy = kind.factory().apply(replicas);
+        this.replicas = new ReplicaSet(lab(manager, user), kind.keepsReplicasConnected(), giveUpAfter.toNanos(),
+                tuning);
+        try {
+            this.strategy = kind.factory().apply(replicas);
+        } catch (RuntimeException e) {
+            replicas.close();
+            throw e;
+        }
+    }
+
+    /** The lab as a replica set sees it: the manager's view and reports, and EJB connections as the run's user. */
+    private static ReplicaSet.Lab lab(ManagerClient manager, ApplicationUser user) {
+        return new ReplicaSet.Lab() {
+            @Override
+            public PrimaryBackupView view() throws IOException {
+                return manager.view();
+            }
+
+            @Override
+            public boolean report(String replica) throws IOException {
+                return manager.report(replica);
+            }
+
+            @Override
+            public ReplicaSet.Connection connect(PrimaryBackupView.Member member) throws NamingException {
+                ReplicaConnection c = ReplicaConnection.open(member.uri(), user.username(), user.password(),
+                        InvocationTimeout.CEILING_MILLIS);
+                return new ReplicaSet.Connection() {
+                    @Override
+                    public AuctionService service() {
+                        return c.service();
+                    }
+
+                    @Override
+                    public void invocationTimeout(long millis) {
+                        org.jboss.ejb.client.EJBClient.setInvocationTimeout(c.service(), millis,
+                                java.util.concurrent.TimeUnit.MILLISECONDS);
+                    }
+
+                    @Override
+                    public void close() {
+                        c.close();
+                    }
+                };
+            }
+        };
     }
 
     /** Invokes {@code call}, named {@code operation} for the policies that keep a history per operation. */
@@ -57,8 +114,16 @@ public final class FailoverClient implements AutoCloseable {
         return replicas.timeout().currentMillis();
     }
 
+    /** A plug-in strategy's first breach of its contract (it threw, or hung), or null. */
+    public PluginFailure pluginFailure() {
+        return strategy instanceof PluginStrategy p ? p.failure() : null;
+    }
+
     @Override
     public void close() {
+        if (strategy instanceof PluginStrategy p) {
+            p.close();
+        }
         replicas.close();
     }
 }

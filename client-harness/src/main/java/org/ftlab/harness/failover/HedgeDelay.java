@@ -20,9 +20,25 @@ public final class HedgeDelay {
 
     private final InvocationTimeout timeout;
     private final Map<String, LatencyWindow> byOperation = new ConcurrentHashMap<>();
+    /** A fixed delay ({@code --hedge-delay-ms}), µs; negative: adaptive. */
+    private final long fixedMicros;
 
+    /** The adaptive delay, bounded by {@code timeout}. */
     public HedgeDelay(InvocationTimeout timeout) {
+        this(timeout, -1);
+    }
+
+    private HedgeDelay(InvocationTimeout timeout, long fixedMicros) {
         this.timeout = timeout;
+        this.fixedMicros = fixedMicros;
+    }
+
+    /** A delay that stays at {@code millis} (0: every request goes to two replicas at once; a lab's knob). */
+    public static HedgeDelay fixed(long millis) {
+        if (millis < 0) {
+            throw new IllegalArgumentException("a fixed hedge delay must be 0 or more, was " + millis + " ms");
+        }
+        return new HedgeDelay(null, millis * 1000);
     }
 
     /** Records a successful attempt of {@code operation} (µs). */
@@ -32,6 +48,9 @@ public final class HedgeDelay {
 
     /** How long to wait for the first replica before hedging the next {@code operation}, µs. */
     public long currentMicros(String operation) {
+        if (fixedMicros >= 0) {
+            return fixedMicros;
+        }
         long upper = timeout.currentMillis() * 1000 / 2;
         LatencyWindow w = byOperation.get(operation);
         if (w == null || w.count() < MIN_SAMPLES) {

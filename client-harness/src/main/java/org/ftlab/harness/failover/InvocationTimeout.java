@@ -20,6 +20,25 @@ public final class InvocationTimeout {
     public static final long CEILING_MILLIS = 1000;
 
     private final LatencyWindow healthy = new LatencyWindow(WINDOW);
+    /** A fixed timeout ({@code --invocation-timeout-ms}), ms; 0: adaptive. */
+    private final long fixedMillis;
+
+    /** The adaptive timeout. */
+    public InvocationTimeout() {
+        this(0);
+    }
+
+    private InvocationTimeout(long fixedMillis) {
+        this.fixedMillis = fixedMillis;
+    }
+
+    /** A timeout that stays at {@code millis} whatever the replicas' latency (a lab's knob). */
+    public static InvocationTimeout fixed(long millis) {
+        if (millis <= 0) {
+            throw new IllegalArgumentException("a fixed invocation timeout must be positive, was " + millis + " ms");
+        }
+        return new InvocationTimeout(millis);
+    }
 
     /** Records how long a successful attempt took (µs). */
     public void record(long attemptMicros) {
@@ -28,6 +47,9 @@ public final class InvocationTimeout {
 
     /** The timeout for the next attempt, ms. */
     public long currentMillis() {
+        if (fixedMillis > 0) {
+            return fixedMillis;
+        }
         if (healthy.count() < MIN_SAMPLES) {
             return CEILING_MILLIS;
         }

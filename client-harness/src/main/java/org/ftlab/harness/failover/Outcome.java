@@ -33,8 +33,17 @@ public record Outcome<T>(T result, Served served, FailoverPhases phases, String 
         }
     }
 
-    static <T> Outcome<T> firstChoice(T result, String replica, int sentTo) {
+    /** Answered by {@code replica}, the first the request was sent to, which had not failed it. */
+    public static <T> Outcome<T> firstChoice(T result, String replica, int sentTo) {
         return new Outcome<>(result, Served.FIRST_CHOICE, null, replica, sentTo);
+    }
+
+    /**
+     * Answered by {@code replica} after the first choice failed the request: a fail-over, with its phases (which
+     * name the failed replica and count the attempts; the request went to {@code phases.attempts()} replicas).
+     */
+    public static <T> Outcome<T> failedOver(T result, String replica, FailoverPhases phases) {
+        return new Outcome<>(result, Served.FAIL_OVER, phases, replica, phases.attempts());
     }
 
     /** Whether the client failed over: the first replica it chose failed this request. */

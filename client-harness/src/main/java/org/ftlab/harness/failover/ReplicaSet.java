@@ -15,11 +15,9 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.LockSupport;
 import javax.naming.NamingException;
 import org.ftlab.auction.api.AuctionException;
+import org.ftlab.auction.api.AuctionService;
 import org.ftlab.auction.api.MicroClock;
-import org.ftlab.rm.replica.ReplicaConnection;
-import org.ftlab.harness.lab.ManagerClient;
 import org.ftlab.rm.api.PrimaryBackupView;
-import org.ftlab.rm.replica.ApplicationUser;
 
 /**
  * The mechanism every fail-over strategy works with, and no policy: one client's connections to replicas, the replica
@@ -36,6 +34,9 @@ import org.ftlab.rm.replica.ApplicationUser;
  * <p>A suspicion is reported to the Replication Manager, which confirms it from the process's state or, for a
  * replica that is running, declines it: a false suspicion. The replica is then no longer suspected and the keeper
  * brings requests back to it if it is the primary. Safe for concurrent use.
+ *
+ * <p>This class and {@link Target} are what a strategy, built in or a plug-in (docs/labs/plugins.md), works with;
+ * {@link SimulatedReplicas} makes one over in-process replicas for a strategy's unit tests.
  */
 public final class ReplicaSet implements AutoCloseable {
     static final long KEEPER_PERIOD_MILLIS = 100;
@@ -43,16 +44,56 @@ public final class ReplicaSet implements AutoCloseable {
     static final int WARMUP_PINGS = 100;
     private static final long VIEW_POLL_NANOS = 2_000_000L;
 
-    /** A replica and this client's connection to it. */
-    public record Target(String name, ReplicaConnection connection) {
+    /** A replica and this client's connection to it; strategies compare targets by identity. */
+    public static final class Target {
+        private final String name;
+        private final Connection connection;
+
+        Target(String name, Connection connection) {
+            this.name = name;
+            this.connection = connection;
+        }
+
+        /** The replica's name ({@code r1}, {@code r2}, ...): what the probe files and the report name it. */
+        public String name() {
+            return name;
+        }
+
+        Connection connection() {
+            return connection;
+        }
+
+        @Override
+        public String toString() {
+            return name;
+        }
     }
 
-    private final ManagerClient manager;
-    private final ApplicationUser user;
+    /** A connection to one replica's service. */
+    interface Connection {
+        AuctionService service();
+
+        /** Bounds the next calls on {@link #service()}: a call without an answer by then fails. */
+        void invocationTimeout(long millis);
+
+        void close();
+    }
+
+    /** What a replica set needs from the lab: the manager's view, its answer to a report, and connections. */
+    interface Lab {
+        PrimaryBackupView view() throws IOException;
+
+        /** Reports a suspicion; true if the manager confirmed it (the replica failed), false if it declined. */
+        boolean report(String replica) throws IOException;
+
+        Connection connect(PrimaryBackupView.Member member) throws NamingException;
+    }
+
+    private final Lab manager;
     private final boolean keepConnected;
     private final long giveUpNanos;
-    private final InvocationTimeout timeout = new InvocationTimeout();
-    private final HedgeDelay hedgeDelay = new HedgeDelay(timeout);
+    private final InvocationTimeout timeout;
+    private final HedgeDelay hedgeDelay;
     /** keepConnected: a ready proxy to every serving replica (and to the current one). */
     private final Map<String, Target> connected = new ConcurrentHashMap<>();
     private final Set<String> suspected = ConcurrentHashMap.newKeySet();
@@ -66,12 +107,15 @@ public final class ReplicaSet implements AutoCloseable {
     private final ExecutorService reporter;
     private volatile ExecutorService attempts;
 
-    ReplicaSet(ManagerClient manager, ApplicationUser user, boolean keepConnected, long giveUpNanos)
+    ReplicaSet(Lab manager, boolean keepConnected, long giveUpNanos, ClientTuning tuning)
             throws IOException, NamingException {
         this.manager = manager;
-        this.user = user;
         this.keepConnected = keepConnected;
         this.giveUpNanos = giveUpNanos;
+        this.timeout = tuning.invocationTimeoutMillis() == null ? new InvocationTimeout()
+                : InvocationTimeout.fixed(tuning.invocationTimeoutMillis());
+        this.hedgeDelay = tuning.hedgeDelayMillis() == null ? new HedgeDelay(timeout)
+                : HedgeDelay.fixed(tuning.hedgeDelayMillis());
         view = manager.view();
         if (view.primary() == null) {
             throw new IOException("the Replication Manager reports no primary");
@@ -154,8 +198,7 @@ public final class ReplicaSet implements AutoCloseable {
      * other failure is the replica's (or the connection's) and comes back as a RuntimeException.
      */
     public <T> T attempt(Target target, String operation, Call<T> call) throws AuctionException {
-        org.jboss.ejb.client.EJBClient.setInvocationTimeout(target.connection().service(), timeout.currentMillis(),
-                TimeUnit.MILLISECONDS);
+        target.connection().invocationTimeout(timeout.currentMillis());
         long t0 = System.nanoTime();
         T result = call.invoke(target.connection().service());
         long micros = (System.nanoTime() - t0) / 1000;
@@ -392,8 +435,7 @@ public final class ReplicaSet implements AutoCloseable {
     }
 
     private Target connect(PrimaryBackupView.Member member) throws NamingException {
-        return new Target(member.name(), ReplicaConnection.open(member.uri(), user.username(), user.password(),
-                InvocationTimeout.CEILING_MILLIS));
+        return new Target(member.name(), manager.connect(member));
     }
 
     @Override

@@ -40,12 +40,29 @@ public final class Strategies {
         return List.copyOf(KINDS.keySet());
     }
 
-    /** The strategy called {@code name} (case and surrounding blanks ignored); the message lists the valid ones. */
+    /**
+     * The strategy called {@code name}: a built-in one, or a plug-in ({@code class:NAME}) loaded from
+     * {@code pluginLocation} (a directory of classes or a jar; null without a plug-in).
+     *
+     * @param giveUp the clients' bound on one request's fail-overs (a plug-in call running well past it has hung)
+     */
+    public static Kind resolve(String name, java.nio.file.Path pluginLocation, java.time.Duration giveUp) {
+        if (PluginStrategies.isPlugin(name)) {
+            return PluginStrategies.load(name, pluginLocation, giveUp);
+        }
+        if (pluginLocation != null) {
+            throw new IllegalArgumentException("--plugin-dir goes with --strategy class:NAME (a plug-in strategy); "
+                    + "'" + name + "' is built in");
+        }
+        return named(name);
+    }
+
+    /** The built-in strategy called {@code name} (case and blanks ignored); the message lists the valid ones. */
     public static Kind named(String name) {
         Kind k = name == null ? null : KINDS.get(name.trim().toLowerCase(java.util.Locale.ROOT));
         if (k == null) {
             throw new IllegalArgumentException("fail-over strategy must be one of " + String.join(", ", names())
-                    + "; was '" + name + "'");
+                    + " or class:NAME (a plug-in); was '" + name + "'");
         }
         return k;
     }

@@ -4,7 +4,9 @@ import java.time.Duration;
 import org.ftlab.auction.api.AuctionDraft;
 import org.ftlab.auction.api.ReplySize;
 import org.ftlab.auction.api.RequestHeader;
+import org.ftlab.harness.failover.ClientTuning;
 import org.ftlab.harness.failover.FailoverClient;
+import org.ftlab.harness.failover.Strategies;
 import org.ftlab.harness.lab.ManagedLab;
 
 /**
@@ -23,18 +25,33 @@ public final class ClientSession implements AutoCloseable {
     /** Open loop only: the threads that carry this client's concurrent requests. */
     private java.util.concurrent.ThreadPoolExecutor workers;
 
+    /** How long one request may keep failing over before the client gives it up. */
+    public static final Duration GIVE_UP = Duration.ofSeconds(60);
+
+    /** A client of a built-in strategy with adaptive timing. */
     public ClientSession(ManagedLab lab, String strategy, String clientId) throws Exception {
+        this(lab, Strategies.named(strategy), ClientTuning.ADAPTIVE, clientId);
+    }
+
+    /** A client of strategy {@code kind} with the given timing knobs. */
+    public ClientSession(ManagedLab lab, Strategies.Kind kind, ClientTuning tuning, String clientId)
+            throws Exception {
         this.clientId = clientId;
-        this.client = new FailoverClient(lab.manager(), lab.user(), strategy, Duration.ofSeconds(60));
-        String username = clientId.replace('-', '_');
-        RequestHeader create = next(ReplySize.ORIGINAL);
-        client.invoke(s -> s.createAccount(create, username, "grid-password"));
-        RequestHeader login = next(ReplySize.ORIGINAL);
-        token = client.invoke(s -> s.login(login, username, "grid-password")).result().value().token();
-        RequestHeader anchor = next(ReplySize.ORIGINAL);
-        anchorAuctionId = client.invoke(s -> s.postAuction(anchor, token,
-                new AuctionDraft("anchor of " + clientId, "viewed by sized-reply configurations", 100, 86_400)))
-                .result().value().auctionId();
+        this.client = new FailoverClient(lab.manager(), lab.user(), kind, tuning, GIVE_UP);
+        try {
+            String username = clientId.replace('-', '_');
+            RequestHeader create = next(ReplySize.ORIGINAL);
+            client.invoke(s -> s.createAccount(create, username, "grid-password"));
+            RequestHeader login = next(ReplySize.ORIGINAL);
+            token = client.invoke(s -> s.login(login, username, "grid-password")).result().value().token();
+            RequestHeader anchor = next(ReplySize.ORIGINAL);
+            anchorAuctionId = client.invoke(s -> s.postAuction(anchor, token,
+                    new AuctionDraft("anchor of " + clientId, "viewed by sized-reply configurations", 100, 86_400)))
+                    .result().value().auctionId();
+        } catch (Exception | Error e) {
+            client.close();
+            throw e;
+        }
     }
 
     /** The next header; sequence numbers are handed out by one thread (the one that schedules requests). */

@@ -18,7 +18,10 @@ import org.ftlab.auction.api.MicroClock;
 import org.ftlab.auction.api.Reply;
 import org.ftlab.auction.api.ReplySize;
 import org.ftlab.auction.api.RequestHeader;
+import org.ftlab.harness.failover.ClientTuning;
 import org.ftlab.harness.failover.Outcome;
+import org.ftlab.harness.failover.PluginFailure;
+import org.ftlab.harness.failover.Strategies;
 import org.ftlab.harness.lab.ManagedLab;
 import org.ftlab.harness.probe.ExactlyOnceAudit;
 import org.ftlab.harness.probe.ProbeTable;
@@ -45,8 +48,11 @@ public final class GridRunner {
     private final ManagedLab lab;
     private final RunDirectory dir;
     private final GridPlan plan;
-    private final String strategy;
+    private final Strategies.Kind strategy;
+    private final ClientTuning tuning;
     private final FaultSchedule faults;
+    /** The first breach of a plug-in strategy's contract: it stops the run. */
+    private volatile PluginFailure pluginFailure;
     private final PrintWriter progress;
     private volatile boolean aborted;
     private long sinceEpochUs;
@@ -58,7 +64,9 @@ public final class GridRunner {
         this.lab = lab;
         this.dir = dir;
         this.plan = dir.plan();
-        this.strategy = dir.strategy();
+        RunSettings settings = dir.settings();
+        this.strategy = Strategies.resolve(dir.strategy(), settings.pluginPath(), ClientSession.GIVE_UP);
+        this.tuning = settings.clientTuning();
         this.faults = dir.faults();
         this.progress = progress;
     }
@@ -113,10 +121,15 @@ public final class GridRunner {
                 progress.flush();
                 lab.awaitFullStrength(() -> !aborted, () -> true);
             }
-            for (int i = 0; i < plan.maxClients() && !todo.isEmpty(); i++) {
-                sessions.add(new ClientSession(lab, strategy, String.format(Locale.ROOT, "g%s-%02d", runTag, i + 1)));
+            try {
+                for (int i = 0; i < plan.maxClients() && !todo.isEmpty(); i++) {
+                    sessions.add(new ClientSession(lab, strategy, tuning, String.format(Locale.ROOT, "g%s-%02d",
+                            runTag, i + 1)));
+                }
+            } catch (PluginFailure e) {
+                pluginFailed(e); // a plug-in whose constructor (or first requests) failed: nothing is measured
             }
-            if (plan.design().labWarmupPerClient() > 0 && !todo.isEmpty()) {
+            if (plan.design().labWarmupPerClient() > 0 && !todo.isEmpty() && !aborted) {
                 all.addAll(labWarmup(sessions, pool));
             }
             injector.start();
@@ -152,6 +165,12 @@ public final class GridRunner {
             }
             pool.shutdownNow();
             sessions.forEach(ClientSession::close);
+        }
+        if (pluginFailure != null) {
+            // The plug-in broke its contract: the blocks done are whole and kept; the run is not complete, and no
+            // audit can vouch for requests a stuck plug-in may still hold.
+            dir.recordError(pluginFailure.getMessage());
+            throw pluginFailure;
         }
         if (!all.isEmpty()) {
             ExactlyOnceAudit.Result audit = ExactlyOnceAudit.check(DatabaseEndpoint.loadForAudits(lab.runDir()), all);
@@ -193,12 +212,39 @@ public final class GridRunner {
             }));
         }
         start.countDown();
-        List<ProbeTable> tables = new ArrayList<>();
-        for (Future<ProbeTable> f : futures) {
-            tables.add(f.get());
-        }
+        List<ProbeTable> tables = await(futures, sessions);
         injector.endBlock();
         return tables;
+    }
+
+    /**
+     * The clients' tables once every client is done; if a plug-in strategy breaks its contract meanwhile (a client
+     * may be stuck in it for good), the tables of the clients that are done, and the run is aborted.
+     */
+    private List<ProbeTable> await(List<Future<ProbeTable>> futures, List<ClientSession> sessions)
+            throws InterruptedException, java.util.concurrent.ExecutionException {
+        List<ProbeTable> tables = new ArrayList<>();
+        for (Future<ProbeTable> f : futures) {
+            while (!f.isDone() && pluginFailure == null) {
+                try {
+                    f.get(100, java.util.concurrent.TimeUnit.MILLISECONDS);
+                } catch (java.util.concurrent.TimeoutException e) {
+                    sessions.forEach(s -> pluginFailed(s.client.pluginFailure()));
+                }
+            }
+            if (f.isDone() && !f.isCancelled()) {
+                tables.add(f.get());
+            }
+        }
+        return tables;
+    }
+
+    /** Records the first plug-in failure (null: none) and stops the run. */
+    private void pluginFailed(PluginFailure f) {
+        if (f != null && pluginFailure == null) {
+            pluginFailure = f;
+            aborted = true;
+        }
     }
 
     /**
@@ -255,6 +301,10 @@ public final class GridRunner {
                 table.served(row, sizedBytes, sent, received, o.result(), o.served().wireName(), o.phases(),
                         o.sentTo());
                 return post && o.result().value() instanceof AuctionPosted p ? p.auctionId() : 0;
+            } catch (PluginFailure e) {
+                pluginFailed(e);
+                table.failed(row, sent, MicroClock.nowEpochMicros(), e);
+                return 0;
             } catch (Exception e) {
                 table.failed(row, sent, MicroClock.nowEpochMicros(), e);
                 return 0;
@@ -370,10 +420,7 @@ public final class GridRunner {
                 return table;
             }));
         }
-        List<ProbeTable> tables = new ArrayList<>();
-        for (Future<ProbeTable> f : futures) {
-            tables.add(f.get());
-        }
+        List<ProbeTable> tables = await(futures, sessions);
         double seconds = (System.nanoTime() - t0) / 1e9;
         double[] deciles = deciles(tables);
         dir.writeLabWarmup(tables, n, seconds, deciles[0], deciles[1]);

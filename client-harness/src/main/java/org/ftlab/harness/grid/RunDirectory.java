@@ -19,6 +19,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Properties;
 import org.ftlab.auction.api.ReplySize;
+import org.ftlab.harness.failover.PluginStrategies;
 import org.ftlab.harness.failover.Strategies;
 import org.ftlab.harness.probe.ExactlyOnceAudit;
 import org.ftlab.harness.probe.ProbeTable;
@@ -55,6 +56,12 @@ public final class RunDirectory {
      */
     public static RunDirectory create(Path dir, GridPlan plan, String strategy, FaultSchedule faults,
             int replicas, int spares, String database, Path home) throws IOException {
+        return create(dir, plan, strategy, faults, replicas, spares, database, home, RunSettings.DEFAULTS);
+    }
+
+    /** As above, with the run's knobs ({@code settings} in the manifest). */
+    public static RunDirectory create(Path dir, GridPlan plan, String strategy, FaultSchedule faults,
+            int replicas, int spares, String database, Path home, RunSettings settings) throws IOException {
         if (plan.design().seed() == null) {
             plan = plan.withDesign(plan.design().withSeed(new java.security.SecureRandom().nextLong() >>> 1));
         }
@@ -80,7 +87,8 @@ public final class RunDirectory {
         grid.put("lab_warmup_per_client", d.labWarmupPerClient());
         ArrayNode schedule = grid.putArray("schedule");
         plan.schedule().forEach(b -> schedule.add(b.id()));
-        m.put("failover_strategy", Strategies.named(strategy).name());
+        m.put("failover_strategy", strategyName(strategy));
+        m.set("settings", JSON.valueToTree(settings));
         ObjectNode f = m.putObject("faults");
         f.put("origin", faults.origin());
         f.put("count", faults.entries().size());
@@ -153,8 +161,25 @@ public final class RunDirectory {
                 g.path("posts_per_client").asInt(), g.path("views_per_client").asInt(), design);
     }
 
+    /** The fail-over strategy's name: a built-in one's, or {@code class:NAME} for a plug-in. */
     public String strategy() {
-        return Strategies.named(manifest.path("failover_strategy").asText()).name();
+        return strategyName(manifest.path("failover_strategy").asText());
+    }
+
+    private static String strategyName(String given) {
+        return PluginStrategies.isPlugin(given) ? given.trim() : Strategies.named(given).name();
+    }
+
+    /** The run's knobs; the defaults for a run from before they were recorded. */
+    public RunSettings settings() throws IOException {
+        JsonNode s = manifest.get("settings");
+        return s == null || s.isNull() ? RunSettings.DEFAULTS : JSON.treeToValue(s, RunSettings.class);
+    }
+
+    /** Why the run stopped before its end, when it was not a Ctrl-C: one line, in the manifest's {@code error}. */
+    public synchronized void recordError(String line) throws IOException {
+        manifest.put("error", line);
+        saveManifest();
     }
 
     /** The fault schedule the run was made with: its {@value FaultSchedule#FILE}, or an older manifest's shorthand. */

@@ -41,21 +41,28 @@ public final class ManagedLab implements AutoCloseable {
 
     /** Spares a lab keeps unless told otherwise. */
     public static final int DEFAULT_SPARES = 1;
+    /** The Fault Detector's heartbeat interval H unless told otherwise, ms. */
+    public static final long DEFAULT_HEARTBEAT_MILLIS = 100;
+    /** The Fault Detector's suspicion timeout T unless told otherwise, ms. */
+    public static final long DEFAULT_HEARTBEAT_TIMEOUT_MILLIS = 500;
 
     /**
      * Settings; {@code externalDatabase} null: the embedded database; {@code network} null: every process on this
-     * machine's loopback; {@code hostsFile}: null, or the database and replicas on the other machines it names.
+     * machine's loopback; {@code hostsFile}: null, or the database and replicas on the other machines it names;
+     * {@code requestLog} false: replicas without the request log (the exactly-once exercise only).
      */
     public record Options(Path runDir, Path serverDir, int replicas, int spares, DatabaseEndpoint externalDatabase,
-            long heartbeatMillis, long timeoutMillis, boolean relaunch, NetworkLayout network, Path hostsFile) {
+            long heartbeatMillis, long timeoutMillis, boolean relaunch, NetworkLayout network, Path hostsFile,
+            boolean requestLog) {
         public Options(Path runDir, Path serverDir, int replicas) {
-            this(runDir, serverDir, replicas, DEFAULT_SPARES, null, 100, 500, true, null, null);
+            this(runDir, serverDir, replicas, DEFAULT_SPARES, null, DEFAULT_HEARTBEAT_MILLIS,
+                    DEFAULT_HEARTBEAT_TIMEOUT_MILLIS, true, null, null, true);
         }
 
         public Options(Path runDir, Path serverDir, int replicas, int spares, DatabaseEndpoint externalDatabase,
                 long heartbeatMillis, long timeoutMillis, boolean relaunch, NetworkLayout network) {
             this(runDir, serverDir, replicas, spares, externalDatabase, heartbeatMillis, timeoutMillis, relaunch,
-                    network, null);
+                    network, null, true);
         }
 
         public Options(Path runDir, Path serverDir, int replicas, int spares, DatabaseEndpoint externalDatabase,
@@ -78,6 +85,9 @@ public final class ManagedLab implements AutoCloseable {
                 "--timeout-ms", Long.toString(o.timeoutMillis())));
         if (!o.relaunch()) {
             cmd.add("--no-relaunch");
+        }
+        if (!o.requestLog()) {
+            cmd.add("--no-request-log");
         }
         if (o.hostsFile() != null) {
             cmd.addAll(List.of("--hosts", o.hostsFile().toAbsolutePath().toString()));

@@ -82,7 +82,7 @@ class AdaptivePoliciesTest {
         assertEquals("hedged", Strategies.named(" Hedged ").name());
         assertEquals(java.util.List.of("reactive", "preconnected", "hedged", "active"), Strategies.names());
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> Strategies.named("fast"));
-        assertEquals("fail-over strategy must be one of reactive, preconnected, hedged, active; was 'fast'",
+        assertEquals("fail-over strategy must be one of reactive, preconnected, hedged, active or class:NAME (a plug-in); was 'fast'",
                 e.getMessage());
     }
 }

@@ -31,15 +31,20 @@ public final class ReplicaLauncher {
     private final ApplicationUser user;
     private final String maxHeap;
     private final HeartbeatSettings heartbeat;
+    private final boolean requestLog;
     private static final Path NICE = Path.of("/usr/bin/nice");
     /** The machines this launcher has made sure hold the provisioned server. */
     private final java.util.Set<org.ftlab.rm.net.SshHost> serverMirrored =
             java.util.concurrent.ConcurrentHashMap.newKeySet();
 
-    /** {@code heartbeat} null: replicas join no heartbeat group (no Fault Detector in this lab). */
+    /**
+     * {@code heartbeat} null: replicas join no heartbeat group (no Fault Detector in this lab); {@code requestLog}
+     * false: replicas run without the request log (the exactly-once exercise).
+     */
     public ReplicaLauncher(Path serverHome, Path runDir, DatabaseServer database, ApplicationUser user,
-            String maxHeap, HeartbeatSettings heartbeat) {
+            String maxHeap, HeartbeatSettings heartbeat, boolean requestLog) {
         this.heartbeat = heartbeat;
+        this.requestLog = requestLog;
         this.serverHome = serverHome.toAbsolutePath();
         this.replicasDir = runDir.toAbsolutePath().resolve("replicas");
         this.database = database;
@@ -174,6 +179,9 @@ public final class ReplicaLauncher {
         p.setProperty("ftlab.db.password", database.endpoint().password());
         p.setProperty("ftlab.hibernate.dialect", database.flavor().hibernateDialect());
         p.setProperty("ftlab.replica.name", name);
+        if (!requestLog) {
+            p.setProperty(org.ftlab.auction.api.ReplicaProperties.REQUEST_LOG, "off");
+        }
         if (heartbeat != null) {
             p.setProperty("ftlab.hb.bind_port", Integer.toString(FreePorts.findFreePortPair()));
             p.setProperty("ftlab.hb.bind_addr", address);
