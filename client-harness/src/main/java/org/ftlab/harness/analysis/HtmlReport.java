@@ -35,6 +35,7 @@ final class HtmlReport {
                 .append("<body data-plots-rendered=\"0\" data-plots-expected=\"0\">\n");
         h.append("<h1>").append(esc(title)).append("</h1>\n<p class=\"meta\">fail-over strategy <b>")
                 .append(esc(r.strategy())).append("</b>, faults <b>").append(esc(r.faultKind())).append("</b>, ")
+                .append(esc(r.settings())).append(", ")
                 .append(r.entries().stream().filter(e -> e.method().equals("all")).count())
                 .append(" blocks (configuration × replicate). ").append(esc(design(r.design())))
                 .append(" Latency = ").append(r.design().openLoop()

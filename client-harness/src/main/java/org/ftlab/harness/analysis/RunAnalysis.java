@@ -2,6 +2,7 @@ package org.ftlab.harness.analysis;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import org.ftlab.harness.probe.RunSettings;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -155,18 +156,19 @@ public final class RunAnalysis {
     }
 
     /** The analysis: entries, ANOVA, regression, fail-over, plot data, and what a reader must know. */
-    public record Result(String strategy, String faultKind, Design design, List<Entry> entries, List<Anova> anova,
+    /** @param settings the run's knobs in one line ({@code RunSettings#describe}); "defaults" for an older run */
+    public record Result(String strategy, String faultKind, String settings, Design design, List<Entry> entries, List<Anova> anova,
             List<FactorialEffect> anovaFactorial, Regression regression, MagicalOnePercent magical,
             FailoverAnalysis.Result failover, List<ConfigPlot> plots, List<BlockHistograms> histograms,
             List<String> warnings, RunComparison comparison) {
 
         public Result(List<Entry> entries, List<Anova> anova, List<String> warnings) {
-            this("unknown", "none", Design.UNKNOWN, entries, anova, List.of(), RunAnalysis.regression(entries),
+            this("unknown", "none", "unknown", Design.UNKNOWN, entries, anova, List.of(), RunAnalysis.regression(entries),
                     RunAnalysis.magical(entries), null, List.of(), List.of(), warnings, null);
         }
 
         public Result withComparison(RunComparison c) {
-            return new Result(strategy, faultKind, design, entries, anova, anovaFactorial, regression, magical,
+            return new Result(strategy, faultKind, settings, design, entries, anova, anovaFactorial, regression, magical,
                     failover, plots, histograms, warnings, c);
         }
 
@@ -211,10 +213,12 @@ public final class RunAnalysis {
         List<String> warnings = new ArrayList<>();
         Path manifest = runDir.resolve("manifest.json");
         String strategy = "unknown";
+        String settings = "unknown";
         String faultKind = "unknown";
         Design design = Design.UNKNOWN;
         if (Files.exists(manifest)) {
-            JsonNode m = new ObjectMapper().readTree(manifest.toFile());
+            ObjectMapper json = new ObjectMapper();
+            JsonNode m = json.readTree(manifest.toFile());
             String status = m.path("status").asText();
             JsonNode g = m.path("grid");
             int repeat = g.path("repeat").asInt(1);
@@ -235,6 +239,13 @@ public final class RunAnalysis {
                         + "confounded with the time it ran at (warm-up, database growth)");
             }
             strategy = m.path("failover_strategy").asText("unknown");
+            RunSettings knobs = m.has("settings") ? json.treeToValue(m.get("settings"), RunSettings.class)
+                    : RunSettings.DEFAULTS;
+            settings = knobs.describe();
+            if (!knobs.requestLog()) {
+                warnings.add("the replicas ran WITHOUT the request log (--request-log off, the exactly-once "
+                        + "exercise): a request that reached a replica twice ran twice");
+            }
             JsonNode fk = m.path("faults");
             if (fk.has("kinds")) {
                 List<String> kinds = new ArrayList<>();
@@ -301,7 +312,7 @@ public final class RunAnalysis {
                     entries.stream().mapToInt(Entry::replicate).max().orElse(1), 0, 0);
         }
         FailoverAnalysis.Result fo = failover.finish(strategy);
-        return new Result(strategy, faultKind, design, entries, anova(entries, design), factorial(entries, design),
+        return new Result(strategy, faultKind, settings, design, entries, anova(entries, design), factorial(entries, design),
                 regression(entries), magical(entries), fo, plots, histograms, warnings, null);
     }
 

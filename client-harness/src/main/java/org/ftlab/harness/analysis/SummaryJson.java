@@ -130,6 +130,7 @@ final class SummaryJson {
         root.put("percentile_estimator", LatencyStats.PERCENTILE_ESTIMATOR);
         ObjectNode run = root.putObject("run");
         run.put("failover_strategy", result.strategy());
+        run.put("settings", result.settings());
         run.put("fault_kind", result.faultKind());
         RunAnalysis.Design d = result.design();
         run.put("arrival", d.arrival());

@@ -19,7 +19,7 @@ import org.ftlab.harness.grid.FaultSchedule;
 import org.ftlab.harness.grid.GridPlan;
 import org.ftlab.harness.grid.GridRunner;
 import org.ftlab.harness.grid.RunDirectory;
-import org.ftlab.harness.grid.RunSettings;
+import org.ftlab.harness.probe.RunSettings;
 import org.ftlab.harness.lab.ManagedLab;
 import org.ftlab.harness.lab.NetworkedRun;
 import org.ftlab.rm.api.NetworkLayout;

@@ -2,7 +2,7 @@ package org.ftlab.harness.cli;
 
 import java.nio.file.Path;
 import org.ftlab.harness.failover.ClientTuning;
-import org.ftlab.harness.grid.RunSettings;
+import org.ftlab.harness.probe.RunSettings;
 import org.ftlab.harness.lab.ManagedLab;
 import picocli.CommandLine.Option;
 

@@ -1,5 +1,6 @@
 package org.ftlab.harness.grid;
 
+import org.ftlab.harness.probe.RunSettings;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Path;

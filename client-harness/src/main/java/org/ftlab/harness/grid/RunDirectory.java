@@ -1,5 +1,6 @@
 package org.ftlab.harness.grid;
 
+import org.ftlab.harness.probe.RunSettings;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;

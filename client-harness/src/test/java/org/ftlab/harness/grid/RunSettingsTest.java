@@ -1,5 +1,6 @@
 package org.ftlab.harness.grid;
 
+import org.ftlab.harness.probe.RunSettings;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;

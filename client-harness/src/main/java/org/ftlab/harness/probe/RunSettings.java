@@ -1,4 +1,4 @@
-package org.ftlab.harness.grid;
+package org.ftlab.harness.probe;
 
 import com.fasterxml.jackson.annotation.JsonProperty;
 import java.nio.file.Path;
