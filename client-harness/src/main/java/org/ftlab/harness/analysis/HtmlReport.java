@@ -108,8 +108,7 @@ final class HtmlReport {
         h.append("<script type=\"application/json\" id=\"report-data\">")
                 .append(SummaryJson.JSON.writer().writeValueAsString(data).replace("</", "<\\/"))
                 .append("</script>\n");
-        h.append("<script>").append(resource("/META-INF/resources/webjars/chart.js/" + version("chartjs")
-                + "/dist/chart.umd.min.js").replace("</script", "<\\/script")).append("</script>\n");
+        h.append("<script>").append(chartJs()).append("</script>\n");
         h.append("<script>").append(resource("/org/ftlab/harness/analysis/report.js")).append("</script>\n");
         h.append("</body></html>\n");
         return h.toString();
@@ -608,7 +607,19 @@ final class HtmlReport {
         return s.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace("\"", "&quot;");
     }
 
-    private static String resource(String name) {
+    /** Chart.js, to inline in a page. */
+    static String chartJs() {
+        return resource("/META-INF/resources/webjars/chart.js/" + version("chartjs") + "/dist/chart.umd.min.js")
+                .replace("</script", "<\\/script");
+    }
+
+    /** The reports' style sheet. */
+    static String css() {
+        return CSS;
+    }
+
+    /** A resource of the build as text. */
+    static String resource(String name) {
         try (InputStream in = HtmlReport.class.getResourceAsStream(name)) {
             if (in == null) {
                 throw new IllegalStateException("the build left out " + name + ": rebuild with mvn install");

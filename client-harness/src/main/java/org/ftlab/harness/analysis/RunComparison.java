@@ -76,7 +76,7 @@ public record RunComparison(String otherRun, String otherStrategy, List<Row> row
                 other.failover() == null ? null : other.failover().run());
     }
 
-    private static Long median(FailoverAnalysis.Result r, String phase) {
+    static Long median(FailoverAnalysis.Result r, String phase) {
         if (r == null) {
             return null;
         }
@@ -84,7 +84,7 @@ public record RunComparison(String otherRun, String otherStrategy, List<Row> row
                 .findFirst().orElse(null);
     }
 
-    private static Double median(List<Double> v) {
+    static Double median(List<Double> v) {
         if (v.isEmpty()) {
             return null;
         }

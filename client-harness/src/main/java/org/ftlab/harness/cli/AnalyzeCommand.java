@@ -1,19 +1,23 @@
 package org.ftlab.harness.cli;
 
+import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Callable;
 import org.ftlab.harness.analysis.FailoverAnalysis;
 import org.ftlab.harness.analysis.LatencyStats;
 import org.ftlab.harness.analysis.RunAnalysis;
 import org.ftlab.harness.analysis.RunComparison;
+import org.ftlab.harness.analysis.SideBySide;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
-/** {@code ftlab analyze RUN_DIR [--compare OTHER]}: the statistics, plots and report of a grid run. */
+/** {@code ftlab analyze RUN_DIR [--compare OTHER...]}: the statistics, plots and report of a grid run. */
 @Command(name = "analyze", mixinStandardHelpOptions = true,
         description = {"Analyses a grid run: per-configuration latency statistics (mean, percentiles, 3-sigma "
                 + "outliers, C1, a 99%% confidence interval for p99 and the magical-1%% verdicts), ANOVA and the "
@@ -27,9 +31,11 @@ public final class AnalyzeCommand implements Callable<Integer> {
     @Parameters(paramLabel = "RUN_DIR", description = "A grid run directory (with probes/ and manifest.json).")
     Path runDir;
 
-    @Option(names = "--compare", paramLabel = "OTHER_RUN_DIR",
-            description = "Another grid run to put side by side, with ratios (this ÷ other).")
-    Path compare;
+    @Option(names = "--compare", paramLabel = "OTHER_RUN_DIR", arity = "1..*",
+            description = "Other grid runs to put side by side (a class's submissions, a sweep): "
+                    + "RUN_DIR/report/compare.html and compare.csv, one row and one bar per run for each headline "
+                    + "figure. With one other run, RUN_DIR's report also shows the ratios (this ÷ other).")
+    List<Path> compare;
 
     @Option(names = "--demerits", paramLabel = "WEIGHTS", description = "Demerit weights, e.g. "
             + "failed=8,over2s=2,over1s=1,excess_s=1 (the defaults; see docs/analysis.md).")
@@ -40,20 +46,39 @@ public final class AnalyzeCommand implements Callable<Integer> {
         requireRun(runDir);
         FailoverAnalysis.Demerits weights = demerits == null ? FailoverAnalysis.Demerits.DEFAULT
                 : FailoverAnalysis.Demerits.parse(demerits);
-        if (compare != null) {
-            requireRun(compare);
-            if (compare.toAbsolutePath().normalize().equals(runDir.toAbsolutePath().normalize())) {
-                throw new IllegalArgumentException("--compare names the run being analysed; give another run "
-                        + "directory");
+        List<Path> others = compare == null ? List.of() : compare;
+        java.util.Set<Path> seen = new java.util.HashSet<>(List.of(runDir.toAbsolutePath().normalize()));
+        for (Path other : others) {
+            requireRun(other);
+            if (!seen.add(other.toAbsolutePath().normalize())) {
+                throw new IllegalArgumentException("--compare names " + other + " twice (or the run being analysed);"
+                        + " give each run directory once");
             }
         }
         long t0 = System.nanoTime();
         RunAnalysis.Result result = RunAnalysis.analyze(runDir, weights);
-        if (compare != null) {
-            result = result.withComparison(RunComparison.of(result, compare, RunAnalysis.analyze(compare, weights)));
+        List<SideBySide.Row> rows = new ArrayList<>();
+        rows.add(SideBySide.row(runDir, result));
+        for (Path other : others) {
+            RunAnalysis.Result o;
+            try {
+                o = RunAnalysis.analyze(other, weights);
+            } catch (IOException | RuntimeException e) {
+                throw new IllegalArgumentException(other + " cannot be analysed: " + OneLineError.of(e), e);
+            }
+            if (others.size() == 1) {
+                result = result.withComparison(RunComparison.of(result, other, o));
+            }
+            rows.add(SideBySide.row(other, o));
         }
         RunAnalysis.write(runDir, result);
-        print(spec.commandLine().getOut(), result);
+        PrintWriter out = spec.commandLine().getOut();
+        print(out, result);
+        if (!others.isEmpty()) {
+            Path page = SideBySide.write(runDir.resolve("report"), rows);
+            printSideBySide(out, rows);
+            out.println("side by side: " + page);
+        }
         spec.commandLine().getOut().printf(Locale.ROOT, "report: %s (%.1f s)%n",
                 runDir.resolve("report").resolve("index.html"), (System.nanoTime() - t0) / 1e9);
         return 0;
@@ -174,6 +199,18 @@ public final class AnalyzeCommand implements Callable<Integer> {
                 out.printf(Locale.ROOT, "  %-9s median %s ms vs %s ms%n", pp.phase(), ms(pp.medianUs()),
                         ms(pp.otherMedianUs()));
             }
+        }
+        out.flush();
+    }
+
+    /** The side-by-side table: one row per run. */
+    static void printSideBySide(PrintWriter out, List<SideBySide.Row> rows) {
+        out.printf(Locale.ROOT, "%-24s %-24s %8s %6s %8s %8s %7s %10s %8s %8s %8s %s%n", "run", "strategy", "requests",
+                "failed", "mean ms", "p99 ms", "faulty", "faulty ms", "goodput", "punctual", "demerits", "audit");
+        for (SideBySide.Row r : rows) {
+            out.printf(Locale.ROOT, "%-24s %-24s %8d %6d %8s %8s %7d %10s %8s %8s %8s %s%n", r.run(), r.strategy(),
+                    r.requests(), r.failed(), fmt(r.meanMs()), fmt(r.p99Ms()), r.faultyInvocations(),
+                    fmt(r.failoverMs()), fmt(r.goodput()), fmt(r.punctuality()), fmt(r.demerits()), r.audit());
         }
         out.flush();
     }

@@ -53,6 +53,36 @@ class HtmlReportIT {
     }
 
     @Test
+    void threeRunsSideBySideGiveOneTableRowAndOneBarPerRunForEveryHeadlineFigure(@TempDir Path dir)
+            throws Exception {
+        for (int i = 1; i <= 3; i++) {
+            SyntheticRun.write(dir.resolve("student" + i), 30, 10 + i);
+        }
+        java.io.StringWriter out = new java.io.StringWriter();
+        int rc = org.ftlab.harness.cli.FtlabCommand.execute(new String[] {"analyze", dir.resolve("student1").toString(),
+            "--compare", dir.resolve("student2").toString(), dir.resolve("student3").toString()},
+                new java.io.PrintWriter(out, true), new java.io.PrintWriter(new java.io.StringWriter(), true));
+        assertEquals(0, rc, out.toString());
+        List<String> csv = Files.readAllLines(dir.resolve("student1/report/compare.csv"));
+        assertEquals(4, csv.size(), "a header and a row per run");
+        for (int i = 1; i <= 3; i++) {
+            assertTrue(csv.get(i).startsWith("\"student" + i + "\""), csv.get(i));
+            assertTrue(out.toString().contains("student" + i + " "), "the console table names every run");
+        }
+        // one plot per headline figure that some run has (a figure no run has, e.g. goodput without restored
+        // faults, has none)
+        List<String> header = List.of(csv.get(0).split(","));
+        long figures = List.of("mean_ms", "p99_ms", "failover_ms", "goodput", "punctuality", "demerits").stream()
+                .filter(f -> csv.subList(1, 4).stream().anyMatch(row -> !row.replaceAll("\"[^\"]*\"", "q")
+                        .split(",", -1)[header.indexOf(f)].isEmpty())).count();
+        assertTrue(figures >= 5, "the synthetic runs have latency, fail-over and performability figures");
+        Browser page = open(dir.resolve("student1/report/compare.html"), dir);
+        assertEquals(figures, attribute(page.dom, "data-plots-expected"));
+        assertEquals(figures, attribute(page.dom, "data-plots-rendered"), page.dom);
+        assertFalse(page.log.contains("Uncaught"), page.log);
+    }
+
+    @Test
     void reportOfAFaultFreeRunSaysSoAndStillRendersEveryPlot(@TempDir Path dir) throws Exception {
         Path run = dir.resolve("run");
         SyntheticRun.write(run, 30, 3);

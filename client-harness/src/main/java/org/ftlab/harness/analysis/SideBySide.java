@@ -1,0 +1,171 @@
+package org.ftlab.harness.analysis;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * Several runs side by side, the teacher's view ({@code ftlab analyze RUN --compare OTHER...}): a class's
+ * submissions, or the runs of a sweep. One row of headline figures per run, written as {@code compare.csv} and a
+ * self-contained {@code compare.html} with the table and one bar chart per headline figure. Latency figures are the
+ * median over a run's blocks of each block's mean and p99 (blocks of different runs are alike only if the runs had
+ * the same grid: the table says each run's strategy, knobs and faults so that a reader can tell).
+ */
+public final class SideBySide {
+    private SideBySide() {
+    }
+
+    /**
+     * One run's headline figures; null where the run has no such figure (no fault: no fail-over; closed loop
+     * without faults: no performability).
+     */
+    public record Row(String run, String strategy, String settings, String faults, long requests, long failed,
+            Double meanMs, Double p99Ms, int faultyInvocations, Double failoverMs, Double goodput,
+            Double punctuality, Double demerits, Double extraRequestsPercent, long falseSuspicions, String audit) {
+    }
+
+    /** The headline figures plotted, each a bar per run: key in the row's JSON, and the plot's title. */
+    static final String[][] FIGURES = {
+        {"mean_ms", "mean latency, ms (median over blocks)"},
+        {"p99_ms", "p99 latency, ms (median over blocks)"},
+        {"failover_ms", "faulty invocation, ms (median)"},
+        {"goodput", "goodput (throughput ÷ fault-free throughput)"},
+        {"punctuality", "punctuality (fault-free mean ÷ mean)"},
+        {"demerits", "demerits (lower is better)"},
+    };
+
+    /** The row of a run analysed as {@code r}, named by its directory. */
+    public static Row row(Path runDir, RunAnalysis.Result r) throws IOException {
+        long requests = 0;
+        long failed = 0;
+        List<Double> means = new ArrayList<>();
+        List<Double> p99s = new ArrayList<>();
+        for (RunAnalysis.Entry e : r.entries()) {
+            if (!e.method().equals("all")) {
+                continue;
+            }
+            failed += e.failures();
+            if (e.stats() != null) {
+                requests += e.stats().count();
+                means.add(e.stats().mean() / 1000.0);
+                p99s.add(e.stats().p99() / 1000.0);
+            }
+        }
+        FailoverAnalysis.Result f = r.failover();
+        Long total = RunComparison.median(f, "total");
+        FailoverAnalysis.Performability p = f == null ? null : f.run();
+        FailoverAnalysis.Redundancy rd = f == null ? null : f.redundancy();
+        return new Row(runDir.toAbsolutePath().normalize().getFileName().toString(), r.strategy(), r.settings(),
+                r.faultKind(), requests, failed, RunComparison.median(means), RunComparison.median(p99s),
+                f == null || f.faulty() == null ? 0 : f.faulty().count(), total == null ? null : total / 1000.0,
+                p == null ? null : p.goodput(), p == null ? null : p.punctuality(), p == null ? null : p.demerits(),
+                rd == null ? null : 100 * rd.extraRate(), rd == null ? 0 : rd.falseSuspicions(), audit(runDir));
+    }
+
+    /** The run's exactly-once audit as its manifest records it: passed, FAILED, or "-" when none ran. */
+    private static String audit(Path runDir) throws IOException {
+        Path manifest = runDir.resolve("manifest.json");
+        if (!Files.exists(manifest)) {
+            return "-";
+        }
+        JsonNode a = SummaryJson.JSON.readTree(manifest.toFile()).path("audit");
+        return !a.has("passed") ? "-" : a.path("passed").asBoolean() ? "passed" : "FAILED";
+    }
+
+    private static final String CSV_HEADER = "run,strategy,settings,faults,requests,failed,mean_ms,p99_ms,"
+            + "faulty_invocations,failover_ms,goodput,punctuality,demerits,extra_requests_percent,false_suspicions,"
+            + "audit";
+
+    static String csv(List<Row> rows) {
+        StringBuilder b = new StringBuilder(CSV_HEADER).append('\n');
+        for (Row r : rows) {
+            b.append(String.join(",", quote(r.run()), quote(r.strategy()), quote(r.settings()), quote(r.faults()),
+                    Long.toString(r.requests()), Long.toString(r.failed()), num(r.meanMs()), num(r.p99Ms()),
+                    Integer.toString(r.faultyInvocations()), num(r.failoverMs()), num(r.goodput()),
+                    num(r.punctuality()), num(r.demerits()), num(r.extraRequestsPercent()),
+                    Long.toString(r.falseSuspicions()), r.audit())).append('\n');
+        }
+        return b.toString();
+    }
+
+    private static String quote(String s) {
+        return "\"" + s.replace("\"", "\"\"") + "\"";
+    }
+
+    private static String num(Double d) {
+        return d == null ? "" : String.format(Locale.ROOT, "%.3f", d);
+    }
+
+    static ObjectNode json(Row r) {
+        ObjectNode n = SummaryJson.JSON.valueToTree(r);
+        ObjectNode out = SummaryJson.JSON.createObjectNode();
+        out.put("run", r.run());
+        out.set("mean_ms", n.get("meanMs"));
+        out.set("p99_ms", n.get("p99Ms"));
+        out.set("failover_ms", n.get("failoverMs"));
+        out.set("goodput", n.get("goodput"));
+        out.set("punctuality", n.get("punctuality"));
+        out.set("demerits", n.get("demerits"));
+        return out;
+    }
+
+    static String html(List<Row> rows) throws IOException {
+        StringBuilder h = new StringBuilder(1 << 16);
+        h.append("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>ftlab: ").append(rows.size())
+                .append(" runs side by side</title><style>").append(HtmlReport.css()).append("</style></head>\n")
+                .append("<body data-plots-rendered=\"0\" data-plots-expected=\"0\">\n<h1>").append(rows.size())
+                .append(" runs side by side</h1>\n<p class=\"meta\">One row per run. Latency: the median over the "
+                        + "run's blocks of each block's mean and p99 (compare runs of the same grid). Faulty "
+                        + "invocation: the median total of the requests a fail-over served. Goodput, punctuality "
+                        + "and demerits: docs/analysis.md (performability). Every run's own report is in its "
+                        + "report/index.html.</p>\n<table><tr>");
+        for (String c : new String[] {"run", "strategy", "knobs", "faults", "requests", "failed", "mean ms", "p99 ms",
+            "faulty", "faulty invocation ms", "goodput", "punctuality", "demerits", "extra requests %",
+            "false suspicions", "audit"}) {
+            h.append("<th>").append(HtmlReport.esc(c)).append("</th>");
+        }
+        h.append("</tr>\n");
+        for (Row r : rows) {
+            h.append("<tr>");
+            for (String v : new String[] {r.run(), r.strategy(), r.settings(), r.faults(), "" + r.requests(),
+                "" + r.failed(), num(r.meanMs()), num(r.p99Ms()), "" + r.faultyInvocations(), num(r.failoverMs()),
+                num(r.goodput()), num(r.punctuality()), num(r.demerits()), num(r.extraRequestsPercent()),
+                "" + r.falseSuspicions(), r.audit()}) {
+                String cls = v.equals("FAILED") ? " class=\"bad\"" : "";
+                h.append("<td").append(cls).append(">").append(HtmlReport.esc(v.isEmpty() ? "-" : v))
+                        .append("</td>");
+            }
+            h.append("</tr>\n");
+        }
+        h.append("</table>\n<div class=\"grid2\" id=\"figures\"></div>\n<div id=\"report-errors\" class=\"errors\">"
+                + "</div>\n");
+        ObjectNode data = SummaryJson.JSON.createObjectNode();
+        ArrayNode runs = data.putArray("runs");
+        rows.forEach(r -> runs.add(json(r)));
+        ArrayNode figures = data.putArray("figures");
+        for (String[] f : FIGURES) {
+            figures.addObject().put("key", f[0]).put("title", f[1]);
+        }
+        h.append("<script type=\"application/json\" id=\"compare-data\">")
+                .append(SummaryJson.JSON.writer().writeValueAsString(data).replace("</", "<\\/")).append("</script>\n");
+        h.append("<script>").append(HtmlReport.chartJs()).append("</script>\n");
+        h.append("<script>").append(HtmlReport.resource("/org/ftlab/harness/analysis/compare.js"))
+                .append("</script>\n</body></html>\n");
+        return h.toString();
+    }
+
+    /** Writes {@code compare.csv} and {@code compare.html} into {@code reportDir}; returns the page. */
+    public static Path write(Path reportDir, List<Row> rows) throws IOException {
+        Files.createDirectories(reportDir);
+        RunAnalysis.writeAtomically(reportDir.resolve("compare.csv"), csv(rows));
+        Path page = reportDir.resolve("compare.html");
+        RunAnalysis.writeAtomically(page, html(rows));
+        return page;
+    }
+}
