@@ -51,8 +51,8 @@ public final class AnalyzeCommand implements Callable<Integer> {
         for (Path other : others) {
             requireRun(other);
             if (!seen.add(other.toAbsolutePath().normalize())) {
-                throw new IllegalArgumentException("--compare names " + other + " twice (or the run being analysed);"
-                        + " give each run directory once");
+                throw new IllegalArgumentException("--compare names the run being analysed, or a run twice (" + other
+                        + "): give each other run directory once");
             }
         }
         long t0 = System.nanoTime();

@@ -220,6 +220,7 @@ public final class GridCommand implements Callable<Integer> {
         }, "ftlab-grid-shutdown");
         Runtime.getRuntime().addShutdownHook(onInterrupt);
         boolean complete = false;
+        boolean failed = false;
         try {
             long r0 = System.nanoTime();
             complete = runner.run();
@@ -228,6 +229,7 @@ public final class GridCommand implements Callable<Integer> {
                     (System.nanoTime() - r0) / 1e9, dir.path());
             outw.flush();
         } catch (Exception e) {
+            failed = true;
             if (!(e instanceof org.ftlab.harness.failover.PluginFailure)) {
                 dir.recordError(OneLineError.of(e));
             }
@@ -235,9 +237,13 @@ public final class GridCommand implements Callable<Integer> {
             throw e;
         } finally {
             finished.countDown();
-            if (complete) {
-                lab.close();
-                Runtime.getRuntime().removeShutdownHook(onInterrupt);
+            if (complete || failed) {
+                try {
+                    Runtime.getRuntime().removeShutdownHook(onInterrupt);
+                    lab.close(); // a failed run stops its lab at once, not only when this JVM exits
+                } catch (IllegalStateException shuttingDown) {
+                    // Ctrl-C meanwhile: the shutdown hook closes the lab
+                }
             }
         }
         if (!complete) {
