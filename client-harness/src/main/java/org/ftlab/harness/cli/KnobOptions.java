@@ -14,7 +14,7 @@ public final class KnobOptions {
 
     @Option(names = "--heartbeat-timeout-ms", paramLabel = "T", description = "The Fault Detector's suspicion "
             + "timeout T, ms: a replica silent this long is suspected (at least 2H; default: "
-            + ManagedLab.DEFAULT_HEARTBEAT_TIMEOUT_MILLIS + ").")
+            + ManagedLab.DEFAULT_HEARTBEAT_TIMEOUT_MILLIS + ", or 2H if that is larger).")
     Long heartbeatTimeoutMillis;
 
     @Option(names = "--invocation-timeout-ms", paramLabel = "MS", description = "How long a client waits for one "
