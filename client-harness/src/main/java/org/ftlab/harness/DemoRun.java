@@ -56,7 +56,8 @@ public final class DemoRun {
         out.println("ftlab demo: run directory " + runDir);
         long t0 = System.nanoTime();
         ManagedLab lab = ManagedLab.start(new ManagedLab.Options(runDir, settings.serverHome(), settings.replicas(),
-                ManagedLab.DEFAULT_SPARES, settings.externalDatabase(), 100, 500, true));
+                ManagedLab.DEFAULT_SPARES, settings.externalDatabase(), ManagedLab.DEFAULT_HEARTBEAT_MILLIS,
+                ManagedLab.DEFAULT_HEARTBEAT_TIMEOUT_MILLIS, true));
         Thread onInterrupt = new Thread(() -> {
             aborted = true;
             GridRunner r = current;

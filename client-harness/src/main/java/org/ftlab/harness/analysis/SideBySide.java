@@ -26,7 +26,8 @@ public final class SideBySide {
      * without faults: no performability).
      */
     public record Row(String run, String strategy, String settings, String faults, long requests, long failed,
-            Double meanMs, Double p99Ms, Double detectionMs, long unprovokedFailures, int faultyInvocations,
+            Double meanMs, Double p99Ms, Double detectionMs, Integer clearedSuspicions, long unprovokedFailures,
+            int faultyInvocations,
             Double failoverMs, Double goodput, Double punctuality, Double demerits, Double extraRequestsPercent,
             long falseSuspicions, String audit) {
     }
@@ -36,7 +37,8 @@ public final class SideBySide {
         {"mean_ms", "mean latency, ms (median over blocks)"},
         {"p99_ms", "p99 latency, ms (median over blocks)"},
         {"detection_ms", "detection of an injected fault, ms (median)"},
-        {"unprovoked", "failures nobody injected (false suspicions)"},
+        {"cleared_suspicions", "detector's false suspicions cleared by verification"},
+        {"unprovoked", "failures nobody injected (false suspicions acted on)"},
         {"failover_ms", "faulty invocation, ms (median)"},
         {"goodput", "goodput (throughput ÷ fault-free throughput)"},
         {"punctuality", "punctuality (fault-free mean ÷ mean)"},
@@ -75,7 +77,7 @@ public final class SideBySide {
         }
         return new Row(runDir.toAbsolutePath().normalize().getFileName().toString(), r.strategy(), r.settings(),
                 r.faultKind(), requests, failed, RunComparison.median(means), RunComparison.median(p99s),
-                RunComparison.median(detections), unprovoked, f == null || f.faulty() == null ? 0 : f.faulty().count(), total == null ? null : total / 1000.0,
+                RunComparison.median(detections), DetectorLog.clearedSuspicions(runDir), unprovoked, f == null || f.faulty() == null ? 0 : f.faulty().count(), total == null ? null : total / 1000.0,
                 p == null ? null : p.goodput(), p == null ? null : p.punctuality(), p == null ? null : p.demerits(),
                 rd == null ? null : 100 * rd.extraRate(), rd == null ? 0 : rd.falseSuspicions(), audit(runDir));
     }
@@ -91,7 +93,7 @@ public final class SideBySide {
     }
 
     private static final String CSV_HEADER = "run,strategy,settings,faults,requests,failed,mean_ms,p99_ms,"
-            + "detection_ms,unprovoked_failures,faulty_invocations,failover_ms,goodput,punctuality,demerits,extra_requests_percent,false_suspicions,"
+            + "detection_ms,cleared_suspicions,unprovoked_failures,faulty_invocations,failover_ms,goodput,punctuality,demerits,extra_requests_percent,false_suspicions,"
             + "audit";
 
     static String csv(List<Row> rows) {
@@ -99,7 +101,8 @@ public final class SideBySide {
         for (Row r : rows) {
             b.append(String.join(",", quote(r.run()), quote(r.strategy()), quote(r.settings()), quote(r.faults()),
                     Long.toString(r.requests()), Long.toString(r.failed()), num(r.meanMs()), num(r.p99Ms()),
-                    num(r.detectionMs()), Long.toString(r.unprovokedFailures()), Integer.toString(r.faultyInvocations()), num(r.failoverMs()), num(r.goodput()),
+                    num(r.detectionMs()), r.clearedSuspicions() == null ? "" : r.clearedSuspicions().toString(),
+                    Long.toString(r.unprovokedFailures()), Integer.toString(r.faultyInvocations()), num(r.failoverMs()), num(r.goodput()),
                     num(r.punctuality()), num(r.demerits()), num(r.extraRequestsPercent()),
                     Long.toString(r.falseSuspicions()), r.audit())).append('\n');
         }
@@ -121,6 +124,11 @@ public final class SideBySide {
         out.set("mean_ms", n.get("meanMs"));
         out.set("p99_ms", n.get("p99Ms"));
         out.set("detection_ms", n.get("detectionMs"));
+        if (r.clearedSuspicions() == null) {
+            out.putNull("cleared_suspicions");
+        } else {
+            out.put("cleared_suspicions", r.clearedSuspicions());
+        }
         out.put("unprovoked", r.unprovokedFailures());
         out.set("failover_ms", n.get("failoverMs"));
         out.set("goodput", n.get("goodput"));
@@ -140,7 +148,7 @@ public final class SideBySide {
                         + "and demerits: docs/analysis.md (performability). Every run's own report is in its "
                         + "report/index.html.</p>\n<table><tr>");
         for (String c : new String[] {"run", "strategy", "knobs", "faults", "requests", "failed", "mean ms", "p99 ms",
-            "detection ms", "unprovoked failures", "faulty", "faulty invocation ms", "goodput", "punctuality", "demerits", "extra requests %",
+            "detection ms", "cleared suspicions", "unprovoked failures", "faulty", "faulty invocation ms", "goodput", "punctuality", "demerits", "extra requests %",
             "false suspicions", "audit"}) {
             h.append("<th>").append(HtmlReport.esc(c)).append("</th>");
         }
@@ -148,7 +156,8 @@ public final class SideBySide {
         for (Row r : rows) {
             h.append("<tr>");
             for (String v : new String[] {r.run(), r.strategy(), r.settings(), r.faults(), "" + r.requests(),
-                "" + r.failed(), num(r.meanMs()), num(r.p99Ms()), num(r.detectionMs()), "" + r.unprovokedFailures(),
+                "" + r.failed(), num(r.meanMs()), num(r.p99Ms()), num(r.detectionMs()),
+                r.clearedSuspicions() == null ? "" : "" + r.clearedSuspicions(), "" + r.unprovokedFailures(),
                 "" + r.faultyInvocations(), num(r.failoverMs()),
                 num(r.goodput()), num(r.punctuality()), num(r.demerits()), num(r.extraRequestsPercent()),
                 "" + r.falseSuspicions(), r.audit()}) {

@@ -205,13 +205,14 @@ public final class AnalyzeCommand implements Callable<Integer> {
 
     /** The side-by-side table: one row per run. */
     static void printSideBySide(PrintWriter out, List<SideBySide.Row> rows) {
-        out.printf(Locale.ROOT, "%-24s %-24s %8s %6s %8s %8s %9s %10s %7s %10s %8s %8s %8s %s%n", "run", "strategy",
-                "requests", "failed", "mean ms", "p99 ms", "detect ms", "unprovoked", "faulty", "faulty ms", "goodput",
-                "punctual", "demerits", "audit");
+        out.printf(Locale.ROOT, "%-24s %-24s %8s %6s %8s %8s %9s %7s %10s %7s %10s %8s %8s %8s %s%n", "run",
+                "strategy", "requests", "failed", "mean ms", "p99 ms", "detect ms", "cleared", "unprovoked", "faulty",
+                "faulty ms", "goodput", "punctual", "demerits", "audit");
         for (SideBySide.Row r : rows) {
-            out.printf(Locale.ROOT, "%-24s %-24s %8d %6d %8s %8s %9s %10d %7d %10s %8s %8s %8s %s%n", r.run(),
+            out.printf(Locale.ROOT, "%-24s %-24s %8d %6d %8s %8s %9s %7s %10d %7d %10s %8s %8s %8s %s%n", r.run(),
                     r.strategy(), r.requests(), r.failed(), fmt(r.meanMs()), fmt(r.p99Ms()), fmt(r.detectionMs()),
-                    r.unprovokedFailures(), r.faultyInvocations(),
+                    r.clearedSuspicions() == null ? "-" : r.clearedSuspicions().toString(), r.unprovokedFailures(),
+                    r.faultyInvocations(),
                     fmt(r.failoverMs()), fmt(r.goodput()), fmt(r.punctuality()), fmt(r.demerits()), r.audit());
         }
         out.flush();

@@ -72,7 +72,8 @@ class HtmlReportIT {
         // one plot per headline figure that some run has (a figure no run has, e.g. goodput without restored
         // faults, has none)
         List<String> header = List.of(csv.get(0).split(","));
-        long figures = List.of("mean_ms", "p99_ms", "detection_ms", "unprovoked_failures", "failover_ms", "goodput",
+        long figures = List.of("mean_ms", "p99_ms", "detection_ms", "cleared_suspicions", "unprovoked_failures",
+                "failover_ms", "goodput",
                 "punctuality", "demerits").stream()
                 .filter(f -> csv.subList(1, 4).stream().anyMatch(row -> !row.replaceAll("\"[^\"]*\"", "q")
                         .split(",", -1)[header.indexOf(f)].isEmpty())).count();

@@ -1,0 +1,205 @@
+package org.ftlab.harness.it;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.ftlab.rm.fault.Cgroup;
+import org.ftlab.rm.net.VirtualNetwork;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Every lab's command, as its page in docs/labs/ writes it, runs in a shortened form: each loop runs for its first
+ * value only, every configuration gets {@value #POSTS} posts (and as many views where the lab has views), one fault
+ * per configuration, and the runs go to a directory of the test's. The command is taken from the page (its first
+ * {@code sh} block under "## The command"), so a page whose command no longer works fails here.
+ */
+class LabsIT {
+    private static final Path HOME = Path.of(System.getProperty("ftlab.home", "..")).toAbsolutePath().normalize();
+    static final int POSTS = 150;
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    private record Ran(int code, String output, Path runs) {
+    }
+
+    /** The lab's command from its page. */
+    static String command(Path page) throws Exception {
+        String text = Files.readString(page, StandardCharsets.UTF_8);
+        int heading = text.indexOf("\n## The command");
+        assertTrue(heading >= 0, page + " has a '## The command' section");
+        int start = text.indexOf("```sh\n", heading);
+        int end = text.indexOf("\n```", start + 6);
+        assertTrue(start > 0 && end > start, page + " has its command in an sh block");
+        return text.substring(start + 6, end + 1);
+    }
+
+    /** The command shortened: every loop over its first value, the runs in {@code $RUNS}. */
+    static String shortened(String command) {
+        Matcher loop = Pattern.compile("for (\\w+) in (\\S+)[^;\\n]*; do").matcher(command);
+        String s = loop.replaceAll("for $1 in $2; do");
+        return s.replace("runs/", "$RUNS/");
+    }
+
+    /**
+     * {@code scripts/ftlab} as the shortened labs call it: grid with {@value #POSTS} posts (views likewise) and one
+     * fault per configuration; analyze without the compared runs a shortened loop did not make.
+     */
+    private static final String WRAPPER = """
+            #!/usr/bin/env bash
+            set -euo pipefail
+            args=()
+            if [[ "$1" == grid ]]; then
+              while (( $# )); do
+                case "$1" in
+                  --posts) args+=(--posts %1$d); shift 2 ;;
+                  --views) [[ "$2" == 0 ]] && args+=(--views 0) || args+=(--views %1$d); shift 2 ;;
+                  --faults-per-config) args+=(--faults-per-config 1); shift 2 ;;
+                  *) args+=("$1"); shift ;;
+                esac
+              done
+            else
+              compare=no
+              while (( $# )); do
+                case "$1" in
+                  --compare) compare=yes; shift ;;
+                  --*) compare=no; args+=("$1"); shift ;;
+                  *) if [[ $compare == yes ]]; then
+                       [[ -d "$1" ]] && args+=(--compare "$1")
+                     else
+                       args+=("$1")
+                     fi
+                     shift ;;
+                esac
+              done
+            fi
+            exec "%2$s/scripts/ftlab" "${args[@]}"
+            """;
+
+    private static Ran run(String lab) throws Exception {
+        Path page;
+        try (var pages = Files.list(HOME.resolve("docs/labs"))) {
+            page = pages.filter(p -> p.getFileName().toString().startsWith(lab)).findFirst().orElseThrow();
+        }
+        Path work = Files.createTempDirectory(Path.of("target").toAbsolutePath(), "lab-");
+        Path bin = Files.createDirectories(work.resolve("bin/scripts"));
+        Path wrapper = bin.resolve("ftlab");
+        Files.writeString(wrapper, String.format(WRAPPER, POSTS, HOME));
+        Files.setPosixFilePermissions(wrapper, PosixFilePermissions.fromString("rwxr-xr-x"));
+        Path runs = Files.createDirectories(work.resolve("runs"));
+        Path script = work.resolve("lab.sh");
+        Files.writeString(script, shortened(command(page)));
+        // the command's "scripts/ftlab" resolves to the wrapper; its other paths (examples/...) to the project
+        for (String sub : List.of("examples", "docs")) {
+            Files.createSymbolicLink(work.resolve("bin").resolve(sub), HOME.resolve(sub));
+        }
+        ProcessBuilder pb = new ProcessBuilder("bash", script.toString()).directory(work.resolve("bin").toFile())
+                .redirectErrorStream(true).redirectOutput(work.resolve("output.log").toFile());
+        pb.environment().put("RUNS", runs.toString());
+        Process p = pb.start();
+        if (!p.waitFor(15, TimeUnit.MINUTES)) {
+            p.destroy();
+            throw new AssertionError(lab + " did not finish in 15 min");
+        }
+        String output = Files.readString(work.resolve("output.log"));
+        System.out.println("---- " + lab + " (exit " + p.exitValue() + ")\n" + output);
+        return new Ran(p.exitValue(), output, runs);
+    }
+
+    private static JsonNode manifest(Path run) throws Exception {
+        return JSON.readTree(run.resolve("manifest.json").toFile());
+    }
+
+    private static String report(Path run) throws Exception {
+        return Files.readString(run.resolve("report/index.html"));
+    }
+
+    private static void assertComplete(Path run) throws Exception {
+        JsonNode m = manifest(run);
+        assertEquals("complete", m.path("status").asText(), run + ": " + m.path("error"));
+        assertTrue(m.path("audit").path("passed").asBoolean(), run + ": exactly once");
+        NetnsGridIT.assertNothingLeft(run);
+    }
+
+    private static void assumeRootFaults() {
+        assumeTrue(Cgroup.unusable("freezer").isEmpty() && Cgroup.unusable("cpu").isEmpty(),
+                () -> Cgroup.unusable("freezer").orElse(Cgroup.unusable("cpu").orElse("")));
+    }
+
+    @Test
+    void lab1MagicalOnePercentAndCoordinatedOmission() throws Exception {
+        Ran r = run("01-");
+        assertEquals(0, r.code(), r.output());
+        Path run = r.runs().resolve("lab1");
+        assertComplete(run);
+        assertTrue(r.output().contains("magical 1%:"), "the verdicts on the console");
+        String report = report(run);
+        assertTrue(report.contains("The magical 1%") && report.contains("Coordinated omission"));
+    }
+
+    @Test
+    void lab2HeartbeatSweepRecordsEachSettingAndComparesTheRuns() throws Exception {
+        Ran r = run("02-");
+        assertEquals(0, r.code(), r.output());
+        Path run = r.runs().resolve("lab2-H20-T40");
+        assertComplete(run);
+        assertEquals(20, manifest(run).path("settings").path("heartbeat_ms").asInt());
+        assertEquals(40, manifest(run).path("settings").path("heartbeat_timeout_ms").asInt());
+        assertTrue(report(run).contains("heartbeat H=20 ms T=40 ms"), "the knobs in the report");
+    }
+
+    @Test
+    void lab3FailoverStrategiesBreakDownTheFaultyInvocations() throws Exception {
+        Ran r = run("03-");
+        assertEquals(0, r.code(), r.output());
+        Path run = r.runs().resolve("lab3-reactive");
+        assertComplete(run);
+        assertTrue(r.output().contains("fail-over (reactive)"), "the phases of the faulty invocations");
+    }
+
+    @Test
+    void lab4WithoutTheRequestLogTheAuditFindsDuplicates() throws Exception {
+        Ran r = run("04-");
+        Path off = r.runs().resolve("lab4-log-off");
+        JsonNode m = manifest(off);
+        assertEquals(false, m.path("settings").path("request_log").asBoolean(true));
+        assertFalse(m.path("audit").path("passed").asBoolean(true), "the audit failed: " + m.path("audit"));
+        assertTrue(m.path("audit").path("problems").get(0).asText().contains("stored 2 times")
+                || m.path("audit").path("problems").get(0).asText().contains("times"), m.path("audit").toString());
+        assertTrue(r.output().contains("audit FAILED"), r.output());
+        assertTrue(report(off).contains("WITHOUT the request log"), "the report warns");
+        NetnsGridIT.assertNothingLeft(off);
+    }
+
+    @Test
+    void lab5PartitionsOnAVirtualNetwork() throws Exception {
+        assumeTrue(VirtualNetwork.unusable().isEmpty(), () -> VirtualNetwork.unusable().orElse(""));
+        assumeRootFaults();
+        Ran r = run("05-");
+        assertEquals(0, r.code(), r.output());
+        Path run = r.runs().resolve("lab5");
+        assertComplete(run);
+        assertTrue(Files.readString(run.resolve("faults.csv")).contains(",partition,"), "a partition was made");
+    }
+
+    @Test
+    void lab6PerformabilityWithTwoSetsOfDemeritWeights() throws Exception {
+        assumeRootFaults();
+        Ran r = run("06-");
+        assertEquals(0, r.code(), r.output());
+        Path run = r.runs().resolve("lab6");
+        assertComplete(run);
+        assertTrue(r.output().contains("performability: goodput"), r.output());
+        assertTrue(report(run).contains("Performability"));
+    }
+}
