@@ -22,7 +22,7 @@ import org.junit.jupiter.api.Test;
 /**
  * Every lab's command, as its page in docs/labs/ writes it, runs in a shortened form: each loop runs for its first
  * value only, every configuration gets {@value #POSTS} posts (and as many views where the lab has views), one fault
- * per configuration, and the runs go to a directory of the test's. The command is taken from the page (its first
+ * per configuration, a lab warm-up of 100 requests per client, and the runs go to a directory of the test's. The command is taken from the page (its first
  * {@code sh} block under "## The command"), so a page whose command no longer works fails here.
  */
 class LabsIT {
@@ -60,6 +60,7 @@ class LabsIT {
             set -euo pipefail
             args=()
             if [[ "$1" == grid ]]; then
+              args+=(grid --lab-warmup 100); shift
               while (( $# )); do
                 case "$1" in
                   --posts) args+=(--posts %1$d); shift 2 ;;
