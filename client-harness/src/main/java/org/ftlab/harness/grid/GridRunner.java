@@ -1,6 +1,5 @@
 package org.ftlab.harness.grid;
 
-import org.ftlab.harness.probe.RunSettings;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Path;
@@ -26,6 +25,7 @@ import org.ftlab.harness.failover.Strategies;
 import org.ftlab.harness.lab.ManagedLab;
 import org.ftlab.harness.probe.ExactlyOnceAudit;
 import org.ftlab.harness.probe.ProbeTable;
+import org.ftlab.harness.probe.RunSettings;
 import org.ftlab.rm.api.FailureRecord;
 import org.ftlab.rm.api.InjectedFault;
 import org.ftlab.rm.api.ManagerStatus;

@@ -1,6 +1,5 @@
 package org.ftlab.harness.grid;
 
-import org.ftlab.harness.probe.RunSettings;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
@@ -24,6 +23,7 @@ import org.ftlab.harness.failover.PluginStrategies;
 import org.ftlab.harness.failover.Strategies;
 import org.ftlab.harness.probe.ExactlyOnceAudit;
 import org.ftlab.harness.probe.ProbeTable;
+import org.ftlab.harness.probe.RunSettings;
 import org.ftlab.rm.api.FailureRecord;
 import org.ftlab.rm.api.FaultSpec;
 import org.ftlab.rm.api.InjectedFault;
