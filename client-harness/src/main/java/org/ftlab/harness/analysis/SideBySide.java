@@ -117,24 +117,13 @@ public final class SideBySide {
         return d == null ? "" : String.format(Locale.ROOT, "%.3f", d);
     }
 
+    /** The figures a page plots, keyed as {@link #FIGURES} names them (null where the run has none). */
     static ObjectNode json(Row r) {
-        ObjectNode n = SummaryJson.JSON.valueToTree(r);
-        ObjectNode out = SummaryJson.JSON.createObjectNode();
-        out.put("run", r.run());
-        out.set("mean_ms", n.get("meanMs"));
-        out.set("p99_ms", n.get("p99Ms"));
-        out.set("detection_ms", n.get("detectionMs"));
-        if (r.clearedSuspicions() == null) {
-            out.putNull("cleared_suspicions");
-        } else {
-            out.put("cleared_suspicions", r.clearedSuspicions());
-        }
-        out.put("unprovoked", r.unprovokedFailures());
-        out.set("failover_ms", n.get("failoverMs"));
-        out.set("goodput", n.get("goodput"));
-        out.set("punctuality", n.get("punctuality"));
-        out.set("demerits", n.get("demerits"));
-        return out;
+        return SummaryJson.JSON.createObjectNode().put("run", r.run()).put("mean_ms", r.meanMs())
+                .put("p99_ms", r.p99Ms()).put("detection_ms", r.detectionMs())
+                .put("cleared_suspicions", r.clearedSuspicions()).put("unprovoked", r.unprovokedFailures())
+                .put("failover_ms", r.failoverMs()).put("goodput", r.goodput()).put("punctuality", r.punctuality())
+                .put("demerits", r.demerits());
     }
 
     static String html(List<Row> rows) throws IOException {

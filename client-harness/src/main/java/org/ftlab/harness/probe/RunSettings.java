@@ -4,7 +4,6 @@ import com.fasterxml.jackson.annotation.JsonProperty;
 import java.nio.file.Path;
 import org.ftlab.harness.failover.ClientTuning;
 import org.ftlab.harness.lab.ManagedLab;
-import org.ftlab.rm.replica.HeartbeatSettings;
 
 /**
  * The knobs of a run besides its grid and faults, each a command-line option of {@code ftlab grid} that a lab varies:
@@ -36,7 +35,6 @@ public record RunSettings(
             throw new IllegalArgumentException("--heartbeat-timeout-ms must be at least twice --heartbeat-ms (T >= "
                     + "2H; H=" + heartbeatMillis + " ms, T=" + heartbeatTimeoutMillis + " ms)");
         }
-        new HeartbeatSettings(0, heartbeatMillis, heartbeatTimeoutMillis); // the manager's own check
         new ClientTuning(invocationTimeoutMillis, hedgeDelayMillis);
     }
 
