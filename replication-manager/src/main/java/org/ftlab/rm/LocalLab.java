@@ -12,19 +12,20 @@ import java.util.List;
 import java.util.Set;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
+import org.ftlab.rm.api.ApplicationUser;
+import org.ftlab.rm.api.DatabaseEndpoint;
 import org.ftlab.rm.api.NetworkLayout;
-import org.ftlab.rm.db.DatabaseEndpoint;
+import org.ftlab.rm.api.ReplicaServer;
 import org.ftlab.rm.db.DatabaseServer;
 import org.ftlab.rm.db.EmbeddedDatabase;
 import org.ftlab.rm.db.ExternalDatabase;
 import org.ftlab.rm.net.Hosts;
-import org.ftlab.rm.net.Placement;
-import org.ftlab.rm.net.SshHost;
 import org.ftlab.rm.net.VirtualNetwork;
-import org.ftlab.rm.replica.ApplicationUser;
+import org.ftlab.rm.os.OrphanGuard;
+import org.ftlab.rm.os.Placement;
+import org.ftlab.rm.os.ProcessTools;
+import org.ftlab.rm.os.SshHost;
 import org.ftlab.rm.replica.HeartbeatSettings;
-import org.ftlab.rm.replica.OrphanGuard;
-import org.ftlab.rm.replica.ProcessTools;
 import org.ftlab.rm.replica.Replica;
 import org.ftlab.rm.replica.ReplicaLauncher;
 
@@ -92,7 +93,7 @@ public final class LocalLab implements AutoCloseable {
 
     /** Starts the database; replicas are started with {@link #startReplica}. */
     public static LocalLab start(Options options) throws IOException, SQLException {
-        ReplicaLauncher.checkProvisioned(options.serverHome());
+        ReplicaServer.checkProvisioned(options.serverHome());
         Path runDir = options.runDir().toAbsolutePath();
         Files.createDirectories(runDir);
         ApplicationUser user = ApplicationUser.random();

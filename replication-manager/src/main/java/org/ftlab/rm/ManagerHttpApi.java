@@ -13,6 +13,7 @@ import java.util.HashMap;
 import java.util.Map;
 import java.util.concurrent.Executors;
 import org.ftlab.fd.FailureReport;
+import org.ftlab.fd.ProcessStateQuery;
 import org.ftlab.rm.api.ClientReportReply;
 import org.ftlab.rm.api.FaultSpec;
 import org.ftlab.rm.api.InjectedFault;
@@ -71,7 +72,7 @@ public final class ManagerHttpApi implements AutoCloseable {
                     r.detectedEpochUs()));
         }));
         server.createContext("/process-state", ex -> api.handle(ex, "POST", p -> {
-            org.ftlab.fd.ProcessStateQuery q = org.ftlab.fd.ProcessStateQuery.fromForm(p);
+            ProcessStateQuery q = ProcessStateQuery.fromForm(p);
             return api.manager().processState(q.replica(), q.pid());
         }));
         server.createContext("/inject", ex -> api.handleJson(ex, "POST",

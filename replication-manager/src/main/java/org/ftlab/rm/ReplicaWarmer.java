@@ -16,9 +16,9 @@ import org.ftlab.auction.api.AuctionException;
 import org.ftlab.auction.api.AuctionService;
 import org.ftlab.auction.api.ReplySize;
 import org.ftlab.auction.api.RequestHeader;
-import org.ftlab.rm.replica.ApplicationUser;
+import org.ftlab.rm.api.ApplicationUser;
+import org.ftlab.rm.api.ReplicaConnection;
 import org.ftlab.rm.replica.Replica;
-import org.ftlab.rm.replica.ReplicaConnection;
 
 /**
  * Keeps replicas that serve no clients hot, so that a backup or spare serves at full speed from its first request

@@ -30,17 +30,17 @@ import org.ftlab.rm.api.PrimaryBackupView;
 import org.ftlab.rm.api.ReplicaState;
 import org.ftlab.rm.api.ReplicaStatus;
 import org.ftlab.rm.db.SessionFence;
-import org.ftlab.rm.fault.FaultSupport;
-import org.ftlab.rm.fault.Janitor;
 import org.ftlab.rm.fault.ProcessFaults;
-import org.ftlab.rm.fault.Undo;
 import org.ftlab.rm.net.Hosts;
-import org.ftlab.rm.net.Placement;
 import org.ftlab.rm.net.VirtualNetwork;
-import org.ftlab.rm.replica.FreePorts;
+import org.ftlab.rm.os.ChildJvm;
+import org.ftlab.rm.os.FreePorts;
+import org.ftlab.rm.os.Janitor;
+import org.ftlab.rm.os.OrphanGuard;
+import org.ftlab.rm.os.Placement;
+import org.ftlab.rm.os.ProcessTools;
+import org.ftlab.rm.os.Undo;
 import org.ftlab.rm.replica.HeartbeatSettings;
-import org.ftlab.rm.replica.OrphanGuard;
-import org.ftlab.rm.replica.ProcessTools;
 import org.ftlab.rm.replica.Replica;
 
 /**
@@ -210,15 +210,15 @@ public final class ReplicationManager implements AutoCloseable {
             HeartbeatSettings hb, boolean remoteReplicas) throws IOException, InterruptedException {
         Path console = dir.resolve("console.log");
         Files.deleteIfExists(console);
-        ProcessBuilder pb = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-Xmx128m", "-Djava.net.preferIPv4Stack=true", "-cp", System.getProperty("java.class.path"),
-                "org.ftlab.fd.FaultDetector", "--bind", hb.detectorAddress(), "--port", Integer.toString(port),
+        List<String> cmd = ChildJvm.command(FaultDetector.class.getName(), "-Xmx128m",
+                "-Djava.net.preferIPv4Stack=true");
+        cmd.addAll(List.of("--bind", hb.detectorAddress(), "--port", Integer.toString(port),
                 "--rm-url", managerUrl,
                 "--heartbeat-ms", Long.toString(hb.heartbeatMillis()), "--timeout-ms", Long.toString(hb.timeoutMillis()),
                 "--log", dir.resolve("detector.log").toString(),
                 // replicas on other machines: their process states come from their hosts, through this manager
-                "--process-states", remoteReplicas ? "manager" : "here")
-                .redirectErrorStream(true).redirectOutput(console.toFile());
+                "--process-states", remoteReplicas ? "manager" : "here"));
+        ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(console.toFile());
         pb.environment().put(FaultDetector.TOKEN_ENV, managerToken); // not on the command line, where ps shows it
         Process p = pb.start();
         if (ProcessTools.awaitOutput(p, console, DETECTOR_START_TIMEOUT,
@@ -526,8 +526,8 @@ public final class ReplicationManager implements AutoCloseable {
      */
     public InjectedFault inject(FaultSpec spec) throws IOException {
         VirtualNetwork net = lab.network();
-        Optional<String> unsupported = FaultSupport.whyNot(spec.kind(), lab.database().pid().isPresent(),
-                net != null, lab.hosts() != null);
+        Optional<String> unsupported = spec.kind().whyNot(lab.database().pid().isPresent(), net != null,
+                lab.hosts() != null);
         if (unsupported.isPresent()) {
             throw new IllegalArgumentException(unsupported.get());
         }

@@ -1,15 +1,22 @@
 package org.ftlab.rm;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
+import java.security.SecureRandom;
+import java.util.Base64;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
-import org.ftlab.rm.db.DatabaseEndpoint;
-import picocli.CommandLine;
+import org.ftlab.rm.api.DatabaseEndpoint;
+import org.ftlab.rm.api.ManagerEndpoint;
+import org.ftlab.rm.api.NetworkLayout;
+import org.ftlab.rm.net.Hosts;
+import org.ftlab.rm.net.VirtualNetwork;
+import org.ftlab.rm.os.AtomicFiles;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
+import picocli.CommandLine;
 
 /**
  * The Replication Manager process. Started by {@code ftlab} (not by hand): it starts the Fault Detector, the database
@@ -19,7 +26,6 @@ import picocli.CommandLine.Option;
  */
 @Command(name = "replication-manager", mixinStandardHelpOptions = true)
 public final class ReplicationManagerMain implements Callable<Integer> {
-    public static final String READY_FILE = org.ftlab.rm.api.ManagerEndpoint.FILE;
 
     @Option(names = "--run-dir", required = true)
     Path runDir;
@@ -72,15 +78,15 @@ public final class ReplicationManagerMain implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         String token = newToken();
-        org.ftlab.rm.net.VirtualNetwork net = network == null ? null : org.ftlab.rm.net.VirtualNetwork.attach(
-                new ObjectMapper().readValue(network.toFile(), org.ftlab.rm.api.NetworkLayout.class));
+        VirtualNetwork net = network == null ? null : VirtualNetwork.attach(
+                new ObjectMapper().readValue(network.toFile(), NetworkLayout.class));
         ManagerHttpApi api = net == null ? ManagerHttpApi.bind(0, token)
-                : ManagerHttpApi.bind(net.placement(org.ftlab.rm.api.NetworkLayout.MANAGER_HOST).address(), 0, token);
+                : ManagerHttpApi.bind(net.placement(NetworkLayout.MANAGER_HOST).address(), 0, token);
         DatabaseEndpoint external = dbUrl == null ? null
                 : new DatabaseEndpoint(dbUrl, dbUser, System.getenv(DB_PASSWORD_ENV));
         ReplicationManager.Settings settings = new ReplicationManager.Settings(
                 new LocalLab.Options(runDir, serverDir, external, null, null, net,
-                        hosts == null ? null : org.ftlab.rm.net.Hosts.read(hosts), !noRequestLog), replicas, spares, heartbeatMillis,
+                        hosts == null ? null : Hosts.read(hosts), !noRequestLog), replicas, spares, heartbeatMillis,
                 timeoutMillis, !noRelaunch, warmRounds, warmRate);
         ReplicationManager rm;
         try {
@@ -92,8 +98,8 @@ public final class ReplicationManagerMain implements Callable<Integer> {
         CountDownLatch stopped = new CountDownLatch(1);
         Runnable stop = () -> {
             try {
-                Files.deleteIfExists(runDir.resolve(READY_FILE)); // the lab is no longer running
-            } catch (java.io.IOException e) {
+                Files.deleteIfExists(runDir.resolve(ManagerEndpoint.FILE)); // the lab is no longer running
+            } catch (IOException e) {
                 // 'ftlab status' then reports that the manager does not answer, which is also true
             }
             rm.close();
@@ -113,22 +119,15 @@ public final class ReplicationManagerMain implements Callable<Integer> {
     }
 
     /** {@code rm.json}: where the manager listens and its token; mode 600, written atomically. */
-    private void writeReadyFile(String url, String token) throws java.io.IOException {
-        org.ftlab.rm.api.ManagerEndpoint ready = new org.ftlab.rm.api.ManagerEndpoint(url,
-                ProcessHandle.current().pid(), token);
-        Path file = runDir.resolve(READY_FILE);
-        Path tmp = runDir.resolve(READY_FILE + ".tmp");
-        Files.deleteIfExists(tmp);
-        Files.createFile(tmp, java.nio.file.attribute.PosixFilePermissions.asFileAttribute(
-                java.nio.file.attribute.PosixFilePermissions.fromString("rw-------")));
-        new ObjectMapper().writeValue(tmp.toFile(), ready);
-        Files.move(tmp, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+    private void writeReadyFile(String url, String token) throws IOException {
+        ManagerEndpoint ready = new ManagerEndpoint(url, ProcessHandle.current().pid(), token);
+        AtomicFiles.writePrivate(runDir.resolve(ManagerEndpoint.FILE), new ObjectMapper().writeValueAsString(ready));
     }
 
     private static String newToken() {
         byte[] bytes = new byte[24];
-        new java.security.SecureRandom().nextBytes(bytes);
-        return java.util.Base64.getUrlEncoder().withoutPadding().encodeToString(bytes);
+        new SecureRandom().nextBytes(bytes);
+        return Base64.getUrlEncoder().withoutPadding().encodeToString(bytes);
     }
 
     public static void main(String[] args) {

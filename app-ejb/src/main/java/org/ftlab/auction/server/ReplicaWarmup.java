@@ -13,6 +13,7 @@ import java.time.Instant;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 import org.ftlab.auction.api.AuctionPosted;
+import org.ftlab.auction.api.ReplicaProperties;
 import org.ftlab.auction.api.ReplySize;
 
 /**
@@ -39,7 +40,7 @@ public class ReplicaWarmup {
     @PostConstruct
     void warmUp() {
         if (!AuctionServiceBean.REQUEST_LOG) {
-            LOG.warning("request log OFF (" + org.ftlab.auction.api.ReplicaProperties.REQUEST_LOG + "=off): a request "
+            LOG.warning("request log OFF (" + ReplicaProperties.REQUEST_LOG + "=off): a request "
                     + "that reaches this replica twice runs twice; for the exactly-once exercise only");
         }
         long t0 = System.nanoTime();

@@ -5,7 +5,6 @@ import java.util.Arrays;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 
 /**
@@ -641,9 +640,5 @@ public final class FailoverAnalysis {
     }
 
     private FailoverAnalysis() {
-    }
-
-    static String ms(Long us) {
-        return us == null ? "-" : String.format(Locale.ROOT, "%.1f", us / 1e3);
     }
 }

@@ -2,7 +2,6 @@ package org.ftlab.harness.analysis;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import org.ftlab.harness.probe.RunSettings;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -15,6 +14,9 @@ import java.util.function.Function;
 import java.util.stream.Stream;
 import org.apache.commons.math3.stat.inference.OneWayAnova;
 import org.apache.commons.math3.stat.regression.SimpleRegression;
+import org.ftlab.harness.probe.ConfigId;
+import org.ftlab.harness.probe.RunSettings;
+import org.ftlab.rm.os.AtomicFiles;
 
 /**
  * The statistics of a grid run directory, one configuration file at a time (so memory stays bounded by the largest
@@ -325,9 +327,9 @@ public final class RunAnalysis {
             .thenComparingInt(p -> id(p).replicate())
             .thenComparing(p -> p.getFileName().toString());
 
-    private static org.ftlab.harness.probe.ConfigId id(Path file) {
-        org.ftlab.harness.probe.ConfigId id = ProbeFile.configName(file.getFileName().toString().replace(".csv", ""));
-        return id != null ? id : new org.ftlab.harness.probe.ConfigId(0, 0, 0, 0, 0);
+    private static ConfigId id(Path file) {
+        ConfigId id = ProbeFile.configName(file.getFileName().toString().replace(".csv", ""));
+        return id != null ? id : new ConfigId(0, 0, 0, 0, 0);
     }
 
     /** One entry per method (in order of first appearance) and one for all methods. */
@@ -683,6 +685,6 @@ public final class RunAnalysis {
     }
 
     static void writeAtomically(Path file, String text) throws IOException {
-        org.ftlab.rm.io.AtomicFiles.write(file, text);
+        AtomicFiles.write(file, text);
     }
 }

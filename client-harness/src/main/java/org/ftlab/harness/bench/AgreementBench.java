@@ -13,6 +13,7 @@ import org.ftlab.harness.grid.FaultSchedule;
 import org.ftlab.harness.grid.GridPlan;
 import org.ftlab.harness.grid.GridRunner;
 import org.ftlab.harness.grid.RunDirectory;
+import org.ftlab.harness.lab.Home;
 import org.ftlab.harness.lab.ManagedLab;
 
 /**
@@ -49,7 +50,7 @@ public final class AgreementBench {
             Path dir = benchDir.resolve("agreement-round-" + round);
             RunDirectory rd = RunDirectory.create(dir, plan, "preconnected", FaultSchedule.NONE, 2,
                     ManagedLab.DEFAULT_SPARES,
-                    "embedded MariaDB", org.ftlab.harness.cli.Home.path());
+                    "embedded MariaDB", Home.path());
             if (!GridRunner.runToEnd(lab, rd, out)) {
                 throw new IllegalStateException("the grid run " + dir + " did not complete");
             }

@@ -17,7 +17,11 @@ import org.ftlab.harness.grid.FaultSchedule;
 import org.ftlab.harness.grid.GridPlan;
 import org.ftlab.harness.grid.GridRunner;
 import org.ftlab.harness.grid.RunDirectory;
+import org.ftlab.harness.lab.Home;
 import org.ftlab.harness.lab.ManagedLab;
+import org.ftlab.rm.api.DatabaseEndpoint;
+import org.ftlab.rm.api.ReplicaState;
+import org.ftlab.rm.api.ReplicaStatus;
 
 /**
  * Fail-over under load: a grid run of posts with {@code n} clients (think time 0) into which the grid's own fault
@@ -90,7 +94,7 @@ public final class FailoverBench {
         out.flush();
         RunDirectory rd = RunDirectory.create(dir, plan, strategy, faultPlan, 2, ManagedLab.DEFAULT_SPARES,
                 "embedded MariaDB",
-                org.ftlab.harness.cli.Home.path());
+                Home.path());
         if (!GridRunner.runToEnd(lab, rd, out)) {
             throw new IllegalStateException("the fail-over run " + dir + " did not complete");
         }
@@ -152,7 +156,7 @@ public final class FailoverBench {
                         rounds * strategies.size(), strategy, clients, posts);
                 out.flush();
                 RunDirectory rd = RunDirectory.create(dir, plan, strategy, FaultSchedule.NONE, 2,
-                        ManagedLab.DEFAULT_SPARES, "embedded MariaDB", org.ftlab.harness.cli.Home.path());
+                        ManagedLab.DEFAULT_SPARES, "embedded MariaDB", Home.path());
                 Map<String, Long> db0 = databaseCounters();
                 Map<String, Long> cpu0 = idleReplicaCpuTicks();
                 long t0 = System.nanoTime();
@@ -212,7 +216,7 @@ public final class FailoverBench {
 
     private Map<String, Long> databaseCounters() throws java.io.IOException, java.sql.SQLException {
         Map<String, Long> m = new LinkedHashMap<>();
-        try (java.sql.Connection c = org.ftlab.rm.db.DatabaseEndpoint.loadForAudits(lab.runDir()).connect();
+        try (java.sql.Connection c = DatabaseEndpoint.loadForAudits(lab.runDir()).connect();
                 java.sql.Statement st = c.createStatement();
                 java.sql.ResultSet rs = st.executeQuery("SHOW GLOBAL STATUS")) {
             while (rs.next()) {
@@ -240,9 +244,9 @@ public final class FailoverBench {
     /** utime + stime, in clock ticks, of each replica outside the view's primary (backups and spares), by pid. */
     private Map<String, Long> idleReplicaCpuTicks() throws java.io.IOException {
         Map<String, Long> m = new LinkedHashMap<>();
-        for (org.ftlab.rm.api.ReplicaStatus r : lab.manager().status().replicas()) {
-            org.ftlab.rm.api.ReplicaState state = r.state();
-            if ((state == org.ftlab.rm.api.ReplicaState.BACKUP || state == org.ftlab.rm.api.ReplicaState.SPARE)
+        for (ReplicaStatus r : lab.manager().status().replicas()) {
+            ReplicaState state = r.state();
+            if ((state == ReplicaState.BACKUP || state == ReplicaState.SPARE)
                     && r.pid() != null) {
                 String pid = Long.toString(r.pid());
                 try {

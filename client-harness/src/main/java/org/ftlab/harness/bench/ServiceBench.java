@@ -11,7 +11,9 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.CyclicBarrier;
 import java.util.concurrent.atomic.AtomicReference;
+import org.ftlab.auction.api.AuctionDetails;
 import org.ftlab.auction.api.AuctionDraft;
+import org.ftlab.auction.api.AuctionPosted;
 import org.ftlab.auction.api.MicroClock;
 import org.ftlab.auction.api.Reply;
 import org.ftlab.auction.api.ReplySize;
@@ -22,7 +24,7 @@ import org.ftlab.harness.failover.Outcome;
 import org.ftlab.harness.grid.ClientSession;
 import org.ftlab.harness.lab.ManagedLab;
 import org.ftlab.harness.probe.ProbeTable;
-import org.ftlab.rm.db.DatabaseEndpoint;
+import org.ftlab.rm.api.DatabaseEndpoint;
 
 /**
  * Fault-free latency and throughput of the service against the floors of the same stack, measured in rounds so that
@@ -218,7 +220,7 @@ public final class ServiceBench {
                     RequestHeader h = s.next(ReplySize.ORIGINAL);
                     long auction = auctions[next[0]++ % auctions.length];
                     long sent = MicroClock.nowEpochMicros();
-                    Outcome<Reply<org.ftlab.auction.api.AuctionDetails>> o =
+                    Outcome<Reply<AuctionDetails>> o =
                             client.invoke("viewAuction", svc -> svc.viewAuction(h, auction));
                     long received = MicroClock.nowEpochMicros();
                     if (table.size() < capacity) {
@@ -241,7 +243,7 @@ public final class ServiceBench {
                     RequestHeader h = s.next(ReplySize.ORIGINAL);
                     AuctionDraft draft = new AuctionDraft(s.clientId + "#" + h.seq(), "bench", 100, 86_400);
                     long sent = MicroClock.nowEpochMicros();
-                    Outcome<Reply<org.ftlab.auction.api.AuctionPosted>> o =
+                    Outcome<Reply<AuctionPosted>> o =
                             client.invoke("postAuction", svc -> svc.postAuction(h, s.token, draft));
                     if (table.size() < capacity) {
                         table.recordOk(h.seq(), "postAuction", -1, sent, MicroClock.nowEpochMicros(), o.result());

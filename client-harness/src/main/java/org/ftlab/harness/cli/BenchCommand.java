@@ -16,16 +16,19 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
-import java.util.Map;
 import java.util.Locale;
+import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.stream.Stream;
-import org.ftlab.harness.analysis.RunAnalysis;
 import org.ftlab.harness.analysis.FailoverAnalysis;
+import org.ftlab.harness.analysis.RunAnalysis;
+import org.ftlab.harness.bench.AgreementBench;
 import org.ftlab.harness.bench.FailoverBench;
-import org.ftlab.harness.failover.Strategies;
 import org.ftlab.harness.bench.ServiceBench;
 import org.ftlab.harness.bench.SyntheticRun;
+import org.ftlab.harness.bench.jmh.ProbeBenchmarks;
+import org.ftlab.harness.failover.Strategies;
+import org.ftlab.harness.lab.Home;
 import org.ftlab.harness.lab.ManagedLab;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -159,7 +162,7 @@ public final class BenchCommand implements Callable<Integer> {
                     pw.printf(Locale.ROOT, "agreement: %d rounds of the bench's view and post alternating with a grid "
                             + "run at the same load%n", repeat);
                     pw.flush();
-                    Map<String, Object> a = new org.ftlab.harness.bench.AgreementBench(lab, dir, pw).run(repeat,
+                    Map<String, Object> a = new AgreementBench(lab, dir, pw).run(repeat,
                             requests);
                     root.set("agreement", json.valueToTree(a));
                     agreementTable(table, a);
@@ -255,7 +258,7 @@ public final class BenchCommand implements Callable<Integer> {
                 + "iterations each) ...");
         pw.flush();
         org.openjdk.jmh.runner.options.Options opt = new org.openjdk.jmh.runner.options.OptionsBuilder()
-                .include(org.ftlab.harness.bench.jmh.ProbeBenchmarks.class.getName()).forks(1)
+                .include(ProbeBenchmarks.class.getName()).forks(1)
                 .warmupIterations(3).warmupTime(org.openjdk.jmh.runner.options.TimeValue.seconds(1))
                 .measurementIterations(5).measurementTime(org.openjdk.jmh.runner.options.TimeValue.seconds(1))
                 .verbosity(org.openjdk.jmh.runner.options.VerboseMode.SILENT).build();

@@ -6,7 +6,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import org.ftlab.harness.grid.FaultSchedule;
 import org.ftlab.rm.api.FaultKind;
-import org.ftlab.rm.fault.FaultSupport;
 import picocli.CommandLine.Option;
 
 /** How a grid run gets its faults: a schedule file, a seed, or the crash/hang shorthands (docs/faults.md). */
@@ -70,7 +69,7 @@ public final class FaultOptions {
     void checkSupported(FaultSchedule schedule, boolean embeddedDatabase, boolean virtualNetwork,
             boolean otherMachines) {
         for (FaultKind k : schedule.kinds()) {
-            FaultSupport.whyNot(k, embeddedDatabase, virtualNetwork, otherMachines).ifPresent(why -> {
+            k.whyNot(embeddedDatabase, virtualNetwork, otherMachines).ifPresent(why -> {
                 throw new IllegalArgumentException(why);
             });
         }

@@ -1,8 +1,9 @@
 package org.ftlab.harness.cli;
 
 import java.nio.file.Path;
-import picocli.CommandLine;
+import org.ftlab.harness.lab.Home;
 import picocli.CommandLine.Command;
+import picocli.CommandLine;
 
 /** {@code ftlab}: the one entry point of the lab (started by {@code scripts/ftlab}). */
 @Command(name = "ftlab", mixinStandardHelpOptions = true, version = "ftlab 0.1.0",

@@ -13,17 +13,20 @@ import java.util.Properties;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import org.ftlab.harness.failover.PluginFailure;
 import org.ftlab.harness.failover.Strategies;
 import org.ftlab.harness.grid.ClientSession;
 import org.ftlab.harness.grid.FaultSchedule;
 import org.ftlab.harness.grid.GridPlan;
 import org.ftlab.harness.grid.GridRunner;
 import org.ftlab.harness.grid.RunDirectory;
-import org.ftlab.harness.probe.RunSettings;
+import org.ftlab.harness.lab.Home;
 import org.ftlab.harness.lab.ManagedLab;
 import org.ftlab.harness.lab.NetworkedRun;
+import org.ftlab.harness.probe.RunSettings;
+import org.ftlab.rm.api.DatabaseEndpoint;
 import org.ftlab.rm.api.NetworkLayout;
-import org.ftlab.rm.db.DatabaseEndpoint;
+import org.ftlab.rm.net.Hosts;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -107,7 +110,7 @@ public final class GridCommand implements Callable<Integer> {
         Path server = Home.replicaServer(serverDir);
         DatabaseEndpoint external = database.external();
         NetworkLayout network = null;
-        org.ftlab.rm.net.Hosts hosts = null;
+        Hosts hosts = null;
         if (hostsFile != null) {
             if (!topology.equals("local")) {
                 throw new IllegalArgumentException("--hosts places the lab on other machines; leave out --topology");
@@ -116,7 +119,7 @@ public final class GridCommand implements Callable<Integer> {
                 throw new IllegalArgumentException("--hosts runs the embedded database on its db host; leave out "
                         + "--db-url");
             }
-            hosts = org.ftlab.rm.net.Hosts.read(hostsFile); // a bad file fails here, before anything starts
+            hosts = Hosts.read(hostsFile); // a bad file fails here, before anything starts
         }
         if (topology.equals("netns")) {
             java.util.Optional<NetworkLayout> inside = NetworkedRun.current();
@@ -138,7 +141,7 @@ public final class GridCommand implements Callable<Integer> {
                 if (out == null) {
                     args.addAll(java.util.List.of("--out", runDir.toString()));
                 }
-                return NetworkedRun.run(runDir, FtlabCommand.home(), args, outw);
+                return NetworkedRun.run(runDir, FtlabCommand.home(), FtlabCommand.class.getName(), args, outw);
             }
             network = inside.get();
         } else if (!topology.equals("local")) {
@@ -191,7 +194,7 @@ public final class GridCommand implements Callable<Integer> {
     }
 
     private int run(RunDirectory dir, Path server, DatabaseEndpoint external, NetworkLayout network,
-            org.ftlab.rm.net.Hosts hosts, PrintWriter outw) throws Exception {
+            Hosts hosts, PrintWriter outw) throws Exception {
         dir.recordTopology(hosts != null ? "hosts: " + hosts : network == null ? "local" : "netns " + network.prefix()
                 + ".0/24 ftlab-" + network.tag() + "-*");
         long t0 = System.nanoTime();
@@ -230,7 +233,7 @@ public final class GridCommand implements Callable<Integer> {
             outw.flush();
         } catch (Exception e) {
             failed = true;
-            if (!(e instanceof org.ftlab.harness.failover.PluginFailure)) {
+            if (!(e instanceof PluginFailure)) {
                 dir.recordError(OneLineError.of(e));
             }
             dir.finish("aborted");

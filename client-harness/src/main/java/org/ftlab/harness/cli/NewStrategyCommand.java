@@ -8,6 +8,7 @@ import java.nio.file.Path;
 import java.util.Properties;
 import java.util.concurrent.Callable;
 import java.util.regex.Pattern;
+import org.ftlab.rm.os.AtomicFiles;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
@@ -82,7 +83,7 @@ public final class NewStrategyCommand implements Callable<Integer> {
         }
         text = text.replace("@PACKAGE@", pkg).replace("@CLASS@", simple).replace("@ARTIFACT@", artifact)
                 .replace("@FTLAB_VERSION@", version).replace("@DIR@", dir.toString());
-        org.ftlab.rm.io.AtomicFiles.write(to, text);
+        AtomicFiles.write(to, text);
     }
 
     /** ftlab's version, which the template's pom depends on (installed in the local Maven repository by the build). */

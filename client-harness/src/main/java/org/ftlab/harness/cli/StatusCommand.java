@@ -1,9 +1,5 @@
 package org.ftlab.harness.cli;
 
-import org.ftlab.rm.api.FailureRecord;
-import org.ftlab.rm.api.InjectedFault;
-import org.ftlab.rm.api.ManagerStatus;
-import org.ftlab.rm.api.ReplicaStatus;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -14,7 +10,11 @@ import java.util.Locale;
 import java.util.concurrent.Callable;
 import java.util.stream.Stream;
 import org.ftlab.harness.lab.ManagerClient;
-import org.ftlab.rm.ReplicationManagerMain;
+import org.ftlab.rm.api.FailureRecord;
+import org.ftlab.rm.api.InjectedFault;
+import org.ftlab.rm.api.ManagerEndpoint;
+import org.ftlab.rm.api.ManagerStatus;
+import org.ftlab.rm.api.ReplicaStatus;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
@@ -35,7 +35,7 @@ public final class StatusCommand implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         Path runDir = run != null ? run : newestRun();
-        Path ready = runDir.resolve(ReplicationManagerMain.READY_FILE);
+        Path ready = runDir.resolve(ManagerEndpoint.FILE);
         if (!Files.exists(ready)) {
             throw new IllegalArgumentException("no running lab in " + runDir + " (no " + ready.getFileName()
                     + "); start one with 'ftlab demo'");
@@ -83,7 +83,7 @@ public final class StatusCommand implements Callable<Integer> {
             throw new IllegalArgumentException("no runs/ directory; pass --run DIR");
         }
         try (Stream<Path> dirs = Files.list(runs)) {
-            return dirs.filter(d -> Files.exists(d.resolve(ReplicationManagerMain.READY_FILE)))
+            return dirs.filter(d -> Files.exists(d.resolve(ManagerEndpoint.FILE)))
                     .max(Comparator.comparing(Path::getFileName))
                     .orElseThrow(() -> new IllegalArgumentException("no running lab under " + runs
                             + "; pass --run DIR"));

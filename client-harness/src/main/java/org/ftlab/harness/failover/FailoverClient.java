@@ -6,9 +6,9 @@ import javax.naming.NamingException;
 import org.ftlab.auction.api.AuctionException;
 import org.ftlab.auction.api.AuctionService;
 import org.ftlab.harness.lab.ManagerClient;
+import org.ftlab.rm.api.ApplicationUser;
 import org.ftlab.rm.api.PrimaryBackupView;
-import org.ftlab.rm.replica.ApplicationUser;
-import org.ftlab.rm.replica.ReplicaConnection;
+import org.ftlab.rm.api.ReplicaConnection;
 
 /**
  * A client's fault-tolerant view of the service: one {@link FailoverStrategy}, chosen by name, working through the

@@ -10,6 +10,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.BooleanSupplier;
 import org.ftlab.auction.api.MicroClock;
 import org.ftlab.harness.lab.ManagedLab;
+import org.ftlab.rm.api.FailureRecord;
 import org.ftlab.rm.api.InjectedFault;
 import org.ftlab.rm.api.ManagerStatus;
 
@@ -194,7 +195,7 @@ final class FaultInjector {
      */
     static long settleLeftMillis(ManagerStatus status) {
         long viewUs = 0;
-        for (org.ftlab.rm.api.FailureRecord f : status.failures()) {
+        for (FailureRecord f : status.failures()) {
             viewUs = Math.max(viewUs, Math.max(f.detectedEpochUs(), Math.max(f.promotedEpochUs(),
                     f.restoredEpochUs())));
         }

@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Random;
 import org.ftlab.auction.api.ReplySize;
+import org.ftlab.harness.probe.ConfigId;
 
 /**
  * What a grid run measures and how: the factor levels (their product is the list of configurations), how many
@@ -124,7 +125,7 @@ public record GridPlan(String profile, List<Integer> clients, List<Integer> thin
             for (double r : ratesPerS) {
                 if (!(r > 0) || r > 10_000 || Double.isInfinite(r)) {
                     throw new IllegalArgumentException("--rate must be above 0 and at most 10000 requests/s per "
-                            + "client, was " + org.ftlab.harness.probe.ConfigId.formatRate(r));
+                            + "client, was " + ConfigId.formatRate(r));
                 }
             }
         }

@@ -26,10 +26,10 @@ import org.ftlab.harness.lab.ManagedLab;
 import org.ftlab.harness.probe.ExactlyOnceAudit;
 import org.ftlab.harness.probe.ProbeTable;
 import org.ftlab.harness.probe.RunSettings;
+import org.ftlab.rm.api.DatabaseEndpoint;
 import org.ftlab.rm.api.FailureRecord;
 import org.ftlab.rm.api.InjectedFault;
 import org.ftlab.rm.api.ManagerStatus;
-import org.ftlab.rm.db.DatabaseEndpoint;
 
 /**
  * Runs a {@link GridPlan} against a running lab, block by block in the plan's schedule (every configuration's

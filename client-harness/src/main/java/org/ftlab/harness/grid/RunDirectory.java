@@ -27,6 +27,7 @@ import org.ftlab.harness.probe.RunSettings;
 import org.ftlab.rm.api.FailureRecord;
 import org.ftlab.rm.api.FaultSpec;
 import org.ftlab.rm.api.InjectedFault;
+import org.ftlab.rm.os.AtomicFiles;
 
 /**
  * A grid run's directory, the public interface users' scripts read (docs/probe-format.md): {@code manifest.json},
@@ -99,7 +100,7 @@ public final class RunDirectory {
             f.put("schedule", FaultSchedule.FILE);
             String text = faults.format();
             FaultSchedule.parse(text, FaultSchedule.FILE).checkBlocks(plan.blockCount()); // reads back, before a lab
-            org.ftlab.rm.io.AtomicFiles.write(dir.resolve(FaultSchedule.FILE), text);
+            AtomicFiles.write(dir.resolve(FaultSchedule.FILE), text);
         }
         m.put("replicas", replicas);
         m.put("spares", spares);

@@ -8,13 +8,15 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.BooleanSupplier;
-import org.ftlab.rm.ReplicationManagerMain;
+import org.ftlab.rm.api.ApplicationUser;
+import org.ftlab.rm.api.DatabaseEndpoint;
+import org.ftlab.rm.api.ManagerEndpoint;
 import org.ftlab.rm.api.ManagerStatus;
 import org.ftlab.rm.api.NetworkLayout;
-import org.ftlab.rm.db.DatabaseEndpoint;
-import org.ftlab.rm.replica.ApplicationUser;
-import org.ftlab.rm.replica.OrphanGuard;
-import org.ftlab.rm.replica.ProcessTools;
+import org.ftlab.rm.net.VirtualNetwork;
+import org.ftlab.rm.os.ChildJvm;
+import org.ftlab.rm.os.OrphanGuard;
+import org.ftlab.rm.os.ProcessTools;
 
 /**
  * The lab as the harness sees it: a Replication Manager process (which starts the Fault Detector, the database and
@@ -75,10 +77,9 @@ public final class ManagedLab implements AutoCloseable {
     public static ManagedLab start(Options o) throws IOException, InterruptedException {
         Path runDir = o.runDir().toAbsolutePath();
         Files.createDirectories(runDir.resolve("rm"));
-        Files.deleteIfExists(runDir.resolve(ReplicationManagerMain.READY_FILE));
-        List<String> cmd = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-Xmx256m", "-Djava.net.preferIPv4Stack=true", "-cp", System.getProperty("java.class.path"),
-                "org.ftlab.rm.ReplicationManagerMain", "--run-dir", runDir.toString(),
+        Files.deleteIfExists(runDir.resolve(ManagerEndpoint.FILE));
+        List<String> cmd = ChildJvm.command(ManagerEndpoint.MAIN_CLASS, "-Xmx256m", "-Djava.net.preferIPv4Stack=true");
+        cmd.addAll(List.of("--run-dir", runDir.toString(),
                 "--server-dir", o.serverDir().toAbsolutePath().toString(),
                 "--replicas", Integer.toString(o.replicas()), "--spares", Integer.toString(o.spares()),
                 "--heartbeat-ms", Long.toString(o.heartbeatMillis()),
@@ -95,7 +96,7 @@ public final class ManagedLab implements AutoCloseable {
         if (o.network() != null) {
             // the manager (and the detector it starts) on the manager's host
             cmd.addAll(List.of("--network", runDir.resolve(NetworkLayout.FILE).toString()));
-            cmd = new ArrayList<>(org.ftlab.rm.net.VirtualNetwork.attach(o.network())
+            cmd = new ArrayList<>(VirtualNetwork.attach(o.network())
                     .placement(NetworkLayout.MANAGER_HOST).wrap(cmd));
         }
         ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true)
@@ -107,7 +108,7 @@ public final class ManagedLab implements AutoCloseable {
         }
         Process p = pb.start();
         OrphanGuard guard = OrphanGuard.watch(p.pid());
-        Path ready = runDir.resolve(ReplicationManagerMain.READY_FILE);
+        Path ready = runDir.resolve(ManagerEndpoint.FILE);
         long deadline = System.nanoTime() + START_TIMEOUT.toNanos();
         while (!Files.exists(ready)) {
             if (!p.isAlive() || System.nanoTime() > deadline) {

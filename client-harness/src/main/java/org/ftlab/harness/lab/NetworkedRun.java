@@ -5,13 +5,14 @@ import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import org.ftlab.rm.api.NetworkLayout;
-import org.ftlab.rm.fault.Janitor;
 import org.ftlab.rm.net.VirtualNetwork;
+import org.ftlab.rm.os.AtomicFiles;
+import org.ftlab.rm.os.ChildJvm;
+import org.ftlab.rm.os.Janitor;
 
 /**
  * Runs an ftlab command with every part of the lab on a host of its own ({@code --topology netns}): this process
@@ -42,10 +43,11 @@ public final class NetworkedRun {
     }
 
     /**
-     * Makes the network, runs {@code args} (this command's own, with {@code --out runDir}) in the clients' host, waits
-     * for it and removes the network; returns the command's exit status. {@code home}: the project root.
+     * Makes the network, runs {@code mainClass} with {@code args} (this command's own, with {@code --out runDir}) in
+     * the clients' host, waits for it and removes the network; returns the command's exit status. {@code home}: the
+     * project root.
      */
-    public static int run(Path runDir, Path home, List<String> args, PrintWriter out) throws IOException,
+    public static int run(Path runDir, Path home, String mainClass, List<String> args, PrintWriter out) throws IOException,
             InterruptedException {
         VirtualNetwork.unusable().ifPresent(why -> {
             throw new IllegalArgumentException(why);
@@ -59,14 +61,12 @@ public final class NetworkedRun {
             net.addHost(NetworkLayout.MANAGER_HOST);
             var clients = net.addHost(NetworkLayout.CLIENTS_HOST);
             Path layout = runDir.resolve(NetworkLayout.FILE);
-            org.ftlab.rm.io.AtomicFiles.write(layout, JSON.writeValueAsString(net.layout()));
+            AtomicFiles.write(layout, JSON.writeValueAsString(net.layout()));
             out.printf("virtual network %s.0/24: namespaces ftlab-%s-* (switch, %s, %s; the manager adds db and "
                     + "the replicas)%n", net.layout().prefix(), net.layout().tag(), NetworkLayout.MANAGER_HOST,
                     NetworkLayout.CLIENTS_HOST);
             out.flush();
-            List<String> cmd = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java")
-                    .toString(), "-Dftlab.home=" + home.toAbsolutePath(), "-cp",
-                    System.getProperty("java.class.path"), "org.ftlab.harness.cli.FtlabCommand"));
+            List<String> cmd = ChildJvm.command(mainClass, "-Dftlab.home=" + home.toAbsolutePath());
             cmd.addAll(args);
             ProcessBuilder pb = new ProcessBuilder(clients.wrap(cmd)).inheritIO();
             pb.environment().put(ENV, layout.toString());

@@ -8,7 +8,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import org.ftlab.rm.db.DatabaseEndpoint;
+import org.ftlab.rm.api.DatabaseEndpoint;
 
 /**
  * Checks in the database, not through the service, that every post-auction request a client completed is stored

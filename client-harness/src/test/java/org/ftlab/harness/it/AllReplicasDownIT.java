@@ -12,13 +12,13 @@ import org.ftlab.harness.failover.AllReplicasDownException;
 import org.ftlab.harness.failover.FailoverClient;
 import org.ftlab.harness.lab.ManagedLab;
 import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.MethodSource;
+import org.junit.jupiter.params.provider.ArgumentsSource;
 
 /** With every replica down and none relaunched, a client stops after its bound with a clear error. */
 class AllReplicasDownIT {
 
     @ParameterizedTest(name = "{0}")
-    @MethodSource("org.ftlab.harness.failover.Strategies#names")
+    @ArgumentsSource(EveryStrategy.class)
     void clientGivesUpWithAClearErrorAfterItsBound(String strategy) throws Exception {
         Path runDir = Files.createTempDirectory(Path.of("target").toAbsolutePath(), "all-down-");
         try (ManagedLab lab = ManagedLab.start(new ManagedLab.Options(runDir, SharedLab.serverHome(), 1, 0, null, 100,

@@ -1,5 +1,6 @@
 package org.ftlab.harness.it;
 
+import org.ftlab.rm.os.ProcessTools;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
@@ -25,12 +26,12 @@ import org.ftlab.rm.api.InjectedFault;
 import org.ftlab.rm.api.ManagerStatus;
 import org.ftlab.rm.api.ReplicaState;
 import org.ftlab.rm.api.ReplicaStatus;
-import org.ftlab.rm.db.DatabaseEndpoint;
+import org.ftlab.rm.api.DatabaseEndpoint;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.MethodSource;
+import org.junit.jupiter.params.provider.ArgumentsSource;
 
 /**
  * Warm-passive fail-over on real processes with real signals: a Replication Manager process, the JGroups Fault
@@ -66,7 +67,7 @@ class FailoverIT {
     }
 
     @ParameterizedTest(name = "{0}")
-    @MethodSource("org.ftlab.harness.failover.Strategies#names")
+    @ArgumentsSource(EveryStrategy.class)
     void crashOfThePrimaryWhileFourClientsLoopLosesAndDuplicatesNothing(String strategy) throws Exception {
         String crashed = primary();
         List<ClientLoop> clients = startClients(strategy, 4, 120, 0);
@@ -96,7 +97,7 @@ class FailoverIT {
     }
 
     @ParameterizedTest(name = "{0}")
-    @MethodSource("org.ftlab.harness.failover.Strategies#names")
+    @ArgumentsSource(EveryStrategy.class)
     void hangOfThePrimaryIsDetectedAndFencedBeforeItCanResume(String strategy)
             throws Exception {
         List<ClientLoop> clients = startClients(strategy, 1, 150, 10);
@@ -108,7 +109,7 @@ class FailoverIT {
         assertEquals(InjectedFault.Repair.FENCED, faultRecord(fault.faultId()).repair(),
                 "the fence ended the hang, not the lab's SIGCONT");
         try {
-            org.ftlab.rm.replica.ProcessTools.signal(fault.pid(), "CONT"); // the hung replica must not come back
+            ProcessTools.signal(fault.pid(), "CONT"); // the hung replica must not come back
         } catch (java.io.IOException gone) {
             // fenced and reaped already
         }
@@ -133,7 +134,7 @@ class FailoverIT {
     }
 
     @ParameterizedTest(name = "{0}")
-    @MethodSource("org.ftlab.harness.failover.Strategies#names")
+    @ArgumentsSource(EveryStrategy.class)
     void crashOfABackupIsInvisibleToClientsAndTheBackupIsRelaunched(String strategy) throws Exception {
         String primary = primary();
         List<ClientLoop> clients = startClients(strategy, 2, 100, 5);

@@ -1,5 +1,7 @@
 package org.ftlab.harness.it;
 
+import org.ftlab.rm.fault.ProcessFaults;
+import org.ftlab.rm.os.Undo;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -46,7 +48,7 @@ class FalseSuspicionIT {
             assertNull(c.failure, () -> "failed before the throttle: " + c.failure);
             // 1 ms of CPU per second, for longer than the timeout's ceiling: the request in flight on the primary
             // cannot answer in time.
-            org.ftlab.rm.fault.Undo throttle = org.ftlab.rm.fault.ProcessFaults.cpuQuota("ftlab-it-" + pid,
+            Undo throttle = ProcessFaults.cpuQuota("ftlab-it-" + pid,
                     List.of(pid), 0.1);
             try {
                 Thread.sleep(InvocationTimeout.CEILING_MILLIS + 1_500);

@@ -1,5 +1,6 @@
 package org.ftlab.harness.it;
 
+import org.ftlab.harness.grid.RunDirectory;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -257,7 +258,7 @@ class GridIT {
                 "--views", "50", "--warmup", "0", "--lab-warmup", "0", "--faults", "crash", "--faults-per-config", "1",
                 "--out", runDir.toString()));
         List<String> faults = Files.readAllLines(runDir.resolve("faults.csv"));
-        assertEquals(org.ftlab.harness.grid.RunDirectory.FAULTS_HEADER, faults.get(0));
+        assertEquals(RunDirectory.FAULTS_HEADER, faults.get(0));
         assertEquals(2, faults.size(), faults.toString());
         String[] fault = faults.get(1).split(",", -1);
         assertEquals("crash", fault[1]);

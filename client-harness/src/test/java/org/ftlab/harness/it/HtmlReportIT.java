@@ -1,5 +1,7 @@
 package org.ftlab.harness.it;
 
+import org.ftlab.harness.cli.FtlabCommand;
+import org.ftlab.harness.probe.ProbeTable;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -59,7 +61,7 @@ class HtmlReportIT {
             SyntheticRun.write(dir.resolve("student" + i), 30, 10 + i);
         }
         java.io.StringWriter out = new java.io.StringWriter();
-        int rc = org.ftlab.harness.cli.FtlabCommand.execute(new String[] {"analyze", dir.resolve("student1").toString(),
+        int rc = FtlabCommand.execute(new String[] {"analyze", dir.resolve("student1").toString(),
             "--compare", dir.resolve("student2").toString(), dir.resolve("student3").toString()},
                 new java.io.PrintWriter(out, true), new java.io.PrintWriter(new java.io.StringWriter(), true));
         assertEquals(0, rc, out.toString());
@@ -106,7 +108,7 @@ class HtmlReportIT {
         for (String config : List.of("c01-rate50-rorig", "c02-rate50-rorig", "c01-rate100-rorig",
                 "c02-rate100-rorig")) {
             for (int rep = 1; rep <= 2; rep++) {
-                StringBuilder csv = new StringBuilder(org.ftlab.harness.probe.ProbeTable.HEADER).append('\n');
+                StringBuilder csv = new StringBuilder(ProbeTable.HEADER).append('\n');
                 int clients = config.startsWith("c02") ? 2 : 1;
                 for (int c = 0; c < clients; c++) {
                     for (int i = 0; i < 80; i++) {
@@ -144,7 +146,7 @@ class HtmlReportIT {
         java.util.Random random = new java.util.Random(11);
         long t0 = 1_700_000_000_000_000L;
         long faultAt = t0 + 3_000_000;
-        StringBuilder csv = new StringBuilder(org.ftlab.harness.probe.ProbeTable.HEADER).append('\n');
+        StringBuilder csv = new StringBuilder(ProbeTable.HEADER).append('\n');
         for (int c = 0; c < 4; c++) {
             long t = t0;
             for (int i = 0; i < 600; i++) {

@@ -15,8 +15,8 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import org.ftlab.rm.fault.Cgroup;
 import org.ftlab.rm.net.VirtualNetwork;
+import org.ftlab.rm.os.Cgroup;
 import org.junit.jupiter.api.Test;
 
 /**

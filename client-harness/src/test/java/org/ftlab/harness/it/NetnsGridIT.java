@@ -17,9 +17,9 @@ import org.ftlab.harness.analysis.FaultRecord;
 import org.ftlab.harness.cli.FtlabCommand;
 import org.ftlab.harness.grid.FaultSchedule;
 import org.ftlab.rm.api.FaultKind;
-import org.ftlab.rm.fault.Cgroup;
 import org.ftlab.rm.net.VirtualNetwork;
-import org.ftlab.rm.replica.ProcessTools;
+import org.ftlab.rm.os.Cgroup;
+import org.ftlab.rm.os.ProcessTools;
 import org.junit.jupiter.api.Test;
 
 /**

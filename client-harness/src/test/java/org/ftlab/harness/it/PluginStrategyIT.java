@@ -1,5 +1,6 @@
 package org.ftlab.harness.it;
 
+import org.ftlab.auction.api.AuctionException;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -86,7 +87,7 @@ class PluginStrategyIT {
                   private final ReplicaSet replicas;
                   private final java.util.concurrent.atomic.AtomicInteger calls = new java.util.concurrent.atomic.AtomicInteger();
                   public Thrower(ReplicaSet replicas) { this.replicas = replicas; }
-                  public <T> Outcome<T> invoke(String op, Call<T> call) throws org.ftlab.auction.api.AuctionException {
+                  public <T> Outcome<T> invoke(String op, Call<T> call) throws AuctionException {
                     if (calls.incrementAndGet() > 150) {
                       throw new IllegalStateException("my bug");
                     }

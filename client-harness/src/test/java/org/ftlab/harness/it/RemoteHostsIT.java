@@ -1,5 +1,6 @@
 package org.ftlab.harness.it;
 
+import org.ftlab.rm.net.Hosts;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -17,9 +18,9 @@ import java.util.stream.Stream;
 import org.ftlab.harness.analysis.FaultRecord;
 import org.ftlab.harness.cli.FtlabCommand;
 import org.ftlab.rm.api.FaultKind;
-import org.ftlab.rm.net.Placement;
+import org.ftlab.rm.os.Placement;
 import org.ftlab.rm.net.VirtualNetwork;
-import org.ftlab.rm.replica.ProcessTools;
+import org.ftlab.rm.os.ProcessTools;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -124,7 +125,7 @@ class RemoteHostsIT {
                     + "process was gone: " + detector);
 
             // r2 saw none of this machine's server: the lab copied it there
-            Placement r2 = Placement.on(org.ftlab.rm.net.Hosts.read(hostsFile).replicas().get(1));
+            Placement r2 = Placement.on(Hosts.read(hostsFile).replicas().get(1));
             assertTrue(r2.run("ls -a '" + server + "'").contains(".ftlab-mirror-id"), "the server was copied to r2");
 
             // before the machines go (removing them would end whatever the lab left there)

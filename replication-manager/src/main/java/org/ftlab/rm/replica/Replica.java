@@ -7,7 +7,10 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import org.ftlab.fd.ProcessState;
-import org.ftlab.rm.net.Placement;
+import org.ftlab.rm.os.FreePorts;
+import org.ftlab.rm.os.OrphanGuard;
+import org.ftlab.rm.os.Placement;
+import org.ftlab.rm.os.ProcessTools;
 
 /**
  * One replica of the middle tier: a WildFly server process with its own base directory and port offset, serving the

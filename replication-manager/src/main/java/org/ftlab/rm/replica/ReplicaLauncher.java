@@ -1,21 +1,26 @@
 package org.ftlab.rm.replica;
 
 import java.io.IOException;
-import java.io.OutputStream;
 import java.nio.file.FileVisitResult;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.SimpleFileVisitor;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.attribute.BasicFileAttributes;
-import java.nio.file.attribute.PosixFilePermissions;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Properties;
 import java.util.stream.Stream;
+import org.ftlab.auction.api.ReplicaProperties;
+import org.ftlab.rm.api.ApplicationUser;
+import org.ftlab.rm.api.ReplicaServer;
 import org.ftlab.rm.db.DatabaseServer;
-import org.ftlab.rm.net.Placement;
+import org.ftlab.rm.os.AtomicFiles;
+import org.ftlab.rm.os.FreePorts;
+import org.ftlab.rm.os.OrphanGuard;
+import org.ftlab.rm.os.Placement;
+import org.ftlab.rm.os.SshHost;
 import org.wildfly.core.launcher.Launcher;
 import org.wildfly.core.launcher.StandaloneCommandBuilder;
 
@@ -34,7 +39,7 @@ public final class ReplicaLauncher {
     private final boolean requestLog;
     private static final Path NICE = Path.of("/usr/bin/nice");
     /** The machines this launcher has made sure hold the provisioned server. */
-    private final java.util.Set<org.ftlab.rm.net.SshHost> serverMirrored =
+    private final java.util.Set<SshHost> serverMirrored =
             java.util.concurrent.ConcurrentHashMap.newKeySet();
 
     /**
@@ -50,15 +55,6 @@ public final class ReplicaLauncher {
         this.database = database;
         this.user = user;
         this.maxHeap = maxHeap;
-    }
-
-    /** Checks that {@code serverHome} holds a provisioned server with the deployment; the message says how to fix. */
-    public static void checkProvisioned(Path serverHome) throws IOException {
-        if (!Files.isRegularFile(serverHome.resolve("jboss-modules.jar"))
-                || !Files.isRegularFile(serverHome.resolve("standalone/deployments/app-ejb.jar"))) {
-            throw new IOException("no provisioned replica server at " + serverHome
-                    + "; build it with 'mvn -DskipTests install' in the project root");
-        }
     }
 
     /** Launches the server process and returns at once; call {@link Replica#awaitReady} before using it. */
@@ -77,7 +73,7 @@ public final class ReplicaLauncher {
 
     /** As {@link #launch(String, int)}, on host {@code placement} (its network namespace and address). */
     public Replica launch(String name, int niceness, Placement placement) throws IOException {
-        checkProvisioned(serverHome);
+        ReplicaServer.checkProvisioned(serverHome);
         Path baseDir = replicasDir.resolve(name);
         prepareBaseDir(baseDir);
         if (placement.isRemote() && serverMirrored.add(placement.ssh())) {
@@ -180,7 +176,7 @@ public final class ReplicaLauncher {
         p.setProperty("ftlab.hibernate.dialect", database.flavor().hibernateDialect());
         p.setProperty("ftlab.replica.name", name);
         if (!requestLog) {
-            p.setProperty(org.ftlab.auction.api.ReplicaProperties.REQUEST_LOG, "off");
+            p.setProperty(ReplicaProperties.REQUEST_LOG, "off");
         }
         if (heartbeat != null) {
             p.setProperty("ftlab.hb.bind_port", Integer.toString(FreePorts.findFreePortPair()));
@@ -191,11 +187,7 @@ public final class ReplicaLauncher {
             p.setProperty("java.net.preferIPv4Stack", "true");
         }
         Path file = baseDir.resolve("configuration/ftlab-replica.properties");
-        Files.deleteIfExists(file);
-        Files.createFile(file, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
-        try (OutputStream out = Files.newOutputStream(file)) {
-            p.store(out, "system properties of replica " + name);
-        }
+        AtomicFiles.writePrivate(file, p, "system properties of replica " + name);
         return file;
     }
 

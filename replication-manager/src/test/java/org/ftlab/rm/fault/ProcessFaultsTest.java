@@ -1,5 +1,7 @@
 package org.ftlab.rm.fault;
 
+import org.ftlab.rm.os.Cgroup;
+import org.ftlab.rm.os.Undo;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;

@@ -1,0 +1,84 @@
+package org.ftlab.rm.api;
+
+import java.util.Properties;
+import javax.naming.Context;
+import javax.naming.InitialContext;
+import javax.naming.NamingException;
+import org.ftlab.auction.api.AuctionService;
+
+/**
+ * A remote EJB proxy to the auction service on one replica, authenticated as the run's application user.
+ * A proxy is pinned to its replica (strong URI affinity): it never fails over by itself; fail-over is the job of
+ * the client harness's fail-over strategies.
+ */
+public final class ReplicaConnection implements AutoCloseable {
+    private static final long CONNECT_TIMEOUT_MILLIS = 10_000;
+    private final String remotingUri;
+    private final Context context;
+    private final AuctionService service;
+
+    private ReplicaConnection(String remotingUri, Context context, AuctionService service) {
+        this.remotingUri = remotingUri;
+        this.context = context;
+        this.service = service;
+    }
+
+    /** Looks up the service at {@code remote+http://host:port}; no network traffic until the first call. */
+    public static ReplicaConnection open(String remotingUri, String username, String password)
+            throws NamingException {
+        return open(remotingUri, username, password, 0);
+    }
+
+    /**
+     * As {@link #open(String, String, String)}, with an invocation timeout: a call to a hung replica (SIGSTOP) would
+     * otherwise block forever; with one it fails after {@code invocationTimeoutMillis} (0: no timeout). With a
+     * timeout the connection is opened and checked here (a {@code ping}), so a dead replica fails this call.
+     */
+    public static ReplicaConnection open(String remotingUri, String username, String password,
+            long invocationTimeoutMillis) throws NamingException {
+        Properties env = new Properties();
+        env.put(Context.INITIAL_CONTEXT_FACTORY, "org.wildfly.naming.client.WildFlyInitialContextFactory");
+        env.put(Context.PROVIDER_URL, remotingUri);
+        env.put(Context.SECURITY_PRINCIPAL, username);
+        env.put(Context.SECURITY_CREDENTIALS, password);
+        Context context = new InitialContext(env);
+        try {
+            AuctionService service = (AuctionService) context.lookup(AuctionService.JNDI_NAME);
+            // Pin the proxy to this replica. Otherwise the EJB client, which knows every replica this JVM has
+            // connected to, silently retries a failed call on another one: fail-over would happen unmeasured and
+            // outside the client's chosen strategy.
+            org.jboss.ejb.client.EJBClient.setStrongAffinity(service,
+                    org.jboss.ejb.client.Affinity.forUri(java.net.URI.create(remotingUri)));
+            if (invocationTimeoutMillis > 0) {
+                // The first call also opens the connection (the first one of a JVM takes over a second); do it now,
+                // under a connection budget, so that the invocation timeout measures only invocations.
+                org.jboss.ejb.client.EJBClient.setInvocationTimeout(service, CONNECT_TIMEOUT_MILLIS,
+                        java.util.concurrent.TimeUnit.MILLISECONDS);
+                service.ping();
+                org.jboss.ejb.client.EJBClient.setInvocationTimeout(service, invocationTimeoutMillis,
+                        java.util.concurrent.TimeUnit.MILLISECONDS);
+            }
+            return new ReplicaConnection(remotingUri, context, service);
+        } catch (NamingException | RuntimeException e) {
+            context.close();
+            throw e;
+        }
+    }
+
+    public AuctionService service() {
+        return service;
+    }
+
+    public String remotingUri() {
+        return remotingUri;
+    }
+
+    @Override
+    public void close() {
+        try {
+            context.close();
+        } catch (NamingException e) {
+            // Closing a naming context only releases client resources; nothing to report.
+        }
+    }
+}

@@ -1,0 +1,111 @@
+package org.ftlab.rm.net;
+
+import org.ftlab.rm.os.Janitor;
+import org.ftlab.rm.os.Placement;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import java.util.List;
+import org.ftlab.rm.os.Undo;
+import org.ftlab.rm.os.ProcessTools;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Real network namespaces, veth links, nftables and tbf (root only; skipped otherwise, with the reason): each network
+ * fault is made where it should be and its undo takes it away, and removing the network leaves no namespace.
+ */
+class VirtualNetworkTest {
+    private VirtualNetwork net;
+
+    @BeforeEach
+    void makeANetworkOfTwoHosts() throws Exception {
+        assumeTrue(VirtualNetwork.unusable().isEmpty(), () -> VirtualNetwork.unusable().orElse(""));
+        net = VirtualNetwork.create();
+        net.addHost("r1");
+        net.addHost("db");
+    }
+
+    @AfterEach
+    void removeIt() throws Exception {
+        if (net != null) {
+            net.removeAll();
+            assertFalse(net.anyLeft(), "every namespace of the lab is gone");
+        }
+    }
+
+    private static String in(String ns, String... command) throws Exception {
+        List<String> cmd = new java.util.ArrayList<>(List.of("ip", "netns", "exec", ns));
+        cmd.addAll(List.of(command));
+        return ProcessTools.run(cmd, null);
+    }
+
+    @Test
+    void everyHostHasItsAddressOnItsOwnLinkAndTheSwitchBridgesThem() throws Exception {
+        String r1 = net.layout().namespace("r1");
+        assertTrue(in(r1, "ip", "-4", "addr", "show", "eth0").contains(net.layout().address("r1") + "/24"));
+        String bridge = in(net.layout().switchNamespace(), "ip", "link", "show", "master", "br0");
+        assertTrue(bridge.contains("vr1") && bridge.contains("vdb"), bridge);
+        assertTrue(net.pids("r1").isEmpty(), "nothing runs there yet");
+    }
+
+    @Test
+    void removingTheNetworkKillsWhatRunsOnItsHostsButSparesTheJanitorsThatUndoFaults() throws Exception {
+        Placement r1 = net.placement("r1");
+        Process worker = new ProcessBuilder(r1.wrap(List.of("sleep", "60"))).start();
+        Process janitor = new ProcessBuilder(r1.wrap(List.of("sh", "-c", "while :; do sleep 1; done",
+                Janitor.NAME)))
+                .start();
+        try {
+            for (int i = 0; i < 100 && net.pids("r1").size() < 2; i++) {
+                Thread.sleep(20);
+            }
+            assertTrue(net.pids("r1").size() >= 2, "both run on host r1 (the janitor's shell may have a child)");
+            net.removeAll();
+            assertTrue(worker.waitFor(10, java.util.concurrent.TimeUnit.SECONDS), "the worker was killed");
+            assertTrue(janitor.isAlive(), "the janitor was spared");
+        } finally {
+            worker.destroyForcibly();
+            janitor.destroyForcibly();
+        }
+    }
+
+    @Test
+    void aLinkDownIsTheBridgesEndOfTheHostsLinkAndItsUndoBringsItBack() throws Exception {
+        Undo undo = net.linkDown("r1");
+        String sw = net.layout().switchNamespace();
+        assertTrue(in(sw, "ip", "link", "show", "vr1").contains("state DOWN"));
+        undo.run();
+        assertFalse(in(sw, "ip", "link", "show", "vr1").contains("state DOWN"));
+    }
+
+    @Test
+    void aPartitionAndRandomDropsAreNftablesTablesInTheHostThatTheUndoDeletes() throws Exception {
+        String r1 = net.layout().namespace("r1");
+        Undo partition = net.partition("ftlab_f1", List.of("r1"), List.of("db"));
+        String rules = in(r1, "nft", "list", "table", "ip", "ftlab_f1");
+        assertTrue(rules.contains("ip saddr " + net.layout().address("db") + " drop"), rules);
+        assertTrue(rules.contains("ip daddr " + net.layout().address("db") + " drop"), rules);
+        Undo flaky = net.flaky("ftlab_f2", "r1", 20);
+        assertTrue(in(r1, "nft", "list", "table", "ip", "ftlab_f2").contains("numgen random mod 10000 < 2000"));
+        assertTrue(partition.script().contains("nft delete table ip ftlab_f1"), "the janitor can undo it too");
+        partition.run();
+        flaky.run();
+        assertEquals("", in(r1, "nft", "list", "tables").strip(), "no table left");
+    }
+
+    @Test
+    void aBandwidthLimitIsATokenBucketOnBothEndsOfTheLink() throws Exception {
+        Undo undo = net.bandwidth("r1", 500);
+        String r1 = net.layout().namespace("r1");
+        String sw = net.layout().switchNamespace();
+        assertTrue(in(r1, "tc", "qdisc", "show", "dev", "eth0").contains("tbf"));
+        assertTrue(in(sw, "tc", "qdisc", "show", "dev", "vr1").contains("tbf"));
+        undo.run();
+        assertFalse(in(r1, "tc", "qdisc", "show", "dev", "eth0").contains("tbf"));
+        assertFalse(in(sw, "tc", "qdisc", "show", "dev", "vr1").contains("tbf"));
+    }
+}

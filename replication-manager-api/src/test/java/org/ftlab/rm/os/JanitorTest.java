@@ -1,0 +1,44 @@
+package org.ftlab.rm.os;
+
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class JanitorTest {
+    @TempDir
+    Path dir;
+
+    @Test
+    void whenItsOwnerIsKilledTheUndoOfEveryFaultStillInEffectRuns() throws Exception {
+        Process owner = new ProcessBuilder("sleep", "60").start();
+        Path undone = dir.resolve("undone");
+        Path alreadyUndone = dir.resolve("already-undone");
+        Janitor j = Janitor.start(dir.resolve("undo.sh"), owner.pid());
+        j.register("f1", "touch '" + undone + "'");
+        j.register("f2", "touch '" + alreadyUndone + "'");
+        j.done("f2");
+        owner.destroyForcibly().waitFor();
+        for (int i = 0; i < 100 && !Files.exists(undone); i++) {
+            Thread.sleep(50);
+        }
+        assertTrue(Files.exists(undone), "the fault still in effect was undone");
+        assertFalse(Files.exists(alreadyUndone), "a fault undone by its owner is not undone twice");
+    }
+
+    @Test
+    void closedAfterEverythingWasUndoneItRunsNothing() throws Exception {
+        Process owner = new ProcessBuilder("sleep", "60").start();
+        Path marker = dir.resolve("ran");
+        Janitor j = Janitor.start(dir.resolve("undo.sh"), owner.pid());
+        j.register("f1", "touch '" + marker + "'");
+        j.done("f1");
+        j.close();
+        owner.destroyForcibly().waitFor();
+        Thread.sleep(1_000);
+        assertFalse(Files.exists(marker));
+    }
+}
