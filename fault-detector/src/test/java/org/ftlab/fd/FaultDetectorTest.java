@@ -1,8 +1,6 @@
 package org.ftlab.fd;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertNotNull;
-import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.sun.net.httpserver.HttpServer;
@@ -10,24 +8,29 @@ import java.io.BufferedReader;
 import java.io.InputStreamReader;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
+import java.net.URLDecoder;
 import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.Map;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The Fault Detector against real member processes and real signals: a SIGKILLed member is reported as a crash, a
- * SIGSTOPped one as a hang, and a member that merely joins is not reported at all. Reports go to a stand-in for the
- * Replication Manager's {@code /failure} endpoint.
+ * SIGSTOPped one as a hang, and a member that merely joins is not reported at all (its first report comes after the
+ * signal). Reports go to a stand-in for the Replication Manager's {@code /failure} endpoint.
  */
+@Timeout(value = 2, unit = TimeUnit.MINUTES) // only a guard against a detector that never reports
 class FaultDetectorTest {
-    private static final BlockingQueue<String> REPORTS = new LinkedBlockingQueue<>();
+    private static final BlockingQueue<FailureReport> REPORTS = new LinkedBlockingQueue<>();
     private static HttpServer manager;
     private static FaultDetector detector;
     private static int detectorPort;
@@ -36,7 +39,8 @@ class FaultDetectorTest {
     static void startDetector(@TempDir Path dir) throws Exception {
         manager = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 8);
         manager.createContext("/failure", ex -> {
-            REPORTS.add(new String(ex.getRequestBody().readAllBytes(), StandardCharsets.UTF_8));
+            REPORTS.add(FailureReport.fromForm(form(new String(ex.getRequestBody().readAllBytes(),
+                    StandardCharsets.UTF_8))));
             ex.sendResponseHeaders(200, -1);
             ex.close();
         });
@@ -56,12 +60,13 @@ class FaultDetectorTest {
     void joiningMemberIsNotReportedAndAKilledOneIsReportedAsACrash() throws Exception {
         Process member = startMember("crashme");
         try {
-            assertNull(REPORTS.poll(2, TimeUnit.SECONDS), "a member that joins is not a failure");
+            long killedEpochUs = FaultDetector.epochMicros();
             member.destroyForcibly(); // SIGKILL
-            String report = REPORTS.poll(5, TimeUnit.SECONDS);
-            assertNotNull(report, "the crash was reported");
-            assertTrue(report.contains("replica=crashme") && report.contains("pid=" + member.pid()), report);
-            assertTrue(report.contains("kind=crash"), report);
+            FailureReport report = firstReportAbout("crashme");
+            assertTrue(report.detectedEpochUs() >= killedEpochUs, "a member that joins is not a failure: reported "
+                    + "only after it was killed, " + report);
+            assertEquals(member.pid(), report.pid());
+            assertEquals(FailureKind.CRASH, report.kind());
         } finally {
             member.destroyForcibly();
         }
@@ -71,14 +76,35 @@ class FaultDetectorTest {
     void stoppedMemberIsReportedAsAHang() throws Exception {
         Process member = startMember("hangme");
         try {
-            assertNull(REPORTS.poll(1, TimeUnit.SECONDS));
+            long stoppedEpochUs = FaultDetector.epochMicros();
             assertEquals(0, new ProcessBuilder("kill", "-STOP", Long.toString(member.pid())).start().waitFor());
-            String report = REPORTS.poll(5, TimeUnit.SECONDS);
-            assertNotNull(report, "the hang was reported");
-            assertTrue(report.contains("replica=hangme") && report.contains("kind=hang"), report);
+            FailureReport report = firstReportAbout("hangme");
+            assertTrue(report.detectedEpochUs() >= stoppedEpochUs, "reported only after it was stopped, " + report);
+            assertEquals(FailureKind.HANG, report.kind());
         } finally {
             member.destroyForcibly();
         }
+    }
+
+    /** The first report about {@code replica}, waiting for it (reports about other tests' members are skipped). */
+    private static FailureReport firstReportAbout(String replica) throws InterruptedException {
+        while (true) {
+            FailureReport r = REPORTS.take();
+            if (r.replica().equals(replica)) {
+                return r;
+            }
+        }
+    }
+
+
+    private static Map<String, String> form(String body) {
+        Map<String, String> form = new HashMap<>();
+        for (String pair : body.split("&")) {
+            int eq = pair.indexOf('=');
+            form.put(URLDecoder.decode(pair.substring(0, eq), StandardCharsets.UTF_8),
+                    URLDecoder.decode(pair.substring(eq + 1), StandardCharsets.UTF_8));
+        }
+        return form;
     }
 
     private static Process startMember(String name) throws Exception {

@@ -25,6 +25,8 @@ final class ClientLoop implements Runnable {
     private final String strategy;
     private final long thinkMillis;
     volatile Throwable failure;
+    /** The client's own thread, once {@link #start}ed. */
+    final Thread thread;
     /** The client's invocation timeout after its latest request, ms. */
     volatile long invocationTimeoutMillis = Long.MAX_VALUE;
     /** The client's false suspicions when it finished. */
@@ -36,6 +38,14 @@ final class ClientLoop implements Runnable {
         this.clientId = clientId;
         this.posts = posts;
         this.thinkMillis = thinkMillis;
+        this.thread = new Thread(this, clientId);
+        thread.setDaemon(true);
+    }
+
+    /** Starts the client in its own thread; returns it. */
+    ClientLoop start() {
+        thread.start();
+        return this;
     }
 
     @Override

@@ -1,23 +1,27 @@
 package org.ftlab.harness.it;
 
-import org.ftlab.rm.os.ProcessTools;
+import static org.junit.jupiter.api.Assertions.assertAll;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
-import org.ftlab.harness.failover.FailoverClient;
-import org.ftlab.harness.failover.Outcome;
-import org.ftlab.harness.lab.ManagedLab;
+import java.util.Map;
 import org.ftlab.fd.FailureKind;
+import org.ftlab.harness.failover.Outcome;
+import org.ftlab.harness.failover.Strategies;
+import org.ftlab.harness.lab.ManagedLab;
+import org.ftlab.rm.api.DatabaseEndpoint;
 import org.ftlab.rm.api.FailureRecord;
 import org.ftlab.rm.api.FaultKind;
 import org.ftlab.rm.api.FaultSpec;
@@ -26,18 +30,22 @@ import org.ftlab.rm.api.InjectedFault;
 import org.ftlab.rm.api.ManagerStatus;
 import org.ftlab.rm.api.ReplicaState;
 import org.ftlab.rm.api.ReplicaStatus;
-import org.ftlab.rm.api.DatabaseEndpoint;
+import org.ftlab.rm.os.ProcessTools;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
-import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.ArgumentsSource;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestMethodOrder;
+import org.junit.jupiter.api.function.Executable;
 
 /**
  * Warm-passive fail-over on real processes with real signals: a Replication Manager process, the JGroups Fault
- * Detector, two WildFly replicas and MariaDB; faults are SIGKILL and SIGSTOP. Both client strategies face the same
- * faults and must pass the same checks.
+ * Detector, two WildFly replicas, a spare and MariaDB; faults are SIGKILL and SIGSTOP. Clients of every built-in
+ * strategy loop at the same time, face the same faults and must pass the same checks.
  */
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class FailoverIT {
     static final FaultSpec CRASH_PRIMARY = new FaultSpec(FaultKind.CRASH, FaultTarget.of(FaultTarget.Node.PRIMARY), 0,
             0);
@@ -66,27 +74,50 @@ class FailoverIT {
         awaitDegree(2);
     }
 
-    @ParameterizedTest(name = "{0}")
-    @ArgumentsSource(EveryStrategy.class)
-    void crashOfThePrimaryWhileFourClientsLoopLosesAndDuplicatesNothing(String strategy) throws Exception {
+    @Test
+    @Order(1)
+    void aSpareJoinsTheViewAsABackupTheMomentABackupFails() throws Exception {
+        String spare = awaitSpare();
+        InjectedFault fault = lab.manager().inject(CRASH_BACKUP);
+        FailureRecord failure = awaitFailure(fault.faultId());
+        assertEquals(spare, failure.replacement(), "the spare replaced the failed backup");
+        assertTrue(failure.restoredEpochUs() > 0, "the degree was restored when the failure was "
+                + "handled, not after a boot");
+        List<String> view = new ArrayList<>();
+        lab.manager().view().members().forEach(m -> view.add(m.name()));
+        assertTrue(view.contains(spare), "the spare serves as a backup: " + view);
+        assertFalse(view.contains(fault.replica()));
+        assertTrue(lab.manager().status().replicas().stream().anyMatch(r -> r.state() == ReplicaState.STARTING
+                || r.state() == ReplicaState.SPARE && !r.name().equals(spare)),
+                "a new spare boots in the background to refill the pool");
+    }
+
+    @Test
+    @Order(2)
+    void crashOfThePrimaryWhileClientsOfEveryStrategyLoopLosesAndDuplicatesNothing() throws Exception {
         String crashed = primary();
-        List<ClientLoop> clients = startClients(strategy, 4, 120, 0);
-        awaitProgress(clients, 30);
+        Map<String, List<ClientLoop>> clients = startClientsOfEveryStrategy(2, 120, 0);
+        awaitProgress(all(clients), 30);
         InjectedFault fault = lab.manager().inject(CRASH_PRIMARY);
         assertEquals(crashed, fault.replica());
-        joinAll(clients);
+        joinAll(all(clients));
 
-        int faulty = 0;
-        for (ClientLoop c : clients) {
-            List<Outcome<?>> outcomes = c.outcomes();
-            assertEquals(c.posts, outcomes.size(), c.clientId + " completed every request");
-            for (Outcome<?> o : outcomes.subList(outcomes.size() - 10, outcomes.size())) {
-                assertNotEquals(crashed, o.servedBy(), "after the fail-over a new primary serves");
+        List<Executable> checks = new ArrayList<>();
+        clients.forEach((strategy, loops) -> checks.add(() -> {
+            int faulty = 0;
+            for (ClientLoop c : loops) {
+                List<Outcome<?>> outcomes = c.outcomes();
+                assertEquals(c.posts, outcomes.size(), c.clientId + " completed every request");
+                for (Outcome<?> o : outcomes.subList(outcomes.size() - 10, outcomes.size())) {
+                    assertNotEquals(crashed, o.servedBy(), c.clientId + ": after the fail-over a new primary serves");
+                }
+                faulty += (int) outcomes.stream().filter(FailoverIT::servedElsewhere).count();
             }
-            faulty += (int) outcomes.stream().filter(FailoverIT::servedElsewhere).count();
-        }
-        assertTrue(faulty >= 1, "at least one invocation met the crash and was served by another replica");
-        auditExactlyOnce(clients);
+            assertTrue(faulty >= 1, strategy + ": at least one invocation met the crash and was served by another "
+                    + "replica");
+        }));
+        assertAll(checks);
+        auditExactlyOnce(all(clients));
 
         FailureRecord failure = awaitRestored(fault.faultId());
         assertEquals(FailureKind.CRASH, failure.verdict());
@@ -96,12 +127,11 @@ class FailoverIT {
                 "a crash is repaired by the manager");
     }
 
-    @ParameterizedTest(name = "{0}")
-    @ArgumentsSource(EveryStrategy.class)
-    void hangOfThePrimaryIsDetectedAndFencedBeforeItCanResume(String strategy)
-            throws Exception {
-        List<ClientLoop> clients = startClients(strategy, 1, 150, 10);
-        awaitProgress(clients, 20);
+    @Test
+    @Order(3)
+    void hangOfThePrimaryIsDetectedAndFencedBeforeItCanResume() throws Exception {
+        Map<String, List<ClientLoop>> clients = startClientsOfEveryStrategy(1, 150, 10);
+        awaitProgress(all(clients), 20);
         InjectedFault fault = lab.manager().inject(HANG_PRIMARY);
         FailureRecord failure = awaitFailure(fault.faultId());
         assertEquals(FailureKind.HANG, failure.verdict());
@@ -110,14 +140,19 @@ class FailoverIT {
                 "the fence ended the hang, not the lab's SIGCONT");
         try {
             ProcessTools.signal(fault.pid(), "CONT"); // the hung replica must not come back
-        } catch (java.io.IOException gone) {
+        } catch (IOException gone) {
             // fenced and reaped already
         }
-        joinAll(clients);
-        assertEquals(150, clients.get(0).outcomes().size());
-        assertTrue(clients.get(0).outcomes().stream().anyMatch(FailoverIT::servedElsewhere),
-                "the request that met the hang was served by another replica");
-        auditExactlyOnce(clients);
+        joinAll(all(clients));
+        List<Executable> checks = new ArrayList<>();
+        clients.forEach((strategy, loops) -> checks.add(() -> {
+            ClientLoop c = loops.get(0);
+            assertEquals(150, c.outcomes().size(), c.clientId + " completed every request");
+            assertTrue(c.outcomes().stream().anyMatch(FailoverIT::servedElsewhere),
+                    strategy + ": the request that met the hang was served by another replica");
+        }));
+        assertAll(checks);
+        auditExactlyOnce(all(clients));
 
         ManagerStatus status = lab.manager().status();
         int primaries = 0;
@@ -133,37 +168,26 @@ class FailoverIT {
         awaitRestored(fault.faultId());
     }
 
-    @ParameterizedTest(name = "{0}")
-    @ArgumentsSource(EveryStrategy.class)
-    void crashOfABackupIsInvisibleToClientsAndTheBackupIsRelaunched(String strategy) throws Exception {
+    @Test
+    @Order(4)
+    void crashOfABackupIsInvisibleToClientsAndTheBackupIsRelaunched() throws Exception {
         String primary = primary();
-        List<ClientLoop> clients = startClients(strategy, 2, 100, 5);
-        awaitProgress(clients, 20);
+        Map<String, List<ClientLoop>> clients = startClientsOfEveryStrategy(2, 100, 5);
+        awaitProgress(all(clients), 20);
         InjectedFault fault = lab.manager().inject(CRASH_BACKUP);
-        joinAll(clients);
-        for (ClientLoop c : clients) {
-            assertEquals(100, c.outcomes().size());
-            assertTrue(c.outcomes().stream().noneMatch(Outcome::faulty),
-                    "a backup crash is invisible to clients");
+        joinAll(all(clients));
+        List<Executable> checks = new ArrayList<>();
+        for (ClientLoop c : all(clients)) {
+            checks.add(() -> {
+                assertEquals(100, c.outcomes().size(), c.clientId + " completed every request");
+                assertTrue(c.outcomes().stream().noneMatch(Outcome::faulty),
+                        c.clientId + ": a backup crash is invisible to clients");
+            });
         }
+        assertAll(checks);
         FailureRecord failure = awaitRestored(fault.faultId());
         assertFalse(failure.wasPrimary());
         assertEquals(primary, primary(), "the primary stays");
-    }
-
-    @org.junit.jupiter.api.Test
-    void aSpareJoinsTheViewAsABackupTheMomentABackupFails() throws Exception {
-        String spare = awaitSpare();
-        InjectedFault fault = lab.manager().inject(CRASH_BACKUP);
-        FailureRecord failure = awaitFailure(fault.faultId());
-        assertEquals(spare, failure.replacement(), "the spare replaced the failed backup");
-        assertTrue(failure.restoredEpochUs() > 0, "the degree was restored when the failure was "
-                + "handled, not after a boot");
-        List<String> view = new ArrayList<>();
-        lab.manager().view().members().forEach(m -> view.add(m.name()));
-        assertTrue(view.contains(spare), "the spare serves as a backup: " + view);
-        assertFalse(view.contains(fault.replica()));
-        awaitSpare(); // and the pool is refilled in the background
     }
 
     // ---- helpers ----------------------------------------------------------------------------------------------
@@ -186,38 +210,46 @@ class FailoverIT {
         return o.served() != Outcome.Served.FIRST_CHOICE;
     }
 
-    private static List<ClientLoop> startClients(String strategy, int count, int posts, long thinkMillis) {
-        List<ClientLoop> clients = new ArrayList<>();
+    /** {@code count} clients of every built-in strategy, all looping at once against the same lab. */
+    private static Map<String, List<ClientLoop>> startClientsOfEveryStrategy(int count, int posts, long thinkMillis) {
+        Map<String, List<ClientLoop>> clients = new LinkedHashMap<>();
         String run = Long.toString(System.nanoTime(), 36);
-        for (int i = 0; i < count; i++) {
-            ClientLoop c = new ClientLoop(lab, strategy, "fo-" + strategy + "-" + run + "-" + i, posts,
-                    thinkMillis);
-            clients.add(c);
-            Thread t = new Thread(c, c.clientId);
-            t.setDaemon(true);
-            t.start();
+        for (String strategy : Strategies.names()) {
+            List<ClientLoop> loops = new ArrayList<>();
+            for (int i = 0; i < count; i++) {
+                ClientLoop c = new ClientLoop(lab, strategy, "fo-" + strategy + "-" + run + "-" + i, posts,
+                        thinkMillis);
+                loops.add(c);
+                c.start();
+            }
+            clients.put(strategy, loops);
         }
         return clients;
     }
 
+    private static List<ClientLoop> all(Map<String, List<ClientLoop>> clients) {
+        return clients.values().stream().flatMap(List::stream).toList();
+    }
+
+    /** Waits until every client has posted {@code posts} (or failed): the fault then meets running clients. */
     private static void awaitProgress(List<ClientLoop> clients, int posts) throws InterruptedException {
-        long deadline = System.nanoTime() + 60_000_000_000L;
         for (ClientLoop c : clients) {
-            while (c.done.get() < posts && c.failure == null && System.nanoTime() < deadline) {
+            while (c.done.get() < posts && c.failure == null && c.thread.isAlive()) {
                 Thread.sleep(5);
             }
             assertNull(c.failure, () -> c.clientId + " failed before the fault: " + c.failure);
         }
     }
 
+    /**
+     * Waits for every client to end: each either finishes or fails, since a client gives up on a request after its
+     * own bound (60 s), so no deadline is needed here.
+     */
     private static void joinAll(List<ClientLoop> clients) throws InterruptedException {
-        long deadline = System.nanoTime() + 120_000_000_000L;
         for (ClientLoop c : clients) {
-            while (c.done.get() < c.posts && c.failure == null && System.nanoTime() < deadline) {
-                Thread.sleep(10);
-            }
+            c.thread.join();
             assertNull(c.failure, () -> c.clientId + " failed: " + c.failure);
-            assertEquals(c.posts, c.done.get(), c.clientId + " finished in time");
+            assertEquals(c.posts, c.done.get(), c.clientId + " sent every request");
         }
     }
 

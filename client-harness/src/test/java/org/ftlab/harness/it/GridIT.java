@@ -3,6 +3,7 @@ package org.ftlab.harness.it;
 import org.ftlab.harness.grid.RunDirectory;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -22,6 +23,7 @@ import java.util.stream.Collectors;
 import java.util.stream.Stream;
 import org.ftlab.harness.cli.FtlabCommand;
 import org.ftlab.harness.probe.ProbeTable;
+import org.ftlab.rm.api.ManagerEndpoint;
 import org.junit.jupiter.api.Test;
 
 /** {@code ftlab grid} end to end on a tiny grid: files, rows, timestamps, think time, abort and resume, faults. */
@@ -225,10 +227,12 @@ class GridIT {
             }
             assertTrue(probeFiles(runDir).size() >= 2, "two configurations finished");
             new ProcessBuilder("kill", "-TERM", Long.toString(grid.pid())).start().waitFor();
-            assertTrue(grid.waitFor(90, TimeUnit.SECONDS), "grid stops after SIGTERM");
+            assertNotEquals(0, grid.waitFor(), "a grid stopped by SIGTERM does not exit as a complete one");
         } finally {
             grid.destroyForcibly();
         }
+        assertFalse(Files.exists(runDir.resolve(ManagerEndpoint.FILE)), "the manager went through its stop");
+        FtlabCommandIT.assertNoProcessUses(runDir);
         JsonNode aborted = new ObjectMapper().readTree(runDir.resolve("manifest.json").toFile());
         assertEquals("aborted", aborted.path("status").asText());
         Set<String> kept = probeFiles(runDir);

@@ -5,7 +5,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.Map;
-import org.ftlab.rm.os.DeadMansSwitch;
 
 /**
  * Undoes faults even when this JVM is killed: every fault in effect has its undo commands in a shell script
@@ -65,6 +64,11 @@ public final class Janitor implements AutoCloseable {
         StringBuilder s = new StringBuilder("# ftlab: undoes the faults still in effect if the manager is killed\n");
         undo.forEach((k, v) -> s.append("# ").append(k).append('\n').append(v).append('\n'));
         AtomicFiles.write(script, s.toString());
+    }
+
+    /** The watcher process (for tests). */
+    Process watcher() {
+        return watcher;
     }
 
     /** Stops the watcher; call after undoing every fault. */

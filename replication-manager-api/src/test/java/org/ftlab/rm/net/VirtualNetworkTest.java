@@ -7,6 +7,10 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.nio.charset.StandardCharsets;
 import java.util.List;
 import org.ftlab.rm.os.Undo;
 import org.ftlab.rm.os.ProcessTools;
@@ -55,22 +59,30 @@ class VirtualNetworkTest {
     @Test
     void removingTheNetworkKillsWhatRunsOnItsHostsButSparesTheJanitorsThatUndoFaults() throws Exception {
         Placement r1 = net.placement("r1");
-        Process worker = new ProcessBuilder(r1.wrap(List.of("sleep", "60"))).start();
-        Process janitor = new ProcessBuilder(r1.wrap(List.of("sh", "-c", "while :; do sleep 1; done",
-                Janitor.NAME)))
-                .start();
+        Process worker = new ProcessBuilder(r1.wrap(List.of("sh", "-c", "echo ready; exec sleep 300"))).start();
+        // the janitor's stand-in ends only when told to, with a status of its own: 7
+        Process janitor = new ProcessBuilder(r1.wrap(List.of("sh", "-c", "echo ready; read x; exit 7",
+                Janitor.NAME))).start();
         try {
-            for (int i = 0; i < 100 && net.pids("r1").size() < 2; i++) {
-                Thread.sleep(20);
-            }
+            awaitReady(worker);
+            awaitReady(janitor);
             assertTrue(net.pids("r1").size() >= 2, "both run on host r1 (the janitor's shell may have a child)");
             net.removeAll();
-            assertTrue(worker.waitFor(10, java.util.concurrent.TimeUnit.SECONDS), "the worker was killed");
-            assertTrue(janitor.isAlive(), "the janitor was spared");
+            assertEquals(128 + 9, worker.waitFor(), "the worker was killed (SIGKILL)");
+            try (var in = janitor.getOutputStream()) {
+                in.write('\n');
+            }
+            assertEquals(7, janitor.waitFor(), "the janitor was spared: it ended when told to, by itself");
         } finally {
             worker.destroyForcibly();
             janitor.destroyForcibly();
         }
+    }
+
+    /** Waits for the process's first line, {@code ready}: it runs on its host. */
+    private static void awaitReady(Process p) throws IOException {
+        BufferedReader out = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8));
+        assertEquals("ready", out.readLine());
     }
 
     @Test

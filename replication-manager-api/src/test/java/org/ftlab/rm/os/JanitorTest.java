@@ -1,5 +1,6 @@
 package org.ftlab.rm.os;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -22,9 +23,7 @@ class JanitorTest {
         j.register("f2", "touch '" + alreadyUndone + "'");
         j.done("f2");
         owner.destroyForcibly().waitFor();
-        for (int i = 0; i < 100 && !Files.exists(undone); i++) {
-            Thread.sleep(50);
-        }
+        assertEquals(0, j.watcher().waitFor(), "the watcher ran the script and ended");
         assertTrue(Files.exists(undone), "the fault still in effect was undone");
         assertFalse(Files.exists(alreadyUndone), "a fault undone by its owner is not undone twice");
     }
@@ -37,8 +36,9 @@ class JanitorTest {
         j.register("f1", "touch '" + marker + "'");
         j.done("f1");
         j.close();
+        assertEquals(128 + 15, j.watcher().waitFor(), "closing ends the watcher (SIGTERM) while its owner lives, so "
+                + "it can never run the script");
         owner.destroyForcibly().waitFor();
-        Thread.sleep(1_000);
         assertFalse(Files.exists(marker));
     }
 }

@@ -46,7 +46,9 @@ class SshHostTest {
         Process p = new ProcessBuilder(remoteSide("sh", "-c", "echo hello; exit 3")).redirectErrorStream(true).start();
         String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
         assertEquals(3, p.waitFor());
-        assertTrue(out.startsWith("ftlab-remote-pid ") && out.contains("hello"), out);
+        // the command runs in the background of the remote shell: its output and the pid line may come in any order
+        assertTrue(out.lines().anyMatch(l -> l.matches("ftlab-remote-pid \\d+")) && out.lines()
+                .anyMatch(l -> l.equals("hello")), out);
     }
 
     @Test
