@@ -12,7 +12,6 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import org.ftlab.auction.api.MicroClock;
@@ -30,7 +29,8 @@ import org.ftlab.rm.api.PrimaryBackupView;
 import org.ftlab.rm.api.ReplicaState;
 import org.ftlab.rm.api.ReplicaStatus;
 import org.ftlab.rm.db.SessionFence;
-import org.ftlab.rm.fault.ProcessFaults;
+import org.ftlab.rm.fault.FaultSite;
+import org.ftlab.rm.fault.FaultsInEffect;
 import org.ftlab.rm.net.Hosts;
 import org.ftlab.rm.net.VirtualNetwork;
 import org.ftlab.rm.os.ChildJvm;
@@ -81,15 +81,8 @@ public final class ReplicationManager implements AutoCloseable {
     private final ViewKeeper view;
     /** The processes behind the names the view keeps; guarded by {@link #lock}. */
     private final Map<String, ReplicaRecord> records = new LinkedHashMap<>();
-    /** Undo of every injected fault still in effect, by fault id; guarded by {@link #lock}. */
-    private final Map<String, Undo> undos = new LinkedHashMap<>();
-    private final Janitor janitor;
-    /** Undoes faults when their duration is over, or at once when a fence ended them. */
-    private final ScheduledExecutorService repairs = Executors.newSingleThreadScheduledExecutor(r -> {
-        Thread t = new Thread(r, "fault-repair");
-        t.setDaemon(true);
-        return t;
-    });
+    /** The injected faults still in effect, and their undo. */
+    private final FaultsInEffect faults;
     private volatile boolean closed;
 
     /** A replica's process and how it was launched. */
@@ -136,7 +129,7 @@ public final class ReplicationManager implements AutoCloseable {
         this.view = new ViewKeeper(targetDegree);
         this.targetSpares = targetSpares;
         this.relaunch = relaunch;
-        this.janitor = janitor;
+        this.faults = new FaultsInEffect(janitor);
     }
 
     /**
@@ -435,19 +428,13 @@ public final class ReplicationManager implements AutoCloseable {
             // Stopping (replicas stopping look failed to the detector): the executors are shut down, and the lab's
             // close stops what is left; only a fault this fence ended is undone, here.
             for (InjectedFault ended : decided.ended()) {
-                Undo undo = undos.remove(ended.faultId());
-                if (undo != null) {
-                    runUndo(ended.faultId(), undo);
-                }
+                faults.endNow(ended.faultId(), true);
             }
             return;
         }
         fencer.execute(() -> endDatabaseSessions(failed));
         for (InjectedFault ended : decided.ended()) {
-            Undo undo = undos.remove(ended.faultId());
-            if (undo != null) {
-                repairs.execute(() -> runUndo(ended.faultId(), undo));
-            }
+            faults.endNow(ended.faultId(), false);
         }
         if (decided.spareJoined() != null) {
             serveAtNormalPriority(decided.spareJoined());
@@ -534,22 +521,20 @@ public final class ReplicationManager implements AutoCloseable {
         // The target is resolved under the lock; the fault is made outside it (ip, nft, tc and the freezer take
         // milliseconds, and views, reports and the detector must not wait for them), then recorded under it again.
         // A crash is made under the lock: its detection can follow at once.
-        String host;
-        String peer;
+        FaultSite site;
         String replica;
-        long pid = 0;
-        Placement where = Placement.LOCAL;
-        String faultId;
         synchronized (lock) {
             if (closed) {
                 throw new IllegalStateException("the lab is stopping");
             }
             FaultTarget target = spec.target();
-            host = host(target.node(), spec);
-            peer = target.peer() == null ? null : host(target.peer(), spec);
+            String host = host(target.node(), spec);
+            String peer = target.peer() == null ? null : host(target.peer(), spec);
             // the replica the fault acts on: the target's, or the replica side of a partition
             replica = target.node().isReplica() ? host
                     : target.peer() != null && target.peer().isReplica() ? peer : null;
+            long pid = 0;
+            Placement where = Placement.LOCAL;
             if (spec.kind().layer() == FaultKind.Layer.PROCESS) {
                 pid = records.get(replica).replica.pid();
                 where = records.get(replica).replica.placement();
@@ -557,33 +542,21 @@ public final class ReplicationManager implements AutoCloseable {
                 pid = lab.database().pid().orElseThrow();
                 where = lab.database().placement();
             }
-            faultId = view.nextFaultId();
+            site = new FaultSite(view.nextFaultId(), host, peer, pid, where, net);
             if (spec.kind() == FaultKind.CRASH) {
                 records.get(replica).replica.kill();
-                InjectedFault fault = new InjectedFault(faultId, spec, replica, pid, epochMicros(), 0,
+                InjectedFault fault = new InjectedFault(site.faultId(), spec, replica, pid, epochMicros(), 0,
                         InjectedFault.Repair.NONE);
                 view.injected(fault);
                 return fault;
             }
         }
-        String group = "ftlab-" + ProcessHandle.current().pid() + "-" + faultId;
-        String table = "ftlab_" + faultId;
-        Undo undo = switch (spec.kind()) {
-            case CRASH -> throw new IllegalStateException("made above");
-            case HANG, DB_HANG -> ProcessFaults.stop(where, pid);
-            // a host freezes whole: on a virtual network every process in its namespace
-            case FREEZE -> ProcessFaults.freeze(where, group, net == null ? List.of(pid) : net.pids(host));
-            case SLOW, DB_SLOW -> ProcessFaults.cpuQuota(where, group, List.of(pid), spec.amount());
-            case LINK_DOWN -> net.linkDown(host);
-            case PARTITION -> net.partition(table, List.of(host), List.of(peer));
-            case FLAKY -> net.flaky(table, host, spec.amount());
-            case BANDWIDTH -> net.bandwidth(host, spec.amount());
-        };
+        Undo undo = faults.make(spec, site);
         // The fault exists from the moment it was made.
         long injected = epochMicros();
-        janitor.register(faultId, undo.script());
+        String faultId = site.faultId();
         synchronized (lock) {
-            InjectedFault fault = new InjectedFault(faultId, spec, replica, pid, injected, 0,
+            InjectedFault fault = new InjectedFault(faultId, spec, replica, site.pid(), injected, 0,
                     InjectedFault.Repair.NONE);
             view.injected(fault);
             boolean replicaGone = replica != null && spec.kind().layer() == FaultKind.Layer.PROCESS
@@ -592,11 +565,14 @@ public final class ReplicationManager implements AutoCloseable {
                 // the lab stopped, or the replica failed while the fault was being made: nothing to wait for
                 view.repaired(faultId, epochMicros(), closed ? InjectedFault.Repair.AT_SHUTDOWN
                         : InjectedFault.Repair.FENCED);
-                runUndo(faultId, undo);
+                faults.undo(faultId, undo);
                 return view.faults().stream().filter(f -> f.faultId().equals(faultId)).findFirst().orElseThrow();
             }
-            undos.put(faultId, undo);
-            repairs.schedule(() -> repairAfterDuration(faultId), spec.durationMillis(), TimeUnit.MILLISECONDS);
+            faults.holdFor(faultId, undo, spec.durationMillis(), () -> {
+                synchronized (lock) {
+                    view.repaired(faultId, epochMicros(), InjectedFault.Repair.UNDONE);
+                }
+            });
             return fault;
         }
     }
@@ -622,45 +598,6 @@ public final class ReplicationManager implements AutoCloseable {
         };
     }
 
-    /** In the repair thread: the fault's duration is over; undo it unless its fence already did. */
-    private void repairAfterDuration(String faultId) {
-        Undo undo;
-        synchronized (lock) {
-            undo = undos.remove(faultId);
-        }
-        if (undo != null) {
-            runUndo(faultId, undo);
-            synchronized (lock) {
-                view.repaired(faultId, epochMicros(), InjectedFault.Repair.UNDONE);
-            }
-        }
-    }
-
-    private void runUndo(String faultId, Undo undo) {
-        try {
-            undo.run();
-            janitor.done(faultId);
-        } catch (IOException | RuntimeException e) {
-            System.err.println("replication-manager: could not undo fault " + faultId + " (the clean-up script "
-                    + "retries when the manager exits): " + e.getMessage());
-        }
-    }
-
-    /** Undoes every fault still in effect (the lab is stopping). */
-    private void undoAll() {
-        Map<String, Undo> left;
-        synchronized (lock) {
-            left = new LinkedHashMap<>(undos);
-            undos.clear();
-        }
-        left.forEach((id, undo) -> {
-            runUndo(id, undo);
-            synchronized (lock) {
-                view.repaired(id, epochMicros(), InjectedFault.Repair.AT_SHUTDOWN);
-            }
-        });
-    }
-
     static long epochMicros() {
         return MicroClock.nowEpochMicros();
     }
@@ -673,13 +610,11 @@ public final class ReplicationManager implements AutoCloseable {
             }
             closed = true;
         }
-        repairs.shutdownNow();
-        try {
-            repairs.awaitTermination(5, TimeUnit.SECONDS);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
-        undoAll();
+        faults.undoAll(id -> {
+            synchronized (lock) {
+                view.repaired(id, epochMicros(), InjectedFault.Repair.AT_SHUTDOWN);
+            }
+        });
         warmer.close();
         relauncher.shutdownNow();
         try {
@@ -697,8 +632,6 @@ public final class ReplicationManager implements AutoCloseable {
         lab.close();
         ProcessTools.terminate(detector.toHandle(), Duration.ofSeconds(5));
         detectorGuard.close();
-        if (!janitor.pending()) {
-            janitor.close(); // else it runs what is left when this JVM exits
-        }
+        faults.close();
     }
 }

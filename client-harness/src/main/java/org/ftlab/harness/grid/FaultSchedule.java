@@ -1,10 +1,12 @@
 package org.ftlab.harness.grid;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
 import java.util.Random;
+import java.util.function.Predicate;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.ftlab.rm.api.FaultKind;
@@ -116,19 +118,8 @@ public record FaultSchedule(List<Entry> entries, String origin) {
      * measured.
      */
     public int replicaFailuresExpected(long detectorTimeoutMillis) {
-        int n = 0;
-        for (Entry e : entries) {
-            FaultSpec s = e.spec();
-            boolean long_ = s.durationMillis() > detectorTimeoutMillis;
-            boolean replicaHost = s.target().node().isReplica();
-            n += switch (s.kind()) {
-                case CRASH -> 1;
-                case HANG, FREEZE, LINK_DOWN -> long_ && replicaHost ? 1 : 0;
-                case PARTITION -> long_ && s.target().touches(FaultTarget.Node.FD)
-                        && (replicaHost || s.target().peer().isReplica()) ? 1 : 0;
-                default -> 0;
-            };
-        }
+        int n = (int) entries.stream().filter(e -> e.spec().kind().failsAReplica(e.spec(), detectorTimeoutMillis))
+                .count();
         return entries.stream().anyMatch(e -> e.at().periodic()) ? Math.max(n, 1) : n;
     }
 
@@ -281,24 +272,23 @@ public record FaultSchedule(List<Entry> entries, String origin) {
         return new FaultSchedule(entries, origin);
     }
 
-    /** The named mixes a random schedule draws its kinds from. */
+    /** The named mixes a random schedule draws its kinds from: by the layer each kind acts on. */
     public enum Mix {
-        /** crash, hang, freeze, slow. */
-        PROCESS(FaultKind.CRASH, FaultKind.HANG, FaultKind.FREEZE, FaultKind.SLOW),
-        /** db-hang, db-slow. */
-        DATABASE(FaultKind.DB_HANG, FaultKind.DB_SLOW),
-        /** link-down, partition, flaky, bandwidth (netns topology). */
-        NETWORK(FaultKind.LINK_DOWN, FaultKind.PARTITION, FaultKind.FLAKY, FaultKind.BANDWIDTH),
+        /** Every kind that acts on a replica's process: crash, hang, freeze, slow. */
+        PROCESS(k -> k.layer() == FaultKind.Layer.PROCESS),
+        /** Every kind that acts on the database: db-hang, db-slow. */
+        DATABASE(k -> k.layer() == FaultKind.Layer.DATABASE),
+        /** Every network kind: link-down, partition, flaky, bandwidth (netns topology). */
+        NETWORK(FaultKind::needsNetwork),
         /** Every kind that needs no virtual network: process and database. */
-        LOCAL(FaultKind.CRASH, FaultKind.HANG, FaultKind.FREEZE, FaultKind.SLOW, FaultKind.DB_HANG,
-                FaultKind.DB_SLOW),
+        LOCAL(k -> !k.needsNetwork()),
         /** Every kind (netns topology). */
-        ALL(FaultKind.values());
+        ALL(k -> true);
 
         private final List<FaultKind> kinds;
 
-        Mix(FaultKind... kinds) {
-            this.kinds = List.of(kinds);
+        Mix(Predicate<FaultKind> member) {
+            this.kinds = Arrays.stream(FaultKind.values()).filter(member).toList();
         }
 
         public List<FaultKind> kinds() {
@@ -336,7 +326,7 @@ public record FaultSchedule(List<Entry> entries, String origin) {
             for (int i = 0; i < perConfig; i++) {
                 at[i] = Math.round((0.1 + 0.8 * r.nextDouble()) * 100) / 100.0;
             }
-            java.util.Arrays.sort(at);
+            Arrays.sort(at);
             for (double fraction : at) {
                 FaultKind kind = mix.kinds().get(r.nextInt(mix.kinds().size()));
                 List<FaultTarget.Node> nodes = List.copyOf(kind.targets());
@@ -349,12 +339,8 @@ public record FaultSchedule(List<Entry> entries, String origin) {
                     target = FaultTarget.of(nodes.get(r.nextInt(nodes.size())));
                 }
                 long duration = kind.lasts() ? 500 + 100L * r.nextInt(36) : 0;
-                double amount = switch (kind) {
-                    case SLOW, DB_SLOW -> new double[] {5, 10, 20, 30}[r.nextInt(4)];
-                    case FLAKY -> new double[] {5, 10, 20, 40}[r.nextInt(4)];
-                    case BANDWIDTH -> new double[] {256, 1000, 5000}[r.nextInt(3)];
-                    default -> 0;
-                };
+                List<Double> levels = kind.amountLevels();
+                double amount = levels.isEmpty() ? 0 : levels.get(r.nextInt(levels.size()));
                 entries.add(new Entry(At.inBlock(b, fraction), new FaultSpec(kind, target, duration, amount)));
             }
         }

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.annotation.JsonCreator;
 import com.fasterxml.jackson.annotation.JsonValue;
 import java.util.Arrays;
 import java.util.EnumSet;
+import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
 import java.util.Set;
@@ -23,19 +24,19 @@ public enum FaultKind {
     /** Every process of a replica's host frozen (cgroup freezer); thawed after the duration, or fenced. */
     FREEZE("freeze", Layer.PROCESS, true, null, 0, 0, 0),
     /** A replica alive and heartbeating but slow: its CPU capped (cgroup cpu quota) to the amount, % of one core. */
-    SLOW("slow", Layer.PROCESS, true, "cpu_percent", 10, 1, 100),
+    SLOW("slow", Layer.PROCESS, true, "cpu_percent", 10, 1, 100, 5, 10, 20, 30),
     /** A host's network link down for the duration. */
     LINK_DOWN("link-down", Layer.NETWORK, true, null, 0, 0, 0),
     /** Packets between two named sides dropped (both ways) for the duration. */
     PARTITION("partition", Layer.NETWORK, true, null, 0, 0, 0),
     /** A host's packets dropped at random, the amount in % of packets, both ways. */
-    FLAKY("flaky", Layer.NETWORK, true, "drop_percent", 20, 1, 100),
+    FLAKY("flaky", Layer.NETWORK, true, "drop_percent", 20, 1, 100, 5, 10, 20, 40),
     /** A host's outgoing bandwidth limited (token bucket) to the amount, kbit/s. */
-    BANDWIDTH("bandwidth", Layer.NETWORK, true, "kbit_per_s", 1000, 8, 10_000_000),
+    BANDWIDTH("bandwidth", Layer.NETWORK, true, "kbit_per_s", 1000, 8, 10_000_000, 256, 1000, 5000),
     /** SIGSTOP of the database server for the duration, then SIGCONT. */
     DB_HANG("db-hang", Layer.DATABASE, true, null, 0, 0, 0),
     /** The database server's CPU capped (cgroup cpu quota) to the amount, % of one core. */
-    DB_SLOW("db-slow", Layer.DATABASE, true, "cpu_percent", 10, 1, 100);
+    DB_SLOW("db-slow", Layer.DATABASE, true, "cpu_percent", 10, 1, 100, 5, 10, 20, 30);
 
     /** What a kind acts on. */
     public enum Layer {
@@ -49,9 +50,11 @@ public enum FaultKind {
     private final double defaultAmount;
     private final double minAmount;
     private final double maxAmount;
+    private final double[] amountLevels;
 
+    /** {@code amountLevels}: the amounts a random schedule draws from (none for a kind without an amount). */
     FaultKind(String wireName, Layer layer, boolean lasts, String amountUnit, double defaultAmount, double minAmount,
-            double maxAmount) {
+            double maxAmount, double... amountLevels) {
         this.wireName = wireName;
         this.layer = layer;
         this.lasts = lasts;
@@ -59,6 +62,7 @@ public enum FaultKind {
         this.defaultAmount = defaultAmount;
         this.minAmount = minAmount;
         this.maxAmount = maxAmount;
+        this.amountLevels = amountLevels;
     }
 
     @JsonValue
@@ -105,6 +109,29 @@ public enum FaultKind {
                     wireName, fmt(minAmount), fmt(maxAmount), amountUnit, fmt(amount)));
         }
         return amount;
+    }
+
+    /** The amounts a random schedule draws this kind's amount from (empty: the kind takes no amount). */
+    public List<Double> amountLevels() {
+        return Arrays.stream(amountLevels).boxed().toList();
+    }
+
+    /**
+     * Whether a fault of this spec can make the manager fail a replica, with a Fault Detector that suspects after
+     * {@code detectorTimeoutMillis}: a crash; a hang, freeze or link-down of a replica (or a partition between the
+     * detector and one) that outlasts the timeout. How each kind is detected, for sizing a spare pool; what happens
+     * is measured.
+     */
+    public boolean failsAReplica(FaultSpec spec, long detectorTimeoutMillis) {
+        boolean outlastsTimeout = spec.durationMillis() > detectorTimeoutMillis;
+        boolean replicaHost = spec.target().node().isReplica();
+        return switch (this) {
+            case CRASH -> true;
+            case HANG, FREEZE, LINK_DOWN -> outlastsTimeout && replicaHost;
+            case PARTITION -> outlastsTimeout && spec.target().touches(FaultTarget.Node.FD)
+                    && (replicaHost || spec.target().peer().isReplica());
+            case SLOW, FLAKY, BANDWIDTH, DB_HANG, DB_SLOW -> false;
+        };
     }
 
     /** The targets this kind accepts. */

@@ -1,0 +1,109 @@
+package org.ftlab.rm.fault;
+
+import java.io.IOException;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
+import org.ftlab.rm.api.FaultSpec;
+import org.ftlab.rm.os.Janitor;
+import org.ftlab.rm.os.Undo;
+
+/**
+ * The injected faults still in effect and their undo. Each is undone once: after its duration, at once when a fence
+ * ended it, when the manager stops, or by the {@link Janitor} (which holds every undo in effect) if the manager is
+ * killed. Mechanism only: the manager decides which fault to make where and when one ends.
+ */
+public final class FaultsInEffect implements AutoCloseable {
+    private final Map<String, Undo> undos = new LinkedHashMap<>();
+    private final Janitor janitor;
+    /** Undoes faults when their duration is over, or at once when a fence ended them. */
+    private final ScheduledExecutorService repairs = Executors.newSingleThreadScheduledExecutor(r -> {
+        Thread t = new Thread(r, "fault-repair");
+        t.setDaemon(true);
+        return t;
+    });
+
+    public FaultsInEffect(Janitor janitor) {
+        this.janitor = janitor;
+    }
+
+    /** Makes {@code spec}'s fault at {@code site} ({@link FaultMakers}); its undo is the janitor's too from now on. */
+    public Undo make(FaultSpec spec, FaultSite site) throws IOException {
+        Undo undo = FaultMakers.make(spec, site);
+        janitor.register(site.faultId(), undo.script());
+        return undo;
+    }
+
+    /** Keeps a made fault in effect for {@code durationMillis}, then undoes it and calls {@code onUndone}. */
+    public void holdFor(String faultId, Undo undo, long durationMillis, Runnable onUndone) {
+        synchronized (undos) {
+            undos.put(faultId, undo);
+        }
+        repairs.schedule(() -> {
+            Undo u = take(faultId);
+            if (u != null) { // else a fence or the shutdown ended it first
+                undo(faultId, u);
+                onUndone.run();
+            }
+        }, durationMillis, TimeUnit.MILLISECONDS);
+    }
+
+    /** A fence ended the fault: it is undone at once, in the repair thread (or here, once that is closed). */
+    public void endNow(String faultId, boolean inThisThread) {
+        Undo u = take(faultId);
+        if (u != null) {
+            if (inThisThread) {
+                undo(faultId, u);
+            } else {
+                repairs.execute(() -> undo(faultId, u));
+            }
+        }
+    }
+
+    /** Undoes a fault now; a failure is logged, and the janitor's script retries when the manager exits. */
+    public void undo(String faultId, Undo undo) {
+        try {
+            undo.run();
+            janitor.done(faultId);
+        } catch (IOException | RuntimeException e) {
+            System.err.println("replication-manager: could not undo fault " + faultId + " (the clean-up script "
+                    + "retries when the manager exits): " + e.getMessage());
+        }
+    }
+
+    /** Stops the repair thread, then undoes every fault still in effect, calling {@code onUndone} for each. */
+    public void undoAll(Consumer<String> onUndone) {
+        repairs.shutdownNow();
+        try {
+            repairs.awaitTermination(5, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        Map<String, Undo> left;
+        synchronized (undos) {
+            left = new LinkedHashMap<>(undos);
+            undos.clear();
+        }
+        left.forEach((id, undo) -> {
+            undo(id, undo);
+            onUndone.accept(id);
+        });
+    }
+
+    private Undo take(String faultId) {
+        synchronized (undos) {
+            return undos.remove(faultId);
+        }
+    }
+
+    /** Stops the janitor once nothing is left for it to undo (else it runs what is left when this JVM exits). */
+    @Override
+    public void close() {
+        if (!janitor.pending()) {
+            janitor.close();
+        }
+    }
+}
