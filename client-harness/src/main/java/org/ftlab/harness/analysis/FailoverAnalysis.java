@@ -1,5 +1,7 @@
 package org.ftlab.harness.analysis;
 
+import org.ftlab.harness.probe.FaultRecord;
+import org.ftlab.harness.probe.ProbeFile;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;

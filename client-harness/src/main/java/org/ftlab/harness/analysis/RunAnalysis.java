@@ -1,7 +1,5 @@
 package org.ftlab.harness.analysis;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -15,6 +13,10 @@ import java.util.stream.Stream;
 import org.apache.commons.math3.stat.inference.OneWayAnova;
 import org.apache.commons.math3.stat.regression.SimpleRegression;
 import org.ftlab.harness.probe.ConfigId;
+import org.ftlab.harness.probe.FaultRecord;
+import org.ftlab.harness.probe.FaultsCsv;
+import org.ftlab.harness.probe.Manifest;
+import org.ftlab.harness.probe.ProbeFile;
 import org.ftlab.harness.probe.RunSettings;
 import org.ftlab.rm.os.AtomicFiles;
 
@@ -213,57 +215,45 @@ public final class RunAnalysis {
             throw new IllegalArgumentException(probes + " holds no probe files: the run finished no configuration");
         }
         List<String> warnings = new ArrayList<>();
-        Path manifest = runDir.resolve("manifest.json");
+        boolean hasManifest = Manifest.existsIn(runDir);
         String strategy = "unknown";
         String settings = "unknown";
         String faultKind = "unknown";
         Design design = Design.UNKNOWN;
-        if (Files.exists(manifest)) {
-            ObjectMapper json = new ObjectMapper();
-            JsonNode m = json.readTree(manifest.toFile());
-            String status = m.path("status").asText();
-            JsonNode g = m.path("grid");
-            int repeat = g.path("repeat").asInt(1);
-            int planned = g.path("configurations").asInt(files.size()) * repeat;
-            if (!status.equals("complete") || files.size() < planned) {
-                warnings.add("the run is " + status + ": " + files.size() + " of " + planned
+        if (hasManifest) {
+            Manifest m = Manifest.readAny(runDir);
+            Manifest.Grid g = m.grid();
+            int repeat = g.repeat() == null ? 1 : g.repeat();
+            int configurations = g.configurations() > 0 ? g.configurations() : files.size();
+            int planned = configurations * repeat;
+            if (!"complete".equals(m.status()) || files.size() < planned) {
+                warnings.add("the run is " + m.status() + ": " + files.size() + " of " + planned
                         + " blocks (configuration × replicate) have probes; statistics cover only those");
             }
-            if (g.has("order")) {
-                design = new Design(g.path("arrival").asText("closed"), g.path("order").asText(),
-                        g.path("seed").isNumber() ? g.path("seed").asLong() : null, repeat,
-                        g.path("warmup_per_client").asInt(), g.path("lab_warmup_per_client").asInt());
-            } else {
-                design = new Design("closed", "sequential", null, 1, 0, 0);
-            }
-            if (design.order().equals("sequential") && g.path("configurations").asInt() > 1) {
+            design = g.hasDesign()
+                    ? new Design(g.arrival() == null ? "closed" : g.arrival(), g.order(), g.seed(), repeat,
+                            g.warmupPerClient() == null ? 0 : g.warmupPerClient(),
+                            g.labWarmupPerClient() == null ? 0 : g.labWarmupPerClient())
+                    : new Design("closed", "sequential", null, 1, 0, 0);
+            if (design.order().equals("sequential") && g.configurations() > 1) {
                 warnings.add("configurations ran in grid order (--order sequential): a factor's effect is "
                         + "confounded with the time it ran at (warm-up, database growth)");
             }
-            strategy = m.path("failover_strategy").asText("unknown");
-            RunSettings knobs = m.has("settings") ? json.treeToValue(m.get("settings"), RunSettings.class)
-                    : RunSettings.DEFAULTS;
+            strategy = m.failoverStrategy() == null ? "unknown" : m.failoverStrategy();
+            RunSettings knobs = m.settings();
             settings = knobs.describe();
             if (!knobs.requestLog()) {
                 warnings.add("the replicas ran WITHOUT the request log (--request-log off, the exactly-once "
                         + "exercise): a request that reached a replica twice ran twice");
             }
-            JsonNode fk = m.path("faults");
-            if (fk.has("kinds")) {
-                List<String> kinds = new ArrayList<>();
-                fk.path("kinds").forEach(k -> kinds.add(k.asText()));
-                faultKind = kinds.isEmpty() ? "none" : String.join(", ", kinds);
-            } else {
-                faultKind = fk.path("kind").asText("unknown");
-            }
-            JsonNode audit = m.path("audit");
-            if (audit.has("passed") && !audit.path("passed").asBoolean()) {
-                warnings.add("the exactly-once audit failed: " + audit.path("problems"));
+            faultKind = m.faults().describeKinds();
+            if (m.audit() != null && !m.audit().passed()) {
+                warnings.add("the exactly-once audit failed: " + m.audit().problems());
             }
         } else {
             warnings.add("no manifest.json: the run's status is unknown");
         }
-        List<FaultRecord> faults = FaultRecord.readAll(runDir);
+        List<FaultRecord> faults = FaultsCsv.readAll(runDir);
         if (faults.stream().map(FaultRecord::id).distinct().count() < faults.size()) {
             warnings.add("fault ids repeat across resumed segments: a request's fault_id is matched to the first "
                     + "fault with that id");
@@ -307,7 +297,7 @@ public final class RunAnalysis {
                             java.util.Locale.ROOT, " (%.2f×)", unsteady.get(0).steady().ratio())
                     + ": give more --warmup; they are marked in the headline table");
         }
-        if (!Files.exists(manifest)) {
+        if (!hasManifest) {
             // No manifest: what the probe files themselves say (open loop from a rate in the name, replicates).
             boolean open = entries.stream().anyMatch(x -> x.block().openLoop());
             design = new Design(open ? "open" : "closed", "unknown", null,

@@ -1,6 +1,6 @@
 package org.ftlab.harness.analysis;
 
-import com.fasterxml.jackson.databind.JsonNode;
+import org.ftlab.harness.probe.Manifest;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.io.IOException;
@@ -84,12 +84,11 @@ public final class SideBySide {
 
     /** The run's exactly-once audit as its manifest records it: passed, FAILED, or "-" when none ran. */
     private static String audit(Path runDir) throws IOException {
-        Path manifest = runDir.resolve("manifest.json");
-        if (!Files.exists(manifest)) {
+        if (!Manifest.existsIn(runDir)) {
             return "-";
         }
-        JsonNode a = SummaryJson.JSON.readTree(manifest.toFile()).path("audit");
-        return !a.has("passed") ? "-" : a.path("passed").asBoolean() ? "passed" : "FAILED";
+        Manifest.Audit a = Manifest.readAny(runDir).audit();
+        return a == null ? "-" : a.passed() ? "passed" : "FAILED";
     }
 
     private static final String CSV_HEADER = "run,strategy,settings,faults,requests,failed,mean_ms,p99_ms,"

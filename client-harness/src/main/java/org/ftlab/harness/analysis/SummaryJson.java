@@ -1,5 +1,6 @@
 package org.ftlab.harness.analysis;
 
+import org.ftlab.harness.probe.FaultRecord;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;

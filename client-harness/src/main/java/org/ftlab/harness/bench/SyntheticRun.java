@@ -6,8 +6,17 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
 import java.util.SplittableRandom;
+import org.ftlab.harness.probe.FaultRecord;
+import org.ftlab.harness.probe.FaultsCsv;
+import org.ftlab.harness.probe.Manifest;
+import org.ftlab.harness.probe.ProbeFile;
 import org.ftlab.harness.probe.ProbeTable;
+import org.ftlab.harness.probe.RunSettings;
+import org.ftlab.rm.api.FaultKind;
 
 /**
  * Writes a synthetic grid run directory of full size (the 48 configurations of the full profile, 5,000 posts and
@@ -31,8 +40,7 @@ public final class SyntheticRun {
         SplittableRandom random = new SplittableRandom(seed);
         long rows = 0;
         long clock = 1_700_000_000_000_000L;
-        StringBuilder faults = new StringBuilder("fault_id,kind,replica,injected_epoch_us,detected_epoch_us,"
-                + "promoted_epoch_us,restored_epoch_us\n");
+        List<FaultRecord> faults = new ArrayList<>();
         int faultNo = 0;
         for (int clients : CLIENTS) {
             for (int think : THINK_MS) {
@@ -43,9 +51,9 @@ public final class SyntheticRun {
                     if (clients == 10) {
                         faultId = "f" + (++faultNo);
                         faultAt = clock + 2_000_000;
-                        faults.append(faultId).append(",crash,r1,").append(faultAt).append(',').append(faultAt + 50_000)
-                                .append(',').append(faultAt + 51_000).append(',').append(faultAt + 14_000_000)
-                                .append('\n');
+                        faults.add(new FaultRecord(faultId, FaultKind.CRASH, "primary", "r1", faultAt,
+                                faultAt + 50_000, faultAt + 51_000, faultAt + 14_000_000, 0, ProbeFile.NONE,
+                                "replaced", 0, 0, "crash", 1));
                     }
                     Path tmp = probes.resolve(config + ".csv.tmp");
                     long end = clock;
@@ -107,10 +115,15 @@ public final class SyntheticRun {
                 }
             }
         }
-        Files.writeString(dir.resolve("faults.csv"), faults.toString());
-        Files.writeString(dir.resolve("manifest.json"), "{\"status\":\"complete\",\"profile\":\"synthetic\","
-                + "\"grid\":{\"configurations\":48},\"failover_strategy\":\"preconnected\","
-                + "\"faults\":{\"kind\":\"crash\"}}\n");
+        FaultsCsv.write(FaultsCsv.file(dir, 1), faults);
+        int configurations = CLIENTS.length * THINK_MS.length * REPLY.length;
+        new Manifest(Manifest.FORMAT_VERSION, "complete", "synthetic", Manifest.DEFAULT_WORKLOAD,
+                new Manifest.Grid(Arrays.stream(CLIENTS).boxed().toList(), Arrays.stream(THINK_MS).boxed().toList(),
+                        List.of(REPLY), requestsPerMethodPerClient, requestsPerMethodPerClient, configurations, 0, 1,
+                        "sequential", null, "closed", List.of(), 0, null),
+                "preconnected", RunSettings.DEFAULTS, Manifest.Faults.of("synthetic", faults.size(), List.of("crash"),
+                        null), 2, 0, "synthetic", null, null, null, null, null, null, List.of(), List.of(), List.of(),
+                List.of(), List.of(), null, null).writeTo(dir);
         return rows;
     }
 }

@@ -7,8 +7,9 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.stream.Stream;
-import org.ftlab.harness.analysis.FaultRecord;
-import org.ftlab.harness.analysis.ProbeFile;
+import org.ftlab.harness.probe.FaultsCsv;
+import org.ftlab.harness.probe.FaultRecord;
+import org.ftlab.harness.probe.ProbeFile;
 import org.ftlab.harness.analysis.LatencySummary;
 
 /**
@@ -66,7 +67,7 @@ public final class RunSummary {
             }
             sb.append('\n');
         }
-        List<FaultRecord> faults = FaultRecord.readAll(runDir);
+        List<FaultRecord> faults = FaultsCsv.readAll(runDir);
         if (!faults.isEmpty()) {
             sb.append(String.format(Locale.ROOT, "  %-6s %-8s %-10s %-16s %10s %11s %10s %10s%n", "fault", "replica",
                     "kind", "target", "detect ms", "promote ms", "restore s", "repair s"));

@@ -1,6 +1,7 @@
 package org.ftlab.harness.it;
 
 import org.ftlab.harness.grid.RunDirectory;
+import org.ftlab.harness.probe.FaultsCsv;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
@@ -262,7 +263,7 @@ class GridIT {
                 "--views", "50", "--warmup", "0", "--lab-warmup", "0", "--faults", "crash", "--faults-per-config", "1",
                 "--out", runDir.toString()));
         List<String> faults = Files.readAllLines(runDir.resolve("faults.csv"));
-        assertEquals(RunDirectory.FAULTS_HEADER, faults.get(0));
+        assertEquals(FaultsCsv.HEADER, faults.get(0));
         assertEquals(2, faults.size(), faults.toString());
         String[] fault = faults.get(1).split(",", -1);
         assertEquals("crash", fault[1]);

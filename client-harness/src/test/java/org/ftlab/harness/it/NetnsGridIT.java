@@ -13,7 +13,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.stream.Stream;
-import org.ftlab.harness.analysis.FaultRecord;
+import org.ftlab.harness.probe.FaultsCsv;
+import org.ftlab.harness.probe.FaultRecord;
 import org.ftlab.harness.cli.FtlabCommand;
 import org.ftlab.harness.grid.FaultSchedule;
 import org.ftlab.rm.api.FaultKind;
@@ -51,7 +52,7 @@ class NetnsGridIT {
         JsonNode status = new ObjectMapper().readTree(runDir.resolve("network.json").toFile());
         String tag = status.path("tag").asText();
 
-        List<FaultRecord> faults = FaultRecord.readAll(runDir);
+        List<FaultRecord> faults = FaultsCsv.readAll(runDir);
         assertEquals(List.of(FaultKind.CRASH, FaultKind.SLOW, FaultKind.DB_HANG, FaultKind.FLAKY, FaultKind.HANG,
                 FaultKind.BANDWIDTH, FaultKind.DB_SLOW, FaultKind.PARTITION, FaultKind.FREEZE, FaultKind.LINK_DOWN),
                 faults.stream().filter(f -> f.kind() != null).map(FaultRecord::kind).toList(),

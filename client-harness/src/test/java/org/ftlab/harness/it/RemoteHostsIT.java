@@ -1,5 +1,6 @@
 package org.ftlab.harness.it;
 
+import org.ftlab.harness.probe.FaultsCsv;
 import org.ftlab.rm.net.Hosts;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -15,7 +16,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Stream;
-import org.ftlab.harness.analysis.FaultRecord;
+import org.ftlab.harness.probe.FaultRecord;
 import org.ftlab.harness.cli.FtlabCommand;
 import org.ftlab.rm.api.FaultKind;
 import org.ftlab.rm.os.Placement;
@@ -108,7 +109,7 @@ class RemoteHostsIT {
             assertTrue(manifest.path("topology").get(0).asText().startsWith("hosts: db on root@10.213.0.4"),
                     manifest.toString());
 
-            List<FaultRecord> faults = FaultRecord.readAll(runDir);
+            List<FaultRecord> faults = FaultsCsv.readAll(runDir);
             assertEquals(List.of(FaultKind.CRASH, FaultKind.SLOW, FaultKind.DB_HANG, FaultKind.HANG, FaultKind.DB_SLOW,
                     FaultKind.FREEZE), faults.stream().map(FaultRecord::kind).toList(),
                     "every scheduled fault was made on its machine, in order");

@@ -1,4 +1,4 @@
-package org.ftlab.harness.analysis;
+package org.ftlab.harness.probe;
 
 import java.io.BufferedReader;
 import java.io.IOException;

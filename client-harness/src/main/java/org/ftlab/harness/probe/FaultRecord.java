@@ -1,0 +1,74 @@
+package org.ftlab.harness.probe;
+
+import org.ftlab.rm.api.FaultKind;
+
+
+/**
+ * One row of a run's {@code faults.csv} (or {@code faults-N.csv} of a resumed segment): an injected fault, with the
+ * phases of the replica failure it caused if it caused one, or a failure nobody injected ({@code kind} null: a real
+ * one or a false suspicion). Times are µs since the epoch; {@link ProbeFile#NONE} where a step did not happen.
+ * {@link FaultsCsv} reads and writes them.
+ *
+ * @param kind the injected fault's kind, null for a failure nobody injected
+ * @param target the fault's target as written in schedules ({@code primary}, {@code fd|backup}), or empty
+ * @param replica the replica that failed, or the one the fault acted on, or empty
+ * @param sparesReady booted spares when the failure was handled (0: the degree waited for a boot), or
+ *     {@link #UNKNOWN} (no failure, or a file from before that column)
+ * @param repairedUs when the lab undid the fault or the manager fenced its replica
+ * @param repair how it ended ({@code undone}, {@code fenced}, {@code replaced}, {@code at-shutdown}), or empty
+ * @param durationMillis the fault's planned duration, 0 if none
+ * @param amount in the kind's unit, 0 if none
+ * @param verdict the manager's verdict on the replica failure ({@code crash}, {@code hang}), or empty
+ * @param failures replica failures the fault caused (1 for a failure nobody injected)
+ */
+public record FaultRecord(String id, FaultKind kind, String target, String replica, long injectedUs,
+        long detectedUs, long promotedUs, long restoredUs, int sparesReady, long repairedUs, String repair,
+        long durationMillis, double amount, String verdict, int failures) {
+    public static final int UNKNOWN = -1;
+
+    /** The kind's name, or {@code unprovoked} for a failure nobody injected. */
+    public String label() {
+        return kind == null ? "unprovoked" : kind.wireName();
+    }
+
+    /** Whether the fault made the manager fail a replica (detection, promotion and restoration apply). */
+    public boolean failedAReplica() {
+        return detectedUs != ProbeFile.NONE;
+    }
+
+    /** When the fault began: its injection, or its detection for a failure nobody injected. */
+    public long startUs() {
+        return injectedUs != ProbeFile.NONE ? injectedUs : detectedUs;
+    }
+
+    /**
+     * When the service was whole again: restored, else promoted, else detected (the last step that happened); for a
+     * fault that failed no replica, its repair.
+     */
+    public long endUs() {
+        for (long t : new long[] {restoredUs, promotedUs, detectedUs}) {
+            if (t != ProbeFile.NONE) {
+                return t;
+            }
+        }
+        return repairedUs != ProbeFile.NONE ? repairedUs : startUs();
+    }
+
+    /** Fault Detector detection time (detected − injected), µs; null when either is unknown. */
+    public Long detectionUs() {
+        return injectedUs == ProbeFile.NONE || detectedUs == ProbeFile.NONE ? null : detectedUs - injectedUs;
+    }
+
+    public Long promotionUs() {
+        return injectedUs == ProbeFile.NONE || promotedUs == ProbeFile.NONE ? null : promotedUs - injectedUs;
+    }
+
+    public Long restorationUs() {
+        return injectedUs == ProbeFile.NONE || restoredUs == ProbeFile.NONE ? null : restoredUs - injectedUs;
+    }
+
+    /** From injection to repair, µs; null when either is unknown. */
+    public Long repairUs() {
+        return injectedUs == ProbeFile.NONE || repairedUs == ProbeFile.NONE ? null : repairedUs - injectedUs;
+    }
+}
