@@ -145,9 +145,13 @@ public final class BenchCommand implements Callable<Integer> {
                 machine.path("memory_gib").asDouble(), machine.path("os").asText(), machine.path("java").asText()));
         if (suites.contains("service") || suites.contains("failover") || suites.contains("agreement")) {
             Path server = Home.replicaServer(serverDir);
-            pw.println("starting the lab (2 replicas, embedded database) ...");
+            // a spare only for the fail-over suite, whose crashes it replaces: the others never fail a replica
+            int spares = suites.contains("failover") ? ManagedLab.DEFAULT_SPARES : 0;
+            pw.printf(Locale.ROOT, "starting the lab (2 replicas, %d spare%s, embedded database) ...%n", spares,
+                    spares == 1 ? "" : "s");
             pw.flush();
-            try (ManagedLab lab = ManagedLab.start(new ManagedLab.Options(dir.resolve("lab"), server, 2))) {
+            try (ManagedLab lab = ManagedLab.start(new ManagedLab.Options(dir.resolve("lab"), server, 2, spares, null,
+                    ManagedLab.DEFAULT_HEARTBEAT_MILLIS, ManagedLab.DEFAULT_HEARTBEAT_TIMEOUT_MILLIS, true))) {
                 if (suites.contains("service")) {
                     pw.printf(Locale.ROOT, "service: %d rounds of %s, %d timed requests per client%n", repeat,
                             ServiceBench.WORKLOADS, requests);

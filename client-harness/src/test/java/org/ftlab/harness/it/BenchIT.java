@@ -10,12 +10,14 @@ import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import org.ftlab.harness.cli.FtlabCommand;
+import org.ftlab.harness.probe.Manifest;
 import org.junit.jupiter.api.Test;
 
 /**
  * {@code ftlab bench} end to end with tiny counts: it starts a real lab, measures every service workload and the
- * probes, analyses a small synthetic run, and writes every figure to bench.json. (The figures' values are the
- * benchmark's business, not this test's: it checks that each was measured.)
+ * probes, analyses a small synthetic run, and writes every figure to bench.json. The figures' values are the
+ * benchmark's business, not this test's: it checks that each was measured, and what must hold between them whatever
+ * the machine (counts, Little's law, ratios computed from the figures they relate).
  */
 class BenchIT {
 
@@ -30,29 +32,46 @@ class BenchIT {
         assertEquals(0, code, text + "\n" + err);
         JsonNode bench = new ObjectMapper().readTree(out.resolve("bench.json").toFile());
         for (String clients : new String[] {"1_client", "10_clients"}) {
+            int n = clients.startsWith("1_") ? 1 : 10;
+            JsonNode service = bench.path("service").path(clients);
             for (String w : new String[] {"noop", "jdbc", "jdbc-log", "view", "view-no-probes", "post"}) {
-                JsonNode f = bench.path("service").path(clients).path(w);
-                assertEquals(clients.startsWith("1_") ? 20 : 200, f.path("requests_per_round").asInt(), clients + " " + w);
-                assertTrue(f.path("mean_us").path("median").asDouble() > 0, clients + " " + w);
-                assertTrue(f.path("throughput_per_s").path("median").asDouble() > 0, clients + " " + w);
+                JsonNode f = service.path(w);
+                assertEquals(20 * n, f.path("requests_per_round").asInt(), clients + " " + w);
+                double meanUs = f.path("mean_us").path("median").asDouble();
+                double perS = f.path("throughput_per_s").path("median").asDouble();
+                assertTrue(meanUs > 0 && perS > 0, clients + " " + w + " measured");
+                // Little's law in a closed loop: n clients, each with one request at a time over the wall time the
+                // throughput is counted in, can keep at most n requests in flight on average
+                assertTrue(perS * meanUs / 1e6 <= n * (1 + 1e-9), clients + " " + w + ": throughput × mean latency "
+                        + "= " + perS * meanUs / 1e6 + " requests in flight, more than " + n + " clients can have");
             }
-            assertTrue(bench.path("service").path(clients).path("ratios_of_means_same_round")
-                    .path("view_over_noop").path("median").asDouble() > 0);
+            // one round: the median of the same-round ratios is the ratio of that round's means
+            assertEquals(service.path("view").path("mean_us").path("median").asDouble()
+                    / service.path("noop").path("mean_us").path("median").asDouble(),
+                    service.path("ratios_of_means_same_round").path("view_over_noop").path("median").asDouble(), 1e-9,
+                    clients + ": view ÷ noop");
         }
-        // the grid and the bench measured the same operations at the same load on the same lab
+        // the grid and the bench measured the same operations at the same load on the same lab; each grid run is a
+        // complete, audited run directory
         for (String key : new String[] {"1/view", "1/post", "10/view", "10/post"}) {
             JsonNode a = bench.path("agreement").path(key);
             assertTrue(a.path("bench_mean_us").path("median").asDouble() > 0, key + " " + a);
-            assertTrue(a.path("grid_mean_us").path("median").asDouble() > 0, key + " " + a);
             assertEquals(a.path("grid_mean_us").path("median").asDouble() / a.path("bench_mean_us").path("median")
                     .asDouble(), a.path("grid_over_bench").path("median").asDouble(), 1e-9, key);
         }
+        Manifest agreementRun = Manifest.readAny(out.resolve("agreement-round-1"));
+        assertEquals("complete", agreementRun.status());
+        assertTrue(agreementRun.audit().passed(), agreementRun.audit().toString());
         // 12 configurations per client count, 1 + 4 + 7 + 10 = 22 clients, 3 posts and 3 views each
         assertEquals(12 * 22 * 2 * 3, bench.path("analysis").path("rows").asLong());
         assertTrue(bench.path("analysis").path("median_s").asDouble() > 0);
-        assertTrue(bench.path("jmh").path("clientProbes").path("ns_per_op").asDouble() > 0);
-        assertTrue(bench.path("jmh").path("serverProbes").path("ns_per_op").asDouble() > 0);
-        assertTrue(bench.path("jmh").path("probe_cost_fraction_of_view_mean").asDouble() > 0);
+        assertTrue(Files.exists(out.resolve("synthetic-run/report/summary.json")), "the analysis wrote its report");
+        double probesNs = bench.path("jmh").path("clientProbes").path("ns_per_op").asDouble()
+                + bench.path("jmh").path("serverProbes").path("ns_per_op").asDouble();
+        assertTrue(probesNs > 0);
+        assertEquals(probesNs / 1000 / bench.path("service").path("1_client").path("view").path("mean_us")
+                .path("median").asDouble(), bench.path("jmh").path("probe_cost_fraction_of_view_mean").asDouble(),
+                1e-12, "the probes' cost is their time over a view's mean, both measured in this run");
         assertTrue(Files.readString(out.resolve("bench.txt")).contains("same-round ratios"));
     }
 }
