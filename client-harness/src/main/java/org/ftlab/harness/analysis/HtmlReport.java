@@ -1,6 +1,7 @@
 package org.ftlab.harness.analysis;
 
-import org.ftlab.harness.probe.FaultRecord;
+import static org.ftlab.harness.analysis.HtmlPage.esc;
+
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -13,6 +14,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Properties;
+import org.ftlab.harness.probe.FaultRecord;
 
 /**
  * {@code report/index.html}: one self-contained page (Chart.js and the data inlined, no network needed) with the
@@ -28,13 +30,8 @@ final class HtmlReport {
     }
 
     static String render(Path runDir, RunAnalysis.Result r) throws JsonProcessingException {
-        StringBuilder h = new StringBuilder(1 << 16);
-        String title = "ftlab report: " + runDir.toAbsolutePath().normalize().getFileName();
-        h.append("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">")
-                .append("<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">")
-                .append("<title>").append(esc(title)).append("</title><style>").append(CSS).append("</style></head>\n")
-                .append("<body data-plots-rendered=\"0\" data-plots-expected=\"0\">\n");
-        h.append("<h1>").append(esc(title)).append("</h1>\n<p class=\"meta\">fail-over strategy <b>")
+        StringBuilder h = HtmlPage.start("ftlab report: " + runDir.toAbsolutePath().normalize().getFileName(), true);
+        h.append("<p class=\"meta\">fail-over strategy <b>")
                 .append(esc(r.strategy())).append("</b>, faults <b>").append(esc(r.faultKind())).append("</b>, ")
                 .append(esc(r.settings())).append(", ")
                 .append(r.entries().stream().filter(e -> e.method().equals("all")).count())
@@ -111,8 +108,7 @@ final class HtmlReport {
                 .append("</script>\n");
         h.append("<script>").append(chartJs()).append("</script>\n");
         h.append("<script>").append(resource("/org/ftlab/harness/analysis/report.js")).append("</script>\n");
-        h.append("</body></html>\n");
-        return h.toString();
+        return HtmlPage.end(h);
     }
 
     /** Distinct configurations of the run (replicates of one configuration count once). */
@@ -604,19 +600,10 @@ final class HtmlReport {
         return out;
     }
 
-    static String esc(String s) {
-        return s.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace("\"", "&quot;");
-    }
-
     /** Chart.js, to inline in a page. */
     static String chartJs() {
         return resource("/META-INF/resources/webjars/chart.js/" + version("chartjs") + "/dist/chart.umd.min.js")
                 .replace("</script", "<\\/script");
-    }
-
-    /** The reports' style sheet. */
-    static String css() {
-        return CSS;
     }
 
     /** A resource of the build as text. */
@@ -640,20 +627,4 @@ final class HtmlReport {
         }
         return p.getProperty(key, "unknown");
     }
-
-    private static final String CSS = """
-            body{font-family:system-ui,-apple-system,Segoe UI,Roboto,sans-serif;margin:1.5em auto;max-width:1200px;\
-            padding:0 1em;color:#222}
-            h1{font-size:1.5em}h2{margin-top:2em;border-bottom:1px solid #ccc}h3{margin-top:1.5em}
-            table{border-collapse:collapse;font-size:.85em;margin:.5em 0}
-            td,th{border:1px solid #ddd;padding:2px 6px;text-align:right;white-space:nowrap}th{background:#f4f4f4}
-            td:first-child{text-align:left}.good{color:#1a7f37}.bad{color:#c62828;font-weight:bold}
-            tr.total{font-weight:bold;background:#fafafa}
-            .warn{background:#fff4e5;border:1px solid #f0a020;padding:.5em 1em}.errors{color:#c62828}
-            .meta,.note{color:#555;font-size:.9em}
-            figure{margin:.5em 0;height:380px;position:relative}
-            table{display:block;overflow-x:auto;max-width:100%}
-            .grid2{display:grid;grid-template-columns:1fr 1fr;gap:1em}
-            footer{margin-top:3em;color:#777;font-size:.8em}
-            """;
 }

@@ -1,6 +1,5 @@
 package org.ftlab.harness.analysis;
 
-import org.ftlab.harness.probe.Manifest;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.io.IOException;
@@ -9,6 +8,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import org.ftlab.harness.probe.Manifest;
 
 /**
  * Several runs side by side, the teacher's view ({@code ftlab analyze RUN --compare OTHER...}): a class's
@@ -126,36 +126,23 @@ public final class SideBySide {
     }
 
     static String html(List<Row> rows) throws IOException {
-        StringBuilder h = new StringBuilder(1 << 16);
-        h.append("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>ftlab: ").append(rows.size())
-                .append(" runs side by side</title><style>").append(HtmlReport.css()).append("</style></head>\n")
-                .append("<body data-plots-rendered=\"0\" data-plots-expected=\"0\">\n<h1>").append(rows.size())
-                .append(" runs side by side</h1>\n<p class=\"meta\">One row per run. Latency: the median over the "
-                        + "run's blocks of each block's mean and p99 (compare runs of the same grid). Faulty "
-                        + "invocation: the median total of the requests a fail-over served. Goodput, punctuality "
-                        + "and demerits: docs/analysis.md (performability). Every run's own report is in its "
-                        + "report/index.html.</p>\n<table><tr>");
-        for (String c : new String[] {"run", "strategy", "knobs", "faults", "requests", "failed", "mean ms", "p99 ms",
-            "detection ms", "cleared suspicions", "unprovoked failures", "faulty", "faulty invocation ms", "goodput", "punctuality", "demerits", "extra requests %",
-            "false suspicions", "audit"}) {
-            h.append("<th>").append(HtmlReport.esc(c)).append("</th>");
-        }
-        h.append("</tr>\n");
+        StringBuilder h = HtmlPage.start("ftlab: " + rows.size() + " runs side by side", true);
+        h.append("<p class=\"meta\">One row per run. Latency: the median over the run's blocks of each block's mean "
+                + "and p99 (compare runs of the same grid). Faulty invocation: the median total of the requests a "
+                + "fail-over served. Goodput, punctuality and demerits: docs/analysis.md (performability). Every "
+                + "run's own report is in its report/index.html.</p>\n");
+        List<List<String>> cells = new ArrayList<>();
         for (Row r : rows) {
-            h.append("<tr>");
-            for (String v : new String[] {r.run(), r.strategy(), r.settings(), r.faults(), "" + r.requests(),
-                "" + r.failed(), num(r.meanMs()), num(r.p99Ms()), num(r.detectionMs()),
-                r.clearedSuspicions() == null ? "" : "" + r.clearedSuspicions(), "" + r.unprovokedFailures(),
-                "" + r.faultyInvocations(), num(r.failoverMs()),
-                num(r.goodput()), num(r.punctuality()), num(r.demerits()), num(r.extraRequestsPercent()),
-                "" + r.falseSuspicions(), r.audit()}) {
-                String cls = v.equals("FAILED") ? " class=\"bad\"" : "";
-                h.append("<td").append(cls).append(">").append(HtmlReport.esc(v.isEmpty() ? "-" : v))
-                        .append("</td>");
-            }
-            h.append("</tr>\n");
+            cells.add(List.of(r.run(), r.strategy(), r.settings(), r.faults(), "" + r.requests(), "" + r.failed(),
+                    num(r.meanMs()), num(r.p99Ms()), num(r.detectionMs()),
+                    r.clearedSuspicions() == null ? "" : "" + r.clearedSuspicions(), "" + r.unprovokedFailures(),
+                    "" + r.faultyInvocations(), num(r.failoverMs()), num(r.goodput()), num(r.punctuality()),
+                    num(r.demerits()), num(r.extraRequestsPercent()), "" + r.falseSuspicions(), r.audit()));
         }
-        h.append("</table>\n<div class=\"grid2\" id=\"figures\"></div>\n<div id=\"report-errors\" class=\"errors\">"
+        HtmlPage.table(h, List.of("run", "strategy", "knobs", "faults", "requests", "failed", "mean ms", "p99 ms",
+                "detection ms", "cleared suspicions", "unprovoked failures", "faulty", "faulty invocation ms",
+                "goodput", "punctuality", "demerits", "extra requests %", "false suspicions", "audit"), cells);
+        h.append("<div class=\"grid2\" id=\"figures\"></div>\n<div id=\"report-errors\" class=\"errors\">"
                 + "</div>\n");
         ObjectNode data = SummaryJson.JSON.createObjectNode();
         ArrayNode runs = data.putArray("runs");
@@ -168,8 +155,8 @@ public final class SideBySide {
                 .append(SummaryJson.JSON.writer().writeValueAsString(data).replace("</", "<\\/")).append("</script>\n");
         h.append("<script>").append(HtmlReport.chartJs()).append("</script>\n");
         h.append("<script>").append(HtmlReport.resource("/org/ftlab/harness/analysis/compare.js"))
-                .append("</script>\n</body></html>\n");
-        return h.toString();
+                .append("</script>\n");
+        return HtmlPage.end(h);
     }
 
     /** Writes {@code compare.csv} and {@code compare.html} into {@code reportDir}; returns the page. */

@@ -4,12 +4,14 @@ import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import org.ftlab.harness.analysis.FailoverAnalysis;
 import org.ftlab.harness.analysis.Format;
+import org.ftlab.harness.analysis.HtmlPage;
 import org.ftlab.harness.analysis.RunAnalysis;
 import org.ftlab.harness.analysis.RunComparison;
 import org.ftlab.harness.analysis.TextReport;
@@ -200,11 +202,9 @@ public final class DemoRun {
 
     /** A page linking the parts' reports (each is self-contained), with the crash runs side by side. */
     private static String index(Path runDir, List<String[]> sideBySide) {
-        StringBuilder h = new StringBuilder("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
-                + "<title>ftlab demo</title><style>body{font-family:sans-serif;margin:2em}table{border-collapse:"
-                + "collapse}td,th{border:1px solid #ccc;padding:3px 8px;text-align:right}</style></head><body>"
-                + "<h1>ftlab demo</h1><ul>\n");
-        List<String[]> parts = new java.util.ArrayList<>();
+        StringBuilder h = HtmlPage.start("ftlab demo", false);
+        h.append("<ul>\n");
+        List<String[]> parts = new ArrayList<>();
         parts.add(new String[] {"grid", "fault-free quick grid: latency statistics, the magical 1%, ANOVA, plots"});
         for (String strategy : CRASH_STRATEGIES) {
             parts.add(new String[] {"crash-" + strategy, "crash injection, " + strategy + " clients: fail-over "
@@ -214,7 +214,7 @@ public final class DemoRun {
         for (String[] p : parts) {
             if (Files.exists(runDir.resolve(p[0]).resolve("report/index.html"))) {
                 h.append("<li><a href=\"").append(p[0]).append("/report/index.html\">").append(p[0])
-                        .append("</a>: ").append(p[1]).append("</li>\n");
+                        .append("</a>: ").append(HtmlPage.esc(p[1])).append("</li>\n");
             }
         }
         h.append("</ul>\n");
@@ -222,21 +222,11 @@ public final class DemoRun {
             h.append("<h2>The crash runs side by side</h2>\n<p>Medians of the faulty invocations (the requests in "
                     + "flight on the killed primary) and their phases, in ms; the largest; extra requests (hedges, "
                     + "retries) per request; and per fault the new primary's first-request median ÷ the old "
-                    + "primary's last.</p>\n<table><tr>");
-            for (String c : SIDE_BY_SIDE) {
-                h.append("<th>").append(c).append("</th>");
-            }
-            h.append("</tr>\n");
-            for (String[] r : sideBySide) {
-                h.append("<tr>");
-                for (String c : r) {
-                    h.append("<td>").append(c).append("</td>");
-                }
-                h.append("</tr>\n");
-            }
-            h.append("</table>\n");
+                    + "primary's last.</p>\n");
+            HtmlPage.table(h, List.of(SIDE_BY_SIDE), sideBySide.stream().map(List::of).toList());
         }
-        return h.append("<p>summary.txt has the same numbers as text.</p></body></html>\n").toString();
+        h.append("<p>summary.txt has the same numbers as text.</p>\n");
+        return HtmlPage.end(h);
     }
 
     private static void printLab(PrintWriter out, ManagedLab lab, double seconds) throws IOException {

@@ -40,8 +40,8 @@ final class ActiveStrategy implements FailoverStrategy {
         int n = targets.size();
         Target first = targets.get(0);
         if (winner.failed()) {
-            return FailOver.retry(replicas, operation, call, first.name(), winner.target(), sent,
-                    winner.doneMicros(), winner.failure(), n, fallback::next);
+            return FailOver.retry(replicas, operation, call, new FailOver.Failed(first.name(), winner.target(), sent,
+                    winner.doneMicros(), winner.failure(), n), fallback::next);
         }
         return Race.outcome(winner, first, attempts.get(0), sent, n);
     }

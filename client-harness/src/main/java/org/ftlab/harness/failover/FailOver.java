@@ -16,6 +16,21 @@ final class FailOver {
     private FailOver() {
     }
 
+    /**
+     * What the attempts of a request so far left behind, where {@link #retry} takes over.
+     *
+     * @param firstFailed the replica the request was sent to first, which the phases name (when several copies
+     *     failed, the first choice, not the copy whose failure came last)
+     * @param failed the replica whose failure ended the attempts so far: where the chooser starts from
+     * @param sentMicros when the request was first sent
+     * @param detectedMicros when the client knew the first attempt had failed
+     * @param failure the last attempt's failure
+     * @param attempts attempts already made (the failed ones)
+     */
+    record Failed(String firstFailed, Target failed, long sentMicros, long detectedMicros, RuntimeException failure,
+            int attempts) {
+    }
+
     /** Where to send after {@code failed} failed; null when the deadline passed without a replica. */
     @FunctionalInterface
     interface Chooser {
@@ -33,25 +48,24 @@ final class FailOver {
         try {
             return Outcome.firstChoice(replicas.attempt(target, operation, call), target.name(), 1);
         } catch (RuntimeException failure) {
-            return retry(replicas, operation, call, target.name(), target, sent, MicroClock.nowEpochMicros(), failure,
-                    1, chooser);
+            return retry(replicas, operation, call, new Failed(target.name(), target, sent,
+                    MicroClock.nowEpochMicros(), failure, 1), chooser);
         }
     }
 
     /**
-     * @param firstFailed the replica the request was sent to first, which the phases name (when several copies
-     *     failed, the first choice, not the copy whose failure came last)
-     * @param failed the replica whose failure ended the attempts so far: where the chooser starts from
-     * @param sentMicros when the request was first sent
-     * @param detectedMicros when the client knew the first attempt had failed
-     * @param attemptsSoFar attempts already made (the failed ones)
+     * Sends {@code call} elsewhere after the attempts {@code so} far failed, replica after replica by {@code chooser},
+     * until one answers or the client's bound has passed.
      */
-    static <T> Outcome<T> retry(ReplicaSet replicas, String operation, Call<T> call, String firstFailed,
-            Target failed, long sentMicros, long detectedMicros, RuntimeException failure, int attemptsSoFar,
-            Chooser chooser) throws AuctionException, AllReplicasDownException {
+    static <T> Outcome<T> retry(ReplicaSet replicas, String operation, Call<T> call, Failed so, Chooser chooser)
+            throws AuctionException, AllReplicasDownException {
         long deadline = replicas.giveUpDeadline();
-        RuntimeException last = failure;
-        int attempts = attemptsSoFar;
+        String firstFailed = so.firstFailed();
+        Target failed = so.failed();
+        long sentMicros = so.sentMicros();
+        long detectedMicros = so.detectedMicros();
+        RuntimeException last = so.failure();
+        int attempts = so.attempts();
         while (System.nanoTime() < deadline && !replicas.closed()) {
             Target next;
             try {

@@ -49,15 +49,15 @@ final class HedgedStrategy implements FailoverStrategy {
             if (!answer.failed()) {
                 return Outcome.firstChoice(Race.resultOf(answer), first.name(), 1);
             }
-            return FailOver.retry(replicas, operation, call, first.name(), first, sent, answer.doneMicros(),
-                    answer.failure(), 1, fallback::next);
+            return FailOver.retry(replicas, operation, call, new FailOver.Failed(first.name(), first, sent,
+                    answer.doneMicros(), answer.failure(), 1), fallback::next);
         }
         CompletableFuture<Answer<T>> b = replicas.attemptAsync(second, operation, call);
         Answer<T> winner = Race.firstAnswer(List.of(a, b)).join();
         if (winner.failed()) {
             // both failed: the phases name the first choice; the search for a replica starts past the hedge's
-            return FailOver.retry(replicas, operation, call, first.name(), second, sent, winner.doneMicros(),
-                    winner.failure(), 2, fallback::next);
+            return FailOver.retry(replicas, operation, call, new FailOver.Failed(first.name(), second, sent,
+                    winner.doneMicros(), winner.failure(), 2), fallback::next);
         }
         return Race.outcome(winner, first, a, sent, 2);
     }
