@@ -181,8 +181,29 @@ public final class GridRunner {
                 throw new IllegalStateException(audit.summary());
             }
         }
+        awaitLastingFaultsEnded();
         writeFaults(lab.manager().status());
         return !aborted;
+    }
+
+    /**
+     * Waits until every lasting fault of this run has ended (after its duration, or sooner by a fence), so that
+     * {@code faults.csv} records how each ended: the last fault of a schedule may outlast the last block by up to its
+     * duration. Not after an abort, whose lab is stopping and undoes them; a crash ends with its replacement, which a
+     * record of the run does not wait for.
+     */
+    private void awaitLastingFaultsEnded() throws IOException, InterruptedException {
+        long deadlineUs = 0;
+        for (InjectedFault f : ownFaults(lab.manager().status())) {
+            if (f.spec().kind().lasts() && f.active()) {
+                deadlineUs = Math.max(deadlineUs, f.injectedEpochUs() + 1000 * f.spec().durationMillis());
+            }
+        }
+        deadlineUs += 10_000_000; // the manager's repair thread, and the fence's, take milliseconds: ample
+        while (!aborted && MicroClock.nowEpochMicros() < deadlineUs && ownFaults(lab.manager().status()).stream()
+                .anyMatch(f -> f.spec().kind().lasts() && f.active())) {
+            Thread.sleep(50);
+        }
     }
 
     private static java.util.concurrent.ThreadFactory daemon(String name) {
