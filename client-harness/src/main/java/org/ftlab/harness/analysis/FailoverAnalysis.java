@@ -8,6 +8,7 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import org.HdrHistogram.Histogram;
 
 /**
  * The fail-over breakdown and performability of a run, accumulated one configuration at a time:
@@ -244,167 +245,249 @@ public final class FailoverAnalysis {
             this.weights = weights;
         }
 
+        /** Adds one block's probe file to the run's fail-over figures and performability. */
         public void accept(ProbeFile pf) {
-            long minSend = Long.MAX_VALUE;
-            long maxRecv = Long.MIN_VALUE;
-            double ffSum = 0;
-            int ffCount = 0;
-            double allSum = 0;
-            int allCount = 0;
-            int faultyHere = 0;
+            BlockTally b = new BlockTally();
             for (int i = 0; i < pf.size; i++) {
-                minSend = Math.min(minSend, pf.sendUs[i]);
-                maxRecv = Math.max(maxRecv, pf.recvUs[i]);
-                String faultId = pf.fault[i] < 0 ? null : pf.faultIds.get(pf.fault[i]);
-                if (faultId != null) {
-                    configByFault.putIfAbsent(faultId, pf.block);
-                }
-                if (!pf.completed(i)) {
-                    if (faultId != null) {
-                        failedByFault.merge(faultId, 1, Integer::sum);
-                    }
-                    continue;
-                }
-                long latency = pf.latencyUs(i);
-                allSum += latency;
-                allCount++;
-                long second = Math.floorDiv(pf.sendUs[i], 1_000_000L);
-                bySecond.computeIfAbsent(second, k -> new LongList()).add(latency);
-                doneBySecond.merge(Math.floorDiv(pf.recvUs[i], 1_000_000L), 1, Integer::sum);
-                extraRequests += Math.max(0, pf.sentTo[i] - 1);
-                if (pf.replica[i] >= 0) {
-                    answeredBy.merge(pf.replicaNames.get(pf.replica[i]), 1L, Long::sum);
-                }
-                if (pf.outcome[i] == ProbeFile.HEDGED) {
-                    hedgedAnswers++;
-                }
-                if (pf.outcome[i] == ProbeFile.RETRIED && faultId == null) {
-                    falseSuspicions++;
-                }
-                if (pf.faultyInvocation(i)) {
-                    faulty.add(latency);
-                    faultyHere++;
-                    if (faultId != null) {
-                        faultyByFault.merge(faultId, 1, Integer::sum);
-                    }
-                    if (pf.detectUs[i] != ProbeFile.NONE) {
-                        phases[0].add(pf.detectUs[i]);
-                        phases[1].add(pf.failoverUs[i]);
-                        phases[2].add(pf.retryUs[i]);
-                        phases[3].add(latency);
-                    }
-                } else if (faultId == null) {
-                    faultFree.add(latency);
-                    ffSum += latency;
-                    ffCount++;
-                } else {
-                    overlapping.add(latency);
-                }
-                if (faultId != null) {
-                    latencyByFault.computeIfAbsent(faultId, k -> new LongList()).add(latency);
-                }
+                acceptRow(pf, i, b);
             }
-            Double idealMean = ffCount == 0 ? null : ffSum / ffCount;
-            // Threshold exceedance and demerits, failures counting as slower than every threshold.
-            int failedHere = 0;
-            int[] overHere = new int[3];
-            double excessUs = 0;
+            Double idealMean = b.faultFreeCount == 0 ? null : b.faultFreeSum / b.faultFreeCount;
+            exceedance(pf, b, idealMean);
+            double blockDemerits = demerits(b);
+            CorrectedPerformability corrected = corrected(pf, b, idealMean);
+            Double goodput = null;
+            if (pf.size > 0) {
+                goodput = goodput(pf, b.minSend, b.maxRecv);
+                timelines(pf, b.minSend, b.maxRecv);
+                handovers(pf, b.minSend, b.maxRecv);
+            }
+            configs.add(new Performability(pf.block, pf.size, b.failed, b.faulty, goodput,
+                    idealMean == null || b.completedCount == 0 ? null
+                            : idealMean / (b.completedSum / b.completedCount),
+                    frac(b.over[0] + b.failed, pf.size), frac(b.over[1] + b.failed, pf.size),
+                    frac(b.over[2] + b.failed, pf.size), blockDemerits, corrected));
+            addToRun(pf, b, blockDemerits);
+        }
+
+        /** What one block's rows add up to: its span, its latency sums and counts, its exceedances. */
+        private static final class BlockTally {
+            private long minSend = Long.MAX_VALUE;
+            private long maxRecv = Long.MIN_VALUE;
+            private double faultFreeSum;
+            private int faultFreeCount;
+            private double completedSum;
+            private int completedCount;
+            private int faulty;
+            private int failed;
+            private final int[] over = new int[3];
+            private double excessUs;
+        }
+
+        /** Adds row {@code i} to the block's tally and to the run's per-fault, per-second and redundancy figures. */
+        private void acceptRow(ProbeFile pf, int i, BlockTally b) {
+            b.minSend = Math.min(b.minSend, pf.sendUs[i]);
+            b.maxRecv = Math.max(b.maxRecv, pf.recvUs[i]);
+            String faultId = joinFault(pf, i);
+            if (!pf.completed(i)) {
+                if (faultId != null) {
+                    failedByFault.merge(faultId, 1, Integer::sum);
+                }
+                return;
+            }
+            long latency = pf.latencyUs(i);
+            b.completedSum += latency;
+            b.completedCount++;
+            perSecond(pf, i, latency);
+            countRedundancy(pf, i, faultId);
+            classify(pf, i, faultId, latency, b);
+        }
+
+        /** The id of the fault row {@code i} overlapped, or null; a fault's block is the first it was met in. */
+        private String joinFault(ProbeFile pf, int i) {
+            String faultId = pf.fault[i] < 0 ? null : pf.faultIds.get(pf.fault[i]);
+            if (faultId != null) {
+                configByFault.putIfAbsent(faultId, pf.block);
+            }
+            return faultId;
+        }
+
+        /** Adds a completed request's latency to the second it was sent in, its completion to the one it ended in. */
+        private void perSecond(ProbeFile pf, int i, long latency) {
+            long second = Math.floorDiv(pf.sendUs[i], 1_000_000L);
+            bySecond.computeIfAbsent(second, k -> new LongList()).add(latency);
+            doneBySecond.merge(Math.floorDiv(pf.recvUs[i], 1_000_000L), 1, Integer::sum);
+        }
+
+        /** Counts a completed request's extra copies, who answered it, and whether a hedge or a false suspicion. */
+        private void countRedundancy(ProbeFile pf, int i, String faultId) {
+            extraRequests += Math.max(0, pf.sentTo[i] - 1);
+            if (pf.replica[i] >= 0) {
+                answeredBy.merge(pf.replicaNames.get(pf.replica[i]), 1L, Long::sum);
+            }
+            if (pf.outcome[i] == ProbeFile.HEDGED) {
+                hedgedAnswers++;
+            }
+            if (pf.outcome[i] == ProbeFile.RETRIED && faultId == null) {
+                falseSuspicions++;
+            }
+        }
+
+        /** Files a completed request's latency as faulty (with its phases), fault-free or overlapping, and by fault. */
+        private void classify(ProbeFile pf, int i, String faultId, long latency, BlockTally b) {
+            if (pf.faultyInvocation(i)) {
+                faulty.add(latency);
+                b.faulty++;
+                if (faultId != null) {
+                    faultyByFault.merge(faultId, 1, Integer::sum);
+                }
+                if (pf.detectUs[i] != ProbeFile.NONE) {
+                    addPhases(pf, i, latency);
+                }
+            } else if (faultId == null) {
+                faultFree.add(latency);
+                b.faultFreeSum += latency;
+                b.faultFreeCount++;
+            } else {
+                overlapping.add(latency);
+            }
+            if (faultId != null) {
+                latencyByFault.computeIfAbsent(faultId, k -> new LongList()).add(latency);
+            }
+        }
+
+        /** Adds a faulty invocation's detection, fail-over and retry times and its latency to the phases. */
+        private void addPhases(ProbeFile pf, int i, long latency) {
+            phases[0].add(pf.detectUs[i]);
+            phases[1].add(pf.failoverUs[i]);
+            phases[2].add(pf.retryUs[i]);
+            phases[3].add(latency);
+        }
+
+        /**
+         * Counts the block's failed requests, its requests over each threshold and its waiting above the fault-free
+         * mean {@code idealMean} (none when null).
+         */
+        private static void exceedance(ProbeFile pf, BlockTally b, Double idealMean) {
             for (int i = 0; i < pf.size; i++) {
                 if (!pf.completed(i)) {
-                    failedHere++;
+                    b.failed++;
                     continue;
                 }
                 long latency = pf.latencyUs(i);
                 for (int k = 0; k < 3; k++) {
                     if (latency > THRESHOLDS_US[k]) {
-                        overHere[k]++;
+                        b.over[k]++;
                     }
                 }
                 if (idealMean != null && latency > idealMean) {
-                    excessUs += latency - idealMean;
+                    b.excessUs += latency - idealMean;
                 }
             }
-            double demeritsHere = failedHere * weights.failed() + overHere[2] * weights.over2s()
-                    + overHere[1] * weights.over1s() + excessUs / 1e6 * weights.excessSecond();
-            // Closed loop: the same exceedance over the latencies corrected for coordinated omission.
-            CorrectedPerformability corrected = null;
+        }
+
+        /** The block's demerits, failures counting as slower than every threshold. */
+        private double demerits(BlockTally b) {
+            return b.failed * weights.failed() + b.over[2] * weights.over2s() + b.over[1] * weights.over1s()
+                    + b.excessUs / 1e6 * weights.excessSecond();
+        }
+
+        /**
+         * Closed loop: the block's exceedance and punctuality over the latencies corrected for coordinated omission,
+         * added to the run's; null in open loop and when every request failed.
+         */
+        private CorrectedPerformability corrected(ProbeFile pf, BlockTally b, Double idealMean) {
             if (pf.openLoop()) {
                 anyOpenLoop = true;
-            } else if (allCount == 0) {
+                return null;
+            }
+            if (b.completedCount == 0) {
                 // every request failed: each exceeds every threshold, corrected or not
                 for (int k = 0; k < 3; k++) {
-                    correctedOver[k] += failedHere;
+                    correctedOver[k] += b.failed;
                 }
-                correctedTotal += failedHere;
-            } else {
-                LongList done = new LongList();
-                for (int i = 0; i < pf.size; i++) {
-                    if (pf.completed(i)) {
-                        done.add(pf.latencyUs(i));
-                    }
-                }
-                long[] v = done.toArray();
-                Arrays.sort(v);
-                org.HdrHistogram.Histogram h = CoordinatedOmission.corrected(v, CoordinatedOmission
-                        .expectedIntervalUs(pf.thinkMillis, LatencyStats.perMille(v, 500)));
-                long total = h.getTotalCount() + failedHere;
-                double[] p = new double[3];
-                for (int k = 0; k < 3; k++) {
-                    long over = CoordinatedOmission.countAbove(h, THRESHOLDS_US[k]) + failedHere;
-                    correctedOver[k] += over;
-                    p[k] = frac(over, total);
-                }
-                correctedTotal += total;
-                correctedCompleted += h.getTotalCount();
-                correctedSum += h.getMean() * h.getTotalCount();
-                corrected = new CorrectedPerformability(p[0], p[1], p[2],
-                        idealMean == null ? null : idealMean / h.getMean());
+                correctedTotal += b.failed;
+                return null;
             }
-            // Goodput from whole 1-s slices of the configuration's span.
-            Double goodput = null;
-            if (pf.size > 0) {
-                int full = (int) ((maxRecv - minSend) / 1_000_000);
-                if (full >= 1) {
-                    int[] done = new int[full];
-                    for (int i = 0; i < pf.size; i++) {
-                        int s = (int) ((pf.recvUs[i] - minSend) / 1_000_000);
-                        if (pf.completed(i) && s < full) {
-                            done[s]++;
-                        }
-                    }
-                    double freeSum = 0;
-                    int free = 0;
-                    double allSlices = 0;
-                    for (int s = 0; s < full; s++) {
-                        allSlices += done[s];
-                        if (!touched(minSend + s * 1_000_000L, minSend + (s + 1) * 1_000_000L)) {
-                            freeSum += done[s];
-                            free++;
-                        }
-                    }
-                    if (free > 0 && free < full && freeSum > 0) {
-                        double ideal = freeSum / free;
-                        goodput = (allSlices / full) / ideal;
-                        fullSliceCompletions += allSlices;
-                        idealSliceCompletions += ideal * full;
-                    }
-                }
-                timelines(pf, minSend, maxRecv);
-                handovers(pf, minSend, maxRecv);
-            }
-            configs.add(new Performability(pf.block, pf.size, failedHere, faultyHere, goodput,
-                    idealMean == null || allCount == 0 ? null : idealMean / (allSum / allCount),
-                    frac(overHere[0] + failedHere, pf.size), frac(overHere[1] + failedHere, pf.size),
-                    frac(overHere[2] + failedHere, pf.size), demeritsHere, corrected));
-            requests += pf.size;
-            failed += failedHere;
+            Histogram h = correctedHistogram(pf);
+            long total = h.getTotalCount() + b.failed;
+            double[] p = new double[3];
             for (int k = 0; k < 3; k++) {
-                over[k] += overHere[k];
+                long exceeding = CoordinatedOmission.countAbove(h, THRESHOLDS_US[k]) + b.failed;
+                correctedOver[k] += exceeding;
+                p[k] = frac(exceeding, total);
             }
-            demerits += demeritsHere;
-            faultFreeSum += ffSum;
-            completedSum += allSum;
-            completedCount += allCount;
+            correctedTotal += total;
+            correctedCompleted += h.getTotalCount();
+            correctedSum += h.getMean() * h.getTotalCount();
+            return new CorrectedPerformability(p[0], p[1], p[2], idealMean == null ? null : idealMean / h.getMean());
+        }
+
+        /** The block's completed latencies corrected for coordinated omission (interval: think time + median). */
+        private static Histogram correctedHistogram(ProbeFile pf) {
+            LongList done = new LongList();
+            for (int i = 0; i < pf.size; i++) {
+                if (pf.completed(i)) {
+                    done.add(pf.latencyUs(i));
+                }
+            }
+            long[] v = done.toArray();
+            Arrays.sort(v);
+            return CoordinatedOmission.corrected(v, CoordinatedOmission.expectedIntervalUs(pf.thinkMillis,
+                    LatencyStats.perMille(v, 500)));
+        }
+
+        /**
+         * The block's goodput from the whole 1-s slices of its span [minSend, maxRecv], added to the run's; null
+         * when no slice is whole, none is free of faults or none is touched by one.
+         */
+        private Double goodput(ProbeFile pf, long minSend, long maxRecv) {
+            int full = (int) ((maxRecv - minSend) / 1_000_000);
+            if (full < 1) {
+                return null;
+            }
+            int[] done = completionsPerSlice(pf, minSend, full);
+            double freeSum = 0;
+            int free = 0;
+            double allSlices = 0;
+            for (int s = 0; s < full; s++) {
+                allSlices += done[s];
+                if (!touched(minSend + s * 1_000_000L, minSend + (s + 1) * 1_000_000L)) {
+                    freeSum += done[s];
+                    free++;
+                }
+            }
+            if (free > 0 && free < full && freeSum > 0) {
+                double ideal = freeSum / free;
+                fullSliceCompletions += allSlices;
+                idealSliceCompletions += ideal * full;
+                return (allSlices / full) / ideal;
+            }
+            return null;
+        }
+
+        /** Completions in each of the {@code full} whole 1-s slices from {@code minSend}. */
+        private static int[] completionsPerSlice(ProbeFile pf, long minSend, int full) {
+            int[] done = new int[full];
+            for (int i = 0; i < pf.size; i++) {
+                int s = (int) ((pf.recvUs[i] - minSend) / 1_000_000);
+                if (pf.completed(i) && s < full) {
+                    done[s]++;
+                }
+            }
+            return done;
+        }
+
+        /** Adds the block's requests, failures, exceedances, demerits and latency sums to the run's. */
+        private void addToRun(ProbeFile pf, BlockTally b, double blockDemerits) {
+            requests += pf.size;
+            failed += b.failed;
+            for (int k = 0; k < 3; k++) {
+                over[k] += b.over[k];
+            }
+            demerits += blockDemerits;
+            faultFreeSum += b.faultFreeSum;
+            completedSum += b.completedSum;
+            completedCount += b.completedCount;
         }
 
         private boolean touched(long fromUs, long toUs) {

@@ -369,6 +369,17 @@ final class HtmlReport {
         }
         h.append("<h3>The run, second by second, every fault shaded from injection to repair</h3>\n"
                 + "<div id=\"run-timeline-box\"></div>\n");
+        faults(h, f);
+        detection(h, f);
+        phases(h, f);
+        faultyVsFaultFree(h, f);
+        recoveryVsOutliers(h, f.recoveryVsOutliers());
+        timelines(h, f);
+        performability(h, f);
+    }
+
+    /** The faults table: each fault from faults.csv, what the requests that met it saw, and its hand-over. */
+    private static void faults(StringBuilder h, FailoverAnalysis.Result f) {
         h.append("<h3>Faults (from faults.csv; times after injection)</h3>\n<p><i>requests saw</i>: what the requests "
                 + "that met the fault saw: <i>failed</i> (some failed), <i>served elsewhere</i> (some were failed over, "
                 + "hedged or raced to another replica), <i>waited</i> (none failed, but the slowest took longer than "
@@ -381,43 +392,61 @@ final class HtmlReport {
                 + "<th>max latency ms</th><th>hand-over: new primary's first ÷ old primary's last requests, median "
                 + "ms</th></tr>\n");
         for (FailoverAnalysis.FaultSummary s : f.faults()) {
-            FaultRecord r = s.fault();
-            h.append("<tr>").append(td(r.id())).append(td(r.label()))
-                    .append(td(r.target().isEmpty() ? "-" : r.target())).append(td(r.replica()))
-                    .append(td(s.config() == null ? "-" : s.config())).append(td(msOrDash(r.detectionUs())))
-                    .append(td(msOrDash(r.promotionUs())))
-                    .append(td(r.restorationUs() == null ? "-" : String.format(Locale.ROOT, "%.1f",
-                            r.restorationUs() / 1e6)))
-                    .append(td(r.repairUs() == null ? "-" : String.format(Locale.ROOT, "%.2f", r.repairUs() / 1e6)))
-                    .append(td(r.repair().isEmpty() ? "-" : r.repair()))
-                    .append(td(f.faultFree() == null ? "-" : s.outcome(f.faultFree().p99())))
-                    .append(td("" + s.failed())).append(td(spareReady(r.sparesReady())))
-                    .append(td("" + s.faultyInvocations()))
-                    .append(td("" + s.overlapping())).append(td(s.jitterUs() == null ? "-" : ms(s.jitterUs())))
-                    .append(td(msOrDash(s.maxLatencyUs()))).append(td(handover(s.handover()))).append("</tr>\n");
+            faultRow(h, s, f.faultFree());
         }
         h.append("</table>\n");
-        if (!f.detection().isEmpty()) {
-            h.append("<p>Fault Detector detection time (injection → report): ");
-            for (FailoverAnalysis.PhaseStats d : f.detection()) {
-                h.append(String.format(Locale.ROOT, "%s median %s ms (min %s, max %s, n = %d); ", esc(d.phase()),
-                        ms(d.medianUs()), ms(d.minUs()), ms(d.maxUs()), d.count()));
-            }
-            h.append("</p>\n");
+    }
+
+    /** One row of the faults table; {@code faultFree} gives the p99 a request that waited exceeded. */
+    private static void faultRow(StringBuilder h, FailoverAnalysis.FaultSummary s, LatencyStats faultFree) {
+        FaultRecord r = s.fault();
+        h.append("<tr>").append(td(r.id())).append(td(r.label()))
+                .append(td(r.target().isEmpty() ? "-" : r.target())).append(td(r.replica()))
+                .append(td(s.config() == null ? "-" : s.config())).append(td(msOrDash(r.detectionUs())))
+                .append(td(msOrDash(r.promotionUs())))
+                .append(td(r.restorationUs() == null ? "-" : String.format(Locale.ROOT, "%.1f",
+                        r.restorationUs() / 1e6)))
+                .append(td(r.repairUs() == null ? "-" : String.format(Locale.ROOT, "%.2f", r.repairUs() / 1e6)))
+                .append(td(r.repair().isEmpty() ? "-" : r.repair()))
+                .append(td(faultFree == null ? "-" : s.outcome(faultFree.p99())))
+                .append(td("" + s.failed())).append(td(spareReady(r.sparesReady())))
+                .append(td("" + s.faultyInvocations()))
+                .append(td("" + s.overlapping())).append(td(s.jitterUs() == null ? "-" : ms(s.jitterUs())))
+                .append(td(msOrDash(s.maxLatencyUs()))).append(td(handover(s.handover()))).append("</tr>\n");
+    }
+
+    /** The Fault Detector's detection time per fault kind, in one paragraph; nothing when no fault was detected. */
+    private static void detection(StringBuilder h, FailoverAnalysis.Result f) {
+        if (f.detection().isEmpty()) {
+            return;
         }
+        h.append("<p>Fault Detector detection time (injection → report): ");
+        for (FailoverAnalysis.PhaseStats d : f.detection()) {
+            h.append(String.format(Locale.ROOT, "%s median %s ms (min %s, max %s, n = %d); ", esc(d.phase()),
+                    ms(d.medianUs()), ms(d.minUs()), ms(d.maxUs()), d.count()));
+        }
+        h.append("</p>\n");
+    }
+
+    /** The faulty invocations' phases (detection, fail-over, retry, total) as a table and a plot. */
+    private static void phases(StringBuilder h, FailoverAnalysis.Result f) {
         h.append("<h3>Faulty invocations: detection, fail-over, fault-free retry (seed 004)</h3>\n");
         if (f.phases().isEmpty()) {
             h.append("<p>No faulty invocation: no request was in flight on a failed replica.</p>\n");
-        } else {
-            h.append("<table><tr><th>phase</th><th>n</th><th>mean ms</th><th>median ms</th><th>min ms</th>"
-                    + "<th>max ms</th></tr>\n");
-            for (FailoverAnalysis.PhaseStats p : f.phases()) {
-                h.append("<tr>").append(td(p.phase())).append(td("" + p.count())).append(td(ms(p.meanUs())))
-                        .append(td(ms(p.medianUs()))).append(td(ms(p.minUs()))).append(td(ms(p.maxUs())))
-                        .append("</tr>\n");
-            }
-            h.append("</table>\n").append(plot("phases", "fail-over phase breakdown"));
+            return;
         }
+        h.append("<table><tr><th>phase</th><th>n</th><th>mean ms</th><th>median ms</th><th>min ms</th>"
+                + "<th>max ms</th></tr>\n");
+        for (FailoverAnalysis.PhaseStats p : f.phases()) {
+            h.append("<tr>").append(td(p.phase())).append(td("" + p.count())).append(td(ms(p.meanUs())))
+                    .append(td(ms(p.medianUs()))).append(td(ms(p.minUs()))).append(td(ms(p.maxUs())))
+                    .append("</tr>\n");
+        }
+        h.append("</table>\n").append(plot("phases", "fail-over phase breakdown"));
+    }
+
+    /** Faulty, overlapping and fault-free requests side by side, and the jitter in the presence of faults. */
+    private static void faultyVsFaultFree(StringBuilder h, FailoverAnalysis.Result f) {
         h.append("<h3>Faulty vs fault-free requests</h3>\n<table><tr><th>requests</th><th>n</th><th>mean ms</th>"
                 + "<th>median ms</th><th>p99 ms</th><th>max ms</th></tr>\n");
         statsRow(h, "fault-free (no fault overlapped)", f.faultFree());
@@ -429,21 +458,33 @@ final class HtmlReport {
                     + "latencies that overlapped each fault): min %s ms, max %s ms.</p>\n", ms(f.jitterMinUs()),
                     ms(f.jitterMaxUs())));
         }
-        FailoverAnalysis.RecoveryVsOutliers rv = f.recoveryVsOutliers();
-        if (rv != null && rv.medianRecoveryUs() != null && rv.maxFaultFreeUs() != null) {
-            h.append(String.format(Locale.ROOT, "<p><b>Finding VII</b> (seed 000): the median recovery time "
-                    + "(faulty-invocation latency) is %s ms and the largest %s ms; the largest fault-free latency "
-                    + "is %s ms, and %d fault-free requests took longer than the median recovery. Largest "
-                    + "fault-free latencies: %s ms.</p>\n", ms(rv.medianRecoveryUs()), ms(rv.maxRecoveryUs()),
-                    ms(rv.maxFaultFreeUs()), rv.faultFreeAboveMedianRecovery(),
-                    String.join(", ", rv.largestFaultFreeUs().stream().map(HtmlReport::ms).toList())));
+    }
+
+    /** Finding VII: recovery time against the largest fault-free latencies; nothing when one side is missing. */
+    private static void recoveryVsOutliers(StringBuilder h, FailoverAnalysis.RecoveryVsOutliers rv) {
+        if (rv == null || rv.medianRecoveryUs() == null || rv.maxFaultFreeUs() == null) {
+            return;
         }
+        h.append(String.format(Locale.ROOT, "<p><b>Finding VII</b> (seed 000): the median recovery time "
+                + "(faulty-invocation latency) is %s ms and the largest %s ms; the largest fault-free latency "
+                + "is %s ms, and %d fault-free requests took longer than the median recovery. Largest "
+                + "fault-free latencies: %s ms.</p>\n", ms(rv.medianRecoveryUs()), ms(rv.maxRecoveryUs()),
+                ms(rv.maxFaultFreeUs()), rv.faultFreeAboveMedianRecovery(),
+                String.join(", ", rv.largestFaultFreeUs().stream().map(HtmlReport::ms).toList())));
+    }
+
+    /** The box report.js draws the timeline around each fault in (at most {@value #MAX_TIMELINES}). */
+    private static void timelines(StringBuilder h, FailoverAnalysis.Result f) {
         h.append("<h3>Around each fault: latency and completions per 1-s slice</h3>\n");
         if (f.timelines().size() > MAX_TIMELINES) {
             h.append(String.format(Locale.ROOT, "<p>The first %d of %d faults; all are in summary.json.</p>\n",
                     MAX_TIMELINES, f.timelines().size()));
         }
         h.append("<div id=\"timelines\" class=\"grid2\"></div>\n");
+    }
+
+    /** Performability: what it is measured against, the demerit weights, the table and the exceedance plot. */
+    private static void performability(StringBuilder h, FailoverAnalysis.Result f) {
         h.append("<h2 id=\"performability\">Performability (seed 001, chapter 5)</h2>\n<p>Against the fault-free "
                 + "baseline of this same run. Goodput = completions per second ÷ completions per second in the "
                 + "1-s slices no fault touched; punctuality = fault-free mean ÷ mean of all completed requests "

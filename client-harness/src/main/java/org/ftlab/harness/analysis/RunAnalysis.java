@@ -7,6 +7,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.function.Function;
 import java.util.stream.Stream;
@@ -17,7 +18,6 @@ import org.ftlab.harness.probe.FaultRecord;
 import org.ftlab.harness.probe.FaultsCsv;
 import org.ftlab.harness.probe.Manifest;
 import org.ftlab.harness.probe.ProbeFile;
-import org.ftlab.harness.probe.RunSettings;
 import org.ftlab.rm.os.AtomicFiles;
 
 /**
@@ -200,6 +200,27 @@ public final class RunAnalysis {
     }
 
     public static Result analyze(Path runDir, FailoverAnalysis.Demerits demerits) throws IOException {
+        List<Path> files = probeFiles(runDir);
+        List<String> warnings = new ArrayList<>();
+        RunHeader header = header(runDir, files.size(), warnings);
+        List<FaultRecord> faults = FaultsCsv.readAll(runDir);
+        if (faults.stream().map(FaultRecord::id).distinct().count() < faults.size()) {
+            warnings.add("fault ids repeat across resumed segments: a request's fault_id is matched to the first "
+                    + "fault with that id");
+        }
+        FailoverAnalysis.Accumulator failover = new FailoverAnalysis.Accumulator(faults, demerits);
+        Blocks blocks = readBlocks(files, failover);
+        warnings.addAll(blockWarnings(blocks));
+        List<Entry> entries = blocks.entries();
+        Design design = header.design() != null ? header.design() : designFromProbes(entries);
+        FailoverAnalysis.Result fo = failover.finish(header.strategy());
+        return new Result(header.strategy(), header.faultKind(), header.settings(), design, entries,
+                anova(entries, design), factorial(entries, design), regression(entries), magical(entries), fo,
+                blocks.plots(), blocks.histograms(), warnings, null);
+    }
+
+    /** The run's probe files in grid order; a clear error when there are none. */
+    private static List<Path> probeFiles(Path runDir) throws IOException {
         Path probes = runDir.resolve("probes");
         if (!Files.isDirectory(probes)) {
             throw new IllegalArgumentException(runDir + " has no probes/ directory: not a grid run directory");
@@ -214,51 +235,78 @@ public final class RunAnalysis {
         if (files.isEmpty()) {
             throw new IllegalArgumentException(probes + " holds no probe files: the run finished no configuration");
         }
-        List<String> warnings = new ArrayList<>();
-        boolean hasManifest = Manifest.existsIn(runDir);
-        String strategy = "unknown";
-        String settings = "unknown";
-        String faultKind = "unknown";
-        Design design = Design.UNKNOWN;
-        if (hasManifest) {
-            Manifest m = Manifest.readAny(runDir);
-            Manifest.Grid g = m.grid();
-            int repeat = g.repeat() == null ? 1 : g.repeat();
-            int configurations = g.configurations() > 0 ? g.configurations() : files.size();
-            int planned = configurations * repeat;
-            if (!"complete".equals(m.status()) || files.size() < planned) {
-                warnings.add("the run is " + m.status() + ": " + files.size() + " of " + planned
-                        + " blocks (configuration × replicate) have probes; statistics cover only those");
-            }
-            design = g.hasDesign()
-                    ? new Design(g.arrival() == null ? "closed" : g.arrival(), g.order(), g.seed(), repeat,
-                            g.warmupPerClient() == null ? 0 : g.warmupPerClient(),
-                            g.labWarmupPerClient() == null ? 0 : g.labWarmupPerClient())
-                    : new Design("closed", "sequential", null, 1, 0, 0);
-            if (design.order().equals("sequential") && g.configurations() > 1) {
-                warnings.add("configurations ran in grid order (--order sequential): a factor's effect is "
-                        + "confounded with the time it ran at (warm-up, database growth)");
-            }
-            strategy = m.failoverStrategy() == null ? "unknown" : m.failoverStrategy();
-            RunSettings knobs = m.settings();
-            settings = knobs.describe();
-            if (!knobs.requestLog()) {
-                warnings.add("the replicas ran WITHOUT the request log (--request-log off, the exactly-once "
-                        + "exercise): a request that reached a replica twice ran twice");
-            }
-            faultKind = m.faults().describeKinds();
-            if (m.audit() != null && !m.audit().passed()) {
-                warnings.add("the exactly-once audit failed: " + m.audit().problems());
-            }
-        } else {
+        return files;
+    }
+
+    /**
+     * What the manifest says of the run: fail-over strategy, settings, fault kinds and design; "unknown" and a null
+     * design (the probe files tell it) for a run without a manifest.
+     */
+    private record RunHeader(String strategy, String settings, String faultKind, Design design) {
+        static final RunHeader NO_MANIFEST = new RunHeader("unknown", "unknown", "unknown", null);
+    }
+
+    /** Reads the manifest of a run with {@code blocks} probe files into a header, adding its warnings. */
+    private static RunHeader header(Path runDir, int blocks, List<String> warnings) throws IOException {
+        if (!Manifest.existsIn(runDir)) {
             warnings.add("no manifest.json: the run's status is unknown");
+            return RunHeader.NO_MANIFEST;
         }
-        List<FaultRecord> faults = FaultsCsv.readAll(runDir);
-        if (faults.stream().map(FaultRecord::id).distinct().count() < faults.size()) {
-            warnings.add("fault ids repeat across resumed segments: a request's fault_id is matched to the first "
-                    + "fault with that id");
+        Manifest m = Manifest.readAny(runDir);
+        Design design = design(m.grid());
+        warnings.addAll(manifestWarnings(m, design, blocks));
+        return new RunHeader(m.failoverStrategy() == null ? "unknown" : m.failoverStrategy(),
+                m.settings().describe(), m.faults().describeKinds(), design);
+    }
+
+    /** The design the grid records; the plain design for the earliest runs, which recorded none. */
+    private static Design design(Manifest.Grid g) {
+        if (!g.hasDesign()) {
+            return new Design("closed", "sequential", null, 1, 0, 0);
         }
-        FailoverAnalysis.Accumulator failover = new FailoverAnalysis.Accumulator(faults, demerits);
+        return new Design(g.arrival() == null ? "closed" : g.arrival(), g.order(), g.seed(),
+                g.repeat() == null ? 1 : g.repeat(), g.warmupPerClient() == null ? 0 : g.warmupPerClient(),
+                g.labWarmupPerClient() == null ? 0 : g.labWarmupPerClient());
+    }
+
+    /**
+     * What a reader must know from the manifest: a run that did not finish every block, a sequential order, no
+     * request log, a failed exactly-once audit.
+     */
+    private static List<String> manifestWarnings(Manifest m, Design design, int blocks) {
+        List<String> warnings = new ArrayList<>();
+        Manifest.Grid g = m.grid();
+        int repeat = g.repeat() == null ? 1 : g.repeat();
+        int configurations = g.configurations() > 0 ? g.configurations() : blocks;
+        int planned = configurations * repeat;
+        if (!"complete".equals(m.status()) || blocks < planned) {
+            warnings.add("the run is " + m.status() + ": " + blocks + " of " + planned
+                    + " blocks (configuration × replicate) have probes; statistics cover only those");
+        }
+        if (design.order().equals("sequential") && g.configurations() > 1) {
+            warnings.add("configurations ran in grid order (--order sequential): a factor's effect is "
+                    + "confounded with the time it ran at (warm-up, database growth)");
+        }
+        if (!m.settings().requestLog()) {
+            warnings.add("the replicas ran WITHOUT the request log (--request-log off, the exactly-once "
+                    + "exercise): a request that reached a replica twice ran twice");
+        }
+        if (m.audit() != null && !m.audit().passed()) {
+            warnings.add("the exactly-once audit failed: " + m.audit().problems());
+        }
+        return warnings;
+    }
+
+    /**
+     * What the probe files hold: the entries, plots and histograms of every block, and the run's failed requests,
+     * late starts and requests.
+     */
+    private record Blocks(List<Entry> entries, List<ConfigPlot> plots, List<BlockHistograms> histograms,
+            int failures, long late, long requests) {
+    }
+
+    /** Reads the probe files one at a time into entries, plots and histograms, each also into {@code failover}. */
+    private static Blocks readBlocks(List<Path> files, FailoverAnalysis.Accumulator failover) throws IOException {
         List<Entry> entries = new ArrayList<>();
         List<ConfigPlot> plots = new ArrayList<>();
         List<BlockHistograms> histograms = new ArrayList<>();
@@ -280,32 +328,39 @@ public final class RunAnalysis {
             plots.add(plot(pf, h));
             failover.accept(pf);
         }
-        if (failures > 0) {
-            warnings.add(failures + " requests failed; they are counted in 'failures' and left out of the latency "
-                    + "statistics");
+        return new Blocks(entries, plots, histograms, failures, late, requests);
+    }
+
+    /** What a reader must know from the probe files: failed requests, late starts, blocks not at steady state. */
+    private static List<String> blockWarnings(Blocks blocks) {
+        List<String> warnings = new ArrayList<>();
+        if (blocks.failures() > 0) {
+            warnings.add(blocks.failures() + " requests failed; they are counted in 'failures' and left out of the "
+                    + "latency statistics");
         }
+        long late = blocks.late();
         if (late > 0) {
-            warnings.add(String.format(java.util.Locale.ROOT, "%d of %d open-loop requests (%.2f%%) started more than "
+            warnings.add(String.format(Locale.ROOT, "%d of %d open-loop requests (%.2f%%) started more than "
                     + "%d ms after their intended time (every worker of their client was busy); their wait counts in "
-                    + "their latency", late, requests, 100.0 * late / requests, LATE_START_US / 1000));
+                    + "their latency", late, blocks.requests(), 100.0 * late / blocks.requests(),
+                    LATE_START_US / 1000));
         }
-        List<Entry> unsteady = entries.stream().filter(x -> x.method().equals("all") && x.steady() != null
+        List<Entry> unsteady = blocks.entries().stream().filter(x -> x.method().equals("all") && x.steady() != null
                 && !x.steady().steady()).toList();
         if (!unsteady.isEmpty()) {
             warnings.add(unsteady.size() + " blocks were not at steady state (first-decile mean > "
-                    + STEADY_STATE_RATIO + " × last-decile mean), e.g. " + unsteady.get(0).label() + String.format(
-                            java.util.Locale.ROOT, " (%.2f×)", unsteady.get(0).steady().ratio())
+                    + STEADY_STATE_RATIO + " × last-decile mean), e.g. " + unsteady.get(0).label()
+                    + String.format(Locale.ROOT, " (%.2f×)", unsteady.get(0).steady().ratio())
                     + ": give more --warmup; they are marked in the headline table");
         }
-        if (!hasManifest) {
-            // No manifest: what the probe files themselves say (open loop from a rate in the name, replicates).
-            boolean open = entries.stream().anyMatch(x -> x.block().openLoop());
-            design = new Design(open ? "open" : "closed", "unknown", null,
-                    entries.stream().mapToInt(Entry::replicate).max().orElse(1), 0, 0);
-        }
-        FailoverAnalysis.Result fo = failover.finish(strategy);
-        return new Result(strategy, faultKind, settings, design, entries, anova(entries, design), factorial(entries, design),
-                regression(entries), magical(entries), fo, plots, histograms, warnings, null);
+        return warnings;
+    }
+
+    /** No manifest: the design the probe files themselves tell (open loop from a rate in the name, replicates). */
+    private static Design designFromProbes(List<Entry> entries) {
+        boolean open = entries.stream().anyMatch(x -> x.block().openLoop());
+        return new Design(open ? "open" : "closed", "unknown", null,
+                entries.stream().mapToInt(Entry::replicate).max().orElse(1), 0, 0);
     }
 
     /** Grid order of probe files: clients, load (think time or rate), reply size (original first), replicate. */
