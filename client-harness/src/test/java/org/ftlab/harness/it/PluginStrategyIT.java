@@ -1,6 +1,5 @@
 package org.ftlab.harness.it;
 
-import org.ftlab.auction.api.AuctionException;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -82,6 +81,7 @@ class PluginStrategyIT {
         Files.createDirectories(src.getParent());
         Files.writeString(src, """
                 package p;
+                import org.ftlab.auction.api.AuctionException;
                 import org.ftlab.harness.failover.*;
                 public class Thrower implements FailoverStrategy {
                   private final ReplicaSet replicas;
@@ -105,7 +105,7 @@ class PluginStrategyIT {
         String err = grid.err().strip();
         assertEquals(1, err.lines().count(), "one line: " + err);
         assertTrue(err.startsWith("ftlab: plug-in strategy class:p.Thrower threw IllegalStateException: my bug at "
-                + "p.Thrower.invoke(Thrower.java:9)"), err);
+                + "p.Thrower.invoke(Thrower.java:10)"), err);
         JsonNode manifest = new ObjectMapper().readTree(run.resolve("manifest.json").toFile());
         assertEquals("aborted", manifest.path("status").asText(), "not passed off as complete");
         assertTrue(manifest.path("error").asText().contains("my bug"), manifest.toString());
