@@ -1,7 +1,5 @@
 package org.ftlab.harness.analysis;
 
-import org.ftlab.harness.probe.FaultRecord;
-import org.ftlab.harness.probe.ProbeFile;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
@@ -9,6 +7,8 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.HdrHistogram.Histogram;
+import org.ftlab.harness.probe.FaultRecord;
+import org.ftlab.harness.probe.ProbeFile;
 
 /**
  * The fail-over breakdown and performability of a run, accumulated one configuration at a time:

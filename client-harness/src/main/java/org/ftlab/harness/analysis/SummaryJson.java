@@ -1,6 +1,5 @@
 package org.ftlab.harness.analysis;
 
-import org.ftlab.harness.probe.FaultRecord;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
@@ -9,6 +8,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import org.ftlab.harness.probe.FaultRecord;
 
 /**
  * {@code report/summary.json} and {@code report/summary.csv}: the analysis as a public interface (docs/analysis.md

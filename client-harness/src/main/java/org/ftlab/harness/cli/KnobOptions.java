@@ -2,8 +2,8 @@ package org.ftlab.harness.cli;
 
 import java.nio.file.Path;
 import org.ftlab.harness.failover.ClientTuning;
-import org.ftlab.harness.probe.RunSettings;
 import org.ftlab.harness.lab.ManagedLab;
+import org.ftlab.harness.probe.RunSettings;
 import picocli.CommandLine.Option;
 
 /** The knobs a lab varies besides the grid (docs/labs/): heartbeat, timeouts, hedge delay, the request log. */

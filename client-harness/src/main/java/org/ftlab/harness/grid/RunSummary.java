@@ -7,10 +7,10 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.stream.Stream;
-import org.ftlab.harness.probe.FaultsCsv;
-import org.ftlab.harness.probe.FaultRecord;
-import org.ftlab.harness.probe.ProbeFile;
 import org.ftlab.harness.analysis.LatencySummary;
+import org.ftlab.harness.probe.FaultRecord;
+import org.ftlab.harness.probe.FaultsCsv;
+import org.ftlab.harness.probe.ProbeFile;
 
 /**
  * A short text summary of a finished run directory, read back from its files (so it shows what users' scripts

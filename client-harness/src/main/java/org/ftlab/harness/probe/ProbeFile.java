@@ -10,8 +10,6 @@ import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import org.ftlab.harness.probe.ConfigId;
-import org.ftlab.harness.probe.ProbeTable;
 
 /**
  * One block's probe file ({@code probes/<config>[-repK].csv}) read into columns of primitives: the one parser of

@@ -1,19 +1,19 @@
 package org.ftlab.harness.it;
 
-import org.ftlab.rm.fault.ProcessFaults;
-import org.ftlab.rm.os.Undo;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import org.ftlab.rm.api.ManagerStatus;
-import org.ftlab.rm.api.ReplicaStatus;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import org.ftlab.harness.failover.InvocationTimeout;
 import org.ftlab.harness.failover.Outcome;
 import org.ftlab.harness.lab.ManagedLab;
+import org.ftlab.rm.api.ManagerStatus;
+import org.ftlab.rm.api.ReplicaStatus;
+import org.ftlab.rm.fault.ProcessFaults;
+import org.ftlab.rm.os.Undo;
 import org.junit.jupiter.api.Test;
 
 /**

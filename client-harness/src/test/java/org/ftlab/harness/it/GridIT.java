@@ -1,7 +1,5 @@
 package org.ftlab.harness.it;
 
-import org.ftlab.harness.grid.RunDirectory;
-import org.ftlab.harness.probe.FaultsCsv;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
@@ -23,6 +21,8 @@ import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
 import org.ftlab.harness.cli.FtlabCommand;
+import org.ftlab.harness.grid.RunDirectory;
+import org.ftlab.harness.probe.FaultsCsv;
 import org.ftlab.harness.probe.ProbeTable;
 import org.ftlab.rm.api.ManagerEndpoint;
 import org.junit.jupiter.api.Test;

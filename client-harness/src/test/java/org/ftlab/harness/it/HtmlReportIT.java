@@ -1,7 +1,5 @@
 package org.ftlab.harness.it;
 
-import org.ftlab.harness.cli.FtlabCommand;
-import org.ftlab.harness.probe.ProbeTable;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -19,6 +17,8 @@ import java.util.regex.Pattern;
 import org.ftlab.harness.analysis.RunAnalysis;
 import org.ftlab.harness.analysis.RunComparison;
 import org.ftlab.harness.bench.SyntheticRun;
+import org.ftlab.harness.cli.FtlabCommand;
+import org.ftlab.harness.probe.ProbeTable;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 

@@ -1,7 +1,5 @@
 package org.ftlab.harness.it;
 
-import org.ftlab.harness.probe.FaultsCsv;
-import org.ftlab.rm.net.Hosts;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -16,11 +14,13 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Stream;
-import org.ftlab.harness.probe.FaultRecord;
 import org.ftlab.harness.cli.FtlabCommand;
+import org.ftlab.harness.probe.FaultRecord;
+import org.ftlab.harness.probe.FaultsCsv;
 import org.ftlab.rm.api.FaultKind;
-import org.ftlab.rm.os.Placement;
+import org.ftlab.rm.net.Hosts;
 import org.ftlab.rm.net.VirtualNetwork;
+import org.ftlab.rm.os.Placement;
 import org.ftlab.rm.os.ProcessTools;
 import org.junit.jupiter.api.Test;
 

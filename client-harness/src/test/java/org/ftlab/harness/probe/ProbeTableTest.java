@@ -1,6 +1,5 @@
 package org.ftlab.harness.probe;
 
-import org.ftlab.harness.failover.FailoverPhases;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -10,6 +9,7 @@ import java.nio.file.Path;
 import java.util.List;
 import org.ftlab.auction.api.Reply;
 import org.ftlab.auction.api.ServerProbes;
+import org.ftlab.harness.failover.FailoverPhases;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 

@@ -4,7 +4,6 @@ import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
 import org.ftlab.fd.ProcessState;
-import org.ftlab.rm.os.ProcessTools;
 
 /**
  * Where a process of the lab runs and listens: on this machine's loopback ({@link #LOCAL}, the local topology), in

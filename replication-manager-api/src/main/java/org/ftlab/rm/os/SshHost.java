@@ -15,7 +15,6 @@ import java.util.HexFormat;
 import java.util.List;
 import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
-import org.ftlab.rm.os.ProcessTools;
 
 /**
  * Another machine reached over SSH (OpenSSH, key authentication, never a password prompt). Short commands (signals,

@@ -1,7 +1,5 @@
 package org.ftlab.rm.net;
 
-import org.ftlab.rm.os.Janitor;
-import org.ftlab.rm.os.Placement;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -12,8 +10,10 @@ import java.io.IOException;
 import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
-import org.ftlab.rm.os.Undo;
+import org.ftlab.rm.os.Janitor;
+import org.ftlab.rm.os.Placement;
 import org.ftlab.rm.os.ProcessTools;
+import org.ftlab.rm.os.Undo;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;

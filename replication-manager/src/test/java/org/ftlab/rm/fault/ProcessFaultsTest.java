@@ -1,7 +1,5 @@
 package org.ftlab.rm.fault;
 
-import org.ftlab.rm.os.Cgroup;
-import org.ftlab.rm.os.Undo;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -11,6 +9,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.function.BooleanSupplier;
+import org.ftlab.rm.os.Cgroup;
+import org.ftlab.rm.os.Undo;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
