@@ -12,7 +12,6 @@ import org.ftlab.auction.api.ReplySize;
 import org.ftlab.auction.api.RequestHeader;
 import org.ftlab.harness.analysis.FailoverAnalysis;
 import org.ftlab.harness.analysis.RunAnalysis;
-import org.ftlab.harness.grid.ClientSession;
 import org.ftlab.harness.grid.FaultSchedule;
 import org.ftlab.harness.grid.GridPlan;
 import org.ftlab.harness.grid.GridRunner;
@@ -278,7 +277,7 @@ public final class FailoverBench {
         // Measured on the lab the run will meet: a spare still booting from the previous run (or the lab's start)
         // takes CPU from the service.
         lab.awaitFullStrength(() -> true, () -> true);
-        List<ClientSession> sessions = new java.util.ArrayList<>();
+        List<BenchClient> sessions = new java.util.ArrayList<>();
         List<Thread> threads = new java.util.ArrayList<>();
         java.util.concurrent.atomic.AtomicLong posted = new java.util.concurrent.atomic.AtomicLong();
         java.util.concurrent.atomic.AtomicReference<Exception> failure =
@@ -286,10 +285,10 @@ public final class FailoverBench {
         java.util.concurrent.atomic.AtomicBoolean stop = new java.util.concurrent.atomic.AtomicBoolean();
         try {
             for (int c = 0; c < clients; c++) {
-                sessions.add(new ClientSession(lab, strategy, "calibrate-" + c + "-"
+                sessions.add(BenchClient.open(lab, strategy, "calibrate-" + c + "-"
                         + Long.toString(System.nanoTime() % 1_000_000, 36)));
             }
-            for (ClientSession s : sessions) {
+            for (BenchClient s : sessions) {
                 Thread t = new Thread(() -> {
                     try {
                         for (int i = 0; !stop.get(); i++) {
@@ -334,7 +333,7 @@ public final class FailoverBench {
             for (Thread t : threads) {
                 t.join();
             }
-            sessions.forEach(ClientSession::close);
+            sessions.forEach(BenchClient::close);
         }
     }
 }

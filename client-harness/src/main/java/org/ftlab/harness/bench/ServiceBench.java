@@ -21,7 +21,6 @@ import org.ftlab.auction.api.RequestHeader;
 import org.ftlab.harness.analysis.LatencyStats;
 import org.ftlab.harness.failover.FailoverClient;
 import org.ftlab.harness.failover.Outcome;
-import org.ftlab.harness.grid.ClientSession;
 import org.ftlab.harness.lab.ManagedLab;
 import org.ftlab.harness.probe.ProbeTable;
 import org.ftlab.rm.api.DatabaseEndpoint;
@@ -72,10 +71,10 @@ public final class ServiceBench {
             List<String> workloads) throws Exception {
         DatabaseEndpoint db = DatabaseEndpoint.loadForAudits(lab.runDir());
         int maxClients = clientCounts.stream().mapToInt(Integer::intValue).max().orElse(1);
-        List<ClientSession> sessions = new ArrayList<>();
+        List<BenchClient> sessions = new ArrayList<>();
         try {
             for (int c = 0; c < maxClients; c++) {
-                sessions.add(new ClientSession(lab, "preconnected", "bench-" + c + "-"
+                sessions.add(BenchClient.open(lab, "preconnected", "bench-" + c + "-"
                         + Long.toString(System.nanoTime() % 1_000_000, 36)));
             }
             List<Sample> samples = new ArrayList<>();
@@ -104,11 +103,11 @@ public final class ServiceBench {
             }
             return samples;
         } finally {
-            sessions.forEach(ClientSession::close);
+            sessions.forEach(BenchClient::close);
         }
     }
 
-    private Sample measure(String workload, List<ClientSession> clients, DatabaseEndpoint db, int round,
+    private Sample measure(String workload, List<BenchClient> clients, DatabaseEndpoint db, int round,
             int requests, int warmup) throws Exception {
         int n = clients.size();
         long[] startNanos = new long[1];
@@ -121,7 +120,7 @@ public final class ServiceBench {
         List<Thread> threads = new ArrayList<>();
         for (int c = 0; c < n; c++) {
             int id = c;
-            ClientSession s = clients.get(c);
+            BenchClient s = clients.get(c);
             Thread t = new Thread(() -> {
                 try (Connection jdbc = workload.startsWith("jdbc") ? db.connect() : null) {
                     Op op = op(workload, s, jdbc, requests + warmup);
@@ -178,7 +177,7 @@ public final class ServiceBench {
         void run() throws Exception;
     }
 
-    private static Op op(String workload, ClientSession s, Connection jdbc, int capacity) throws Exception {
+    private static Op op(String workload, BenchClient s, Connection jdbc, int capacity) throws Exception {
         FailoverClient client = s.client;
         switch (workload) {
             case "noop":
@@ -261,7 +260,7 @@ public final class ServiceBench {
      */
     static final int VIEWED_AUCTIONS = 100;
 
-    private static long[] postedAuctions(ClientSession s) throws Exception {
+    private static long[] postedAuctions(BenchClient s) throws Exception {
         long[] ids = new long[VIEWED_AUCTIONS];
         for (int i = 0; i < ids.length; i++) {
             RequestHeader h = s.next(ReplySize.ORIGINAL);

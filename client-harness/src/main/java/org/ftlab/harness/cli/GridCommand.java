@@ -15,7 +15,6 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import org.ftlab.harness.failover.PluginFailure;
 import org.ftlab.harness.failover.Strategies;
-import org.ftlab.harness.grid.ClientSession;
 import org.ftlab.harness.grid.FaultSchedule;
 import org.ftlab.harness.grid.GridPlan;
 import org.ftlab.harness.grid.GridRunner;
@@ -24,6 +23,8 @@ import org.ftlab.harness.lab.Home;
 import org.ftlab.harness.lab.ManagedLab;
 import org.ftlab.harness.lab.NetworkedRun;
 import org.ftlab.harness.probe.RunSettings;
+import org.ftlab.harness.workload.ClientSession;
+import org.ftlab.harness.workload.Workloads;
 import org.ftlab.rm.api.DatabaseEndpoint;
 import org.ftlab.rm.api.NetworkLayout;
 import org.ftlab.rm.net.Hosts;
@@ -58,6 +59,11 @@ public final class GridCommand implements Callable<Integer> {
     @Option(names = "--out", paramLabel = "DIR", description = "Run directory (default: runs/<UTC timestamp>). "
             + "An unfinished run there is resumed.")
     Path out;
+
+    @Option(names = "--workload", defaultValue = Workloads.DEFAULT, paramLabel = "NAME",
+            description = "What the clients send and what is checked afterwards (default: ${DEFAULT-VALUE}: posts, "
+                    + "then views of the auction service, each post audited exactly once in the database).")
+    String workload;
 
     @Option(names = "--strategy", defaultValue = "preconnected", paramLabel = "STRATEGY",
             description = "Client fail-over: reactive, preconnected, hedged or active (docs/architecture.md; "
@@ -150,13 +156,15 @@ public final class GridCommand implements Callable<Integer> {
 
         RunDirectory dir;
         if (RunDirectory.hasManifest(runDir)) {
-            if (profile != null || gridFile != null || gridOptions.any() || knobs.any() || pluginDir != null) {
+            if (profile != null || gridFile != null || gridOptions.any() || knobs.any() || pluginDir != null
+                    || !workload.equals(Workloads.DEFAULT)) {
                 throw new IllegalArgumentException(runDir + " holds an unfinished run: resume it with the same --out "
                         + "and no grid options, or choose a new --out");
             }
             dir = RunDirectory.resume(runDir);
             outw.println("ftlab grid: resuming " + runDir + " (plan from its manifest)");
         } else {
+            Workloads.named(workload); // an unknown name fails here, before a lab starts
             GridPlan plan = plan();
             FaultSchedule faultPlan = faultOptions.schedule(plan.blockCount());
             RunSettings settings = knobs.settings(pluginDir);
@@ -176,7 +184,7 @@ public final class GridCommand implements Callable<Integer> {
             } else if (spares < 0 || spares > 3) {
                 throw new IllegalArgumentException("--spares must be 0 to 3, was " + spares);
             }
-            dir = RunDirectory.create(runDir, plan, failover, faultPlan, replicas, spares,
+            dir = RunDirectory.create(runDir, plan, workload, failover, faultPlan, replicas, spares,
                     external == null ? "embedded MariaDB" : external.redactedUrl(), FtlabCommand.home(), settings);
             GridPlan.Design d = dir.plan().design();
             outw.printf(Locale.ROOT, "ftlab grid: %s profile, %d configurations x %d replicate%s, %d+%d invocations "

@@ -36,9 +36,14 @@ public final class FailoverClient implements AutoCloseable {
      */
     public FailoverClient(ManagerClient manager, ApplicationUser user, Strategies.Kind kind, ClientTuning tuning,
             Duration giveUpAfter) throws IOException, NamingException {
+        this(lab(manager, user), kind, tuning, giveUpAfter);
+    }
+
+    /** A client of strategy {@code kind} on the replicas {@code lab} gives (the lab's, or simulated ones). */
+    FailoverClient(ReplicaSet.Lab lab, Strategies.Kind kind, ClientTuning tuning, Duration giveUpAfter)
+            throws IOException, NamingException {
         this.strategyName = kind.name();
-        this.replicas = new ReplicaSet(lab(manager, user), kind.keepsReplicasConnected(), giveUpAfter.toNanos(),
-                tuning);
+        this.replicas = new ReplicaSet(lab, kind.keepsReplicasConnected(), giveUpAfter.toNanos(), tuning);
         try {
             this.strategy = kind.factory().apply(replicas);
         } catch (RuntimeException e) {

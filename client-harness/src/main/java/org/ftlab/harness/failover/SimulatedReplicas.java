@@ -13,7 +13,10 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import javax.naming.NamingException;
 import org.ftlab.auction.api.AuctionService;
+import org.ftlab.rm.api.ManagerStatus;
 import org.ftlab.rm.api.PrimaryBackupView;
+import org.ftlab.rm.api.ReplicaState;
+import org.ftlab.rm.api.ReplicaStatus;
 
 /**
  * Replicas in this JVM for a strategy's unit tests, the test kit of plug-in strategies (docs/labs/plugins.md): a
@@ -93,6 +96,31 @@ public final class SimulatedReplicas {
             Thread.currentThread().interrupt();
             throw new IllegalStateException(e);
         }
+    }
+
+    /**
+     * A fail-over client of strategy {@code kind} on these replicas, as the grid makes one for each of its clients:
+     * with it, the grid code runs on simulated replicas (a workload of {@code ping}s only). Close it after the test.
+     */
+    public FailoverClient client(Strategies.Kind kind, ClientTuning tuning, Duration giveUp) throws IOException,
+            NamingException {
+        return new FailoverClient(lab(), kind, tuning, giveUp);
+    }
+
+    /**
+     * The manager's status as the grid reads it: the view (its epoch, the primary, the degree against the replicas
+     * it started with), every replica and its state, no spares, and no failure or fault records (a test makes
+     * failures by {@link #crash} and {@link #hang}, not through the manager).
+     */
+    public synchronized ManagerStatus status() {
+        List<ReplicaStatus> all = new ArrayList<>();
+        for (Replica r : replicas.values()) {
+            ReplicaState state = !view.contains(r.name) ? ReplicaState.DEAD
+                    : view.get(0).equals(r.name) ? ReplicaState.PRIMARY : ReplicaState.BACKUP;
+            all.add(new ReplicaStatus(r.name, state, null, 0, 0, "sim://" + r.name, 0, null, null));
+        }
+        return new ManagerStatus(epoch, view.isEmpty() ? null : view.get(0), view.size(), replicas.size(), List.of(),
+                0, 0, 0, 0, 0, "simulated", all, List.of(), List.of());
     }
 
     /** SIGKILL, as it looks from a client: every call to {@code name} fails at once from now on. */

@@ -9,7 +9,6 @@ import java.util.Locale;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.BooleanSupplier;
 import org.ftlab.auction.api.MicroClock;
-import org.ftlab.harness.lab.ManagedLab;
 import org.ftlab.rm.api.FailureRecord;
 import org.ftlab.rm.api.InjectedFault;
 import org.ftlab.rm.api.ManagerStatus;
@@ -30,7 +29,7 @@ final class FaultInjector {
     static final long SETTLE_MILLIS = 2000;
     /** Least time between the repair of a fault that changed no view and the next fault. */
     static final long SETTLE_QUIET_MILLIS = 500;
-    private final ManagedLab lab;
+    private final GridLab lab;
     private final List<FaultSchedule.Entry> entries;
     private final PrintWriter progress;
     private final List<String> notInjected = Collections.synchronizedList(new ArrayList<>());
@@ -42,7 +41,7 @@ final class FaultInjector {
     private int injectedInRun;
     private Thread thread;
 
-    FaultInjector(ManagedLab lab, FaultSchedule schedule, PrintWriter progress) {
+    FaultInjector(GridLab lab, FaultSchedule schedule, PrintWriter progress) {
         this.lab = lab;
         this.entries = schedule.inOrder();
         this.progress = progress;
@@ -120,7 +119,7 @@ final class FaultInjector {
                 }
                 InjectedFault f;
                 try {
-                    f = lab.manager().inject(e.spec());
+                    f = lab.inject(e.spec());
                 } catch (IOException ex) {
                     skip(e, ex.getMessage());
                     next++;
@@ -169,7 +168,7 @@ final class FaultInjector {
     /** Waits until no fault is in effect and {@value #SETTLE_MILLIS} ms have passed since the last repair. */
     private void awaitRepairAndSettle() throws IOException, InterruptedException {
         while (running) {
-            ManagerStatus s = lab.manager().status();
+            ManagerStatus s = lab.status();
             if (!s.anyFaultActive() && s.fullDegree()) {
                 if (injectedInRun > 0) {
                     // Let clients see the repaired view (a pre-connected client's spare is the replacement) before

@@ -12,8 +12,6 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.LockSupport;
-import org.ftlab.auction.api.AuctionDraft;
-import org.ftlab.auction.api.AuctionPosted;
 import org.ftlab.auction.api.MicroClock;
 import org.ftlab.auction.api.Reply;
 import org.ftlab.auction.api.ReplySize;
@@ -23,10 +21,11 @@ import org.ftlab.harness.failover.Outcome;
 import org.ftlab.harness.failover.PluginFailure;
 import org.ftlab.harness.failover.Strategies;
 import org.ftlab.harness.lab.ManagedLab;
-import org.ftlab.harness.probe.ExactlyOnceAudit;
 import org.ftlab.harness.probe.ProbeTable;
 import org.ftlab.harness.probe.RunSettings;
-import org.ftlab.rm.api.DatabaseEndpoint;
+import org.ftlab.harness.workload.ClientSession;
+import org.ftlab.harness.workload.Workload;
+import org.ftlab.harness.workload.Workloads;
 import org.ftlab.rm.api.FailureRecord;
 import org.ftlab.rm.api.InjectedFault;
 import org.ftlab.rm.api.ManagerStatus;
@@ -35,20 +34,22 @@ import org.ftlab.rm.api.ManagerStatus;
  * Runs a {@link GridPlan} against a running lab, block by block in the plan's schedule (every configuration's
  * replicates, in random or grid order): each block's clients run concurrently (one thread, one proxy and one
  * clientId each, for the whole run), first {@code warmup} requests of the configuration's own mix (recorded, marked
- * {@code warmup}), then the measured posts and views, closed loop (think time) or open loop (a schedule of intended
- * send times the client keeps whatever the replies do). Probes go to preallocated tables and are written after the
- * block, atomically, as {@code probes/<block>.csv}. Faults are injected as the {@link FaultSchedule} says and joined to
- * the requests they overlapped; after the run the database is audited (every post exactly once), the completed
- * requests of an interrupted block included.
+ * {@code warmup}), then the measured requests of the run's {@link Workload} (the auction's: posts, then views),
+ * closed loop (think time) or open loop (a schedule of intended send times the client keeps whatever the replies
+ * do). Probes go to preallocated tables and are written after the block, atomically, as {@code probes/<block>.csv}.
+ * Faults are injected as the {@link FaultSchedule} says and joined to the requests they overlapped; after the run
+ * the workload's checker audits it (the auction's: every post exactly once in the database), the completed requests
+ * of an interrupted block included.
  */
 public final class GridRunner {
     /** A request that starts more than this after its intended send time counts as late (open loop). */
     public static final long LATE_START_MICROS = 1_000;
     /** Seconds of requests at a client's rate that its open-loop workers can have in flight before starts are late. */
     static final double IN_FLIGHT_SECONDS = 3.0;
-    private final ManagedLab lab;
+    private final GridLab lab;
     private final RunDirectory dir;
     private final GridPlan plan;
+    private final Workload workload;
     private final Strategies.Kind strategy;
     private final ClientTuning tuning;
     private final FaultSchedule faults;
@@ -60,11 +61,17 @@ public final class GridRunner {
     /** Mean latency seen so far, for the ETA; 5 ms until measured. */
     private double meanLatencyMillis = 5;
 
-    /** Runs the plan, strategy and faults recorded in {@code dir}'s manifest. */
+    /** Runs the workload, plan, strategy and faults recorded in {@code dir}'s manifest. */
     public GridRunner(ManagedLab lab, RunDirectory dir, PrintWriter progress) throws IOException {
+        this(GridLab.of(lab), dir, progress);
+    }
+
+    /** As above, on any lab (a test of the grid code may simulate one). */
+    public GridRunner(GridLab lab, RunDirectory dir, PrintWriter progress) throws IOException {
         this.lab = lab;
         this.dir = dir;
         this.plan = dir.plan();
+        this.workload = Workloads.named(dir.workload());
         RunSettings settings = dir.settings();
         this.strategy = Strategies.resolve(dir.strategy(), settings.pluginPath(), ClientSession.GIVE_UP);
         this.tuning = settings.clientTuning();
@@ -77,6 +84,11 @@ public final class GridRunner {
      * or {@code aborted}); returns whether it completed. For runs that nobody interrupts (benchmarks).
      */
     public static boolean runToEnd(ManagedLab lab, RunDirectory dir, PrintWriter progress) throws Exception {
+        return runToEnd(GridLab.of(lab), dir, progress);
+    }
+
+    /** As above, on any lab. */
+    public static boolean runToEnd(GridLab lab, RunDirectory dir, PrintWriter progress) throws Exception {
         boolean complete = false;
         try {
             complete = new GridRunner(lab, dir, progress).run();
@@ -109,7 +121,7 @@ public final class GridRunner {
         if (done > 0) {
             progress.printf(Locale.ROOT, "resuming: %d of %d blocks already done%n", done, total);
         }
-        List<ClientSession> sessions = new ArrayList<>();
+        List<GridClient> sessions = new ArrayList<>();
         List<ProbeTable> all = new ArrayList<>();
         String runTag = Long.toString(System.currentTimeMillis(), 36);
         ExecutorService pool = Executors.newFixedThreadPool(plan.maxClients(), daemon("grid-client"));
@@ -124,8 +136,8 @@ public final class GridRunner {
             }
             try {
                 for (int i = 0; i < plan.maxClients() && !todo.isEmpty(); i++) {
-                    sessions.add(new ClientSession(lab, strategy, tuning, String.format(Locale.ROOT, "g%s-%02d",
-                            runTag, i + 1)));
+                    sessions.add(GridClient.open(lab, workload, strategy, tuning, String.format(Locale.ROOT,
+                            "g%s-%02d", runTag, i + 1)));
                 }
             } catch (PluginFailure e) {
                 pluginFailed(e); // a plug-in whose constructor (or first requests) failed: nothing is measured
@@ -139,10 +151,10 @@ public final class GridRunner {
                 long t0 = System.nanoTime();
                 List<ProbeTable> tables = runBlock(block, schedule.indexOf(block) + 1, sessions, pool, injector);
                 all.addAll(tables);
-                ManagerStatus status = lab.manager().status(); // one reading: joined and logged alike
+                ManagerStatus status = lab.status(); // one reading: joined and logged alike
                 joinFaults(tables, status);
                 if (aborted) {
-                    // Interrupted: keep what completed (its posts are in the database), but not as a done block.
+                    // Interrupted: keep what completed (its effects are in the system), but not as a done block.
                     if (rows(tables) > 0) {
                         Path kept = dir.writePartial(block, tables);
                         progress.printf(Locale.ROOT, "%s interrupted: %d completed requests kept in %s (not counted;"
@@ -165,7 +177,7 @@ public final class GridRunner {
                 dir.recordNotInjected(notInjected);
             }
             pool.shutdownNow();
-            sessions.forEach(ClientSession::close);
+            sessions.forEach(GridClient::close);
         }
         if (pluginFailure != null) {
             // The plug-in broke its contract: the blocks done are whole and kept; the run is not complete, and no
@@ -174,7 +186,7 @@ public final class GridRunner {
             throw pluginFailure;
         }
         if (!all.isEmpty()) {
-            ExactlyOnceAudit.Result audit = ExactlyOnceAudit.check(DatabaseEndpoint.loadForAudits(lab.runDir()), all);
+            Workload.Verdict audit = workload.checker().check(lab.runDir(), all);
             dir.recordAudit(audit);
             progress.println(audit.summary());
             if (!audit.passed()) {
@@ -182,7 +194,7 @@ public final class GridRunner {
             }
         }
         awaitLastingFaultsEnded();
-        writeFaults(lab.manager().status());
+        writeFaults(lab.status());
         return !aborted;
     }
 
@@ -194,13 +206,13 @@ public final class GridRunner {
      */
     private void awaitLastingFaultsEnded() throws IOException, InterruptedException {
         long deadlineUs = 0;
-        for (InjectedFault f : ownFaults(lab.manager().status())) {
+        for (InjectedFault f : ownFaults(lab.status())) {
             if (f.spec().kind().lasts() && f.active()) {
                 deadlineUs = Math.max(deadlineUs, f.injectedEpochUs() + 1000 * f.spec().durationMillis());
             }
         }
         deadlineUs += 10_000_000; // the manager's repair thread, and the fence's, take milliseconds: ample
-        while (!aborted && MicroClock.nowEpochMicros() < deadlineUs && ownFaults(lab.manager().status()).stream()
+        while (!aborted && MicroClock.nowEpochMicros() < deadlineUs && ownFaults(lab.status()).stream()
                 .anyMatch(f -> f.spec().kind().lasts() && f.active())) {
             Thread.sleep(50);
         }
@@ -214,23 +226,23 @@ public final class GridRunner {
         };
     }
 
-    private List<ProbeTable> runBlock(GridPlan.Block block, int blockNumber, List<ClientSession> sessions,
+    private List<ProbeTable> runBlock(GridPlan.Block block, int blockNumber, List<GridClient> sessions,
             ExecutorService pool, FaultInjector injector) throws Exception {
         GridConfig config = block.config();
         AtomicInteger completed = new AtomicInteger();
         injector.beginBlock(blockNumber, config.clients() * plan.invocationsPerClient(), completed);
         CountDownLatch start = new CountDownLatch(1);
         // Closed loop: each method's measured requests end together (see runClosedLoopClient).
-        CountDownLatch postsDone = new CountDownLatch(config.clients());
-        CountDownLatch viewsDone = new CountDownLatch(config.clients());
+        CountDownLatch firstDone = new CountDownLatch(config.clients());
+        CountDownLatch secondDone = new CountDownLatch(config.clients());
         List<Future<ProbeTable>> futures = new ArrayList<>();
         for (int c = 0; c < config.clients(); c++) {
-            ClientSession s = sessions.get(c);
+            GridClient s = sessions.get(c);
             int clientIndex = c;
             futures.add(pool.submit(() -> {
                 start.await();
                 return config.openLoop() ? runOpenLoopClient(block, s, clientIndex, completed)
-                        : runClosedLoopClient(block, s, completed, postsDone, viewsDone);
+                        : runClosedLoopClient(block, s, completed, firstDone, secondDone);
             }));
         }
         start.countDown();
@@ -243,7 +255,7 @@ public final class GridRunner {
      * The clients' tables once every client is done; if a plug-in strategy breaks its contract meanwhile (a client
      * may be stuck in it for good), the tables of the clients that are done, and the run is aborted.
      */
-    private List<ProbeTable> await(List<Future<ProbeTable>> futures, List<ClientSession> sessions)
+    private List<ProbeTable> await(List<Future<ProbeTable>> futures, List<GridClient> sessions)
             throws InterruptedException, java.util.concurrent.ExecutionException {
         List<ProbeTable> tables = new ArrayList<>();
         for (Future<ProbeTable> f : futures) {
@@ -251,7 +263,7 @@ public final class GridRunner {
                 try {
                     f.get(100, java.util.concurrent.TimeUnit.MILLISECONDS);
                 } catch (java.util.concurrent.TimeoutException e) {
-                    sessions.forEach(s -> pluginFailed(s.client.pluginFailure()));
+                    sessions.forEach(s -> pluginFailed(s.session.client.pluginFailure()));
                 }
             }
             if (f.isDone() && !f.isCancelled()) {
@@ -270,67 +282,77 @@ public final class GridRunner {
     }
 
     /**
-     * The method of a client's {@code i}-th request of a block: warm-up requests mix posts and views in the
-     * configuration's proportions, spread evenly; measured ones are the posts, then the views (seed 002's order).
+     * The operation of a client's {@code i}-th request of a block (an index into the workload's operations):
+     * warm-up requests mix them in the configuration's proportions, spread evenly; measured ones are the first
+     * operation's, then the second's (seed 002's order: posts, then views).
      */
-    private boolean isPost(int i) {
+    private int operationAt(int i) {
         int warmup = plan.design().warmupPerClient();
         if (i >= warmup) {
-            return i - warmup < plan.postsPerClient();
+            return i - warmup < plan.postsPerClient() ? 0 : 1;
         }
-        return inMixIsPost(i);
+        return inMix(i);
     }
 
-    /** Whether the {@code i}-th request of a warm-up is a post: posts spread evenly in the plan's proportion. */
-    private boolean inMixIsPost(int i) {
-        long posts = plan.postsPerClient();
+    /** The operation of the {@code i}-th request of a warm-up: the first spread evenly in the plan's proportion. */
+    private int inMix(int i) {
+        long first = plan.postsPerClient();
         long total = plan.invocationsPerClient();
-        return (i + 1) * posts / total > i * posts / total;
+        return (i + 1) * first / total > i * first / total ? 0 : 1;
     }
 
-    /** What one request of a block is: its header, method, and the auction it posts or views. */
-    private final class Request {
-        final RequestHeader header;
-        final boolean post;
-        final ProbeTable.Phase phase;
-        final String method;
-        final long auctionId;
-        final AuctionDraft draft;
-
-        Request(GridPlan.Block block, ClientSession s, int i, long viewedAuction) {
-            this(s, block.config().reply(), block.id(), isPost(i), i < plan.design().warmupPerClient()
-                    ? ProbeTable.Phase.WARMUP : ProbeTable.Phase.MEASURE, viewedAuction);
-        }
-
-        Request(ClientSession s, ReplySize reply, String tag, boolean post, ProbeTable.Phase phase,
-                long viewedAuction) {
-            header = s.next(reply);
-            this.post = post;
-            this.phase = phase;
-            method = post ? "postAuction" : "viewAuction";
-            auctionId = post ? 0 : viewedAuction;
-            draft = post ? new AuctionDraft(s.clientId + "#" + header.seq(), "grid " + tag, 100, 86_400) : null;
-        }
-
-        /** Invokes it and completes its row; returns the posted auction's id, or 0. */
-        long invoke(ClientSession s, ProbeTable table, int row, int sizedBytes) {
-            long sent = MicroClock.nowEpochMicros();
+    /** One client of the run: its session (id, fail-over client, sequence numbers) and its workload's generator. */
+    private record GridClient(ClientSession session, Workload.Client workload) {
+        static GridClient open(GridLab lab, Workload workload, Strategies.Kind strategy, ClientTuning tuning,
+                String clientId) throws Exception {
+            ClientSession s = new ClientSession(clientId, lab.client(strategy, tuning, ClientSession.GIVE_UP));
             try {
-                Outcome<? extends Reply<?>> o = post
-                        ? s.client.invoke(method, svc -> svc.postAuction(header, s.token, draft))
-                        : s.client.invoke(method, svc -> svc.viewAuction(header, auctionId));
-                long received = MicroClock.nowEpochMicros();
-                table.served(row, sizedBytes, sent, received, o.result(), o.served().wireName(), o.phases(),
-                        o.sentTo());
-                return post && o.result().value() instanceof AuctionPosted p ? p.auctionId() : 0;
-            } catch (PluginFailure e) {
-                pluginFailed(e);
-                table.failed(row, sent, MicroClock.nowEpochMicros(), e);
-                return 0;
-            } catch (Exception e) {
-                table.failed(row, sent, MicroClock.nowEpochMicros(), e);
-                return 0;
+                return new GridClient(s, workload.open(s));
+            } catch (Exception | Error e) {
+                s.close();
+                throw e;
             }
+        }
+
+        String clientId() {
+            return session.clientId;
+        }
+
+        void close() {
+            session.close();
+        }
+    }
+
+    /** One request of a block as the grid sends it: the workload's request, its header (seq) and its phase. */
+    private record Sent(Workload.Request request, RequestHeader header, ProbeTable.Phase phase) {
+    }
+
+    /** The next request of {@code c}: operation {@code operation}, reply size {@code reply}, of block {@code tag}. */
+    private static Sent prepare(GridClient c, ReplySize reply, String tag, int operation, ProbeTable.Phase phase) {
+        RequestHeader header = c.session().next(reply);
+        return new Sent(c.workload().next(operation, header, tag), header, phase);
+    }
+
+    /** The {@code i}-th request of a client's share of {@code block}. */
+    private Sent prepare(GridPlan.Block block, GridClient c, int i) {
+        return prepare(c, block.config().reply(), block.id(), operationAt(i), i < plan.design().warmupPerClient()
+                ? ProbeTable.Phase.WARMUP : ProbeTable.Phase.MEASURE);
+    }
+
+    /** Invokes {@code r} and completes its row: the timed path is the invocation between two clock readings. */
+    private void invoke(Sent r, GridClient c, ProbeTable table, int row, int sizedBytes) {
+        long sent = MicroClock.nowEpochMicros();
+        try {
+            Outcome<?> o = r.request().invoke(c.session().client);
+            long received = MicroClock.nowEpochMicros();
+            table.served(row, sizedBytes, sent, received, o.result() instanceof Reply<?> reply ? reply : null,
+                    o.servedBy(), o.served().wireName(), o.phases(), o.sentTo());
+            r.request().completed(o);
+        } catch (PluginFailure e) {
+            pluginFailed(e);
+            table.failed(row, sent, MicroClock.nowEpochMicros(), e);
+        } catch (Exception e) {
+            table.failed(row, sent, MicroClock.nowEpochMicros(), e);
         }
     }
 
@@ -341,103 +363,85 @@ public final class GridRunner {
      * number of busy clients doing the same thing, instead of a load that thins out as clients finish (without the
      * hold, the last views of a 4-client block ran up to 3× faster than the first, because the others had stopped).
      */
-    private ProbeTable runClosedLoopClient(GridPlan.Block block, ClientSession s, AtomicInteger completed,
-            CountDownLatch postsDone, CountDownLatch viewsDone) throws InterruptedException {
+    private ProbeTable runClosedLoopClient(GridPlan.Block block, GridClient c, AtomicInteger completed,
+            CountDownLatch firstDone, CountDownLatch secondDone) throws InterruptedException {
         GridConfig config = block.config();
         int warmup = plan.design().warmupPerClient();
         int n = warmup + plan.invocationsPerClient();
-        int lastPost = warmup + plan.postsPerClient() - 1;
-        ProbeTable table = new ProbeTable(s.clientId, n, block.replicate());
+        int lastOfFirst = warmup + plan.postsPerClient() - 1;
+        ProbeTable table = new ProbeTable(c.clientId(), n, block.replicate());
         int sizedBytes = config.reply().isOriginal() ? -1 : config.reply().bytes();
-        long[] posted = new long[n];
-        int postedCount = 0;
-        boolean countedPosts = false;
-        boolean countedViews = false;
+        boolean countedFirst = false;
+        boolean countedSecond = false;
         try {
             for (int i = 0; i < n && !aborted; i++) {
-                long viewed = postedCount == 0 ? s.anchorAuctionId : posted[viewIndex(i, postedCount)];
-                Request r = new Request(block, s, i, viewed);
-                long id = closedLoopRequest(r, s, table, sizedBytes, config.thinkMillis());
-                if (id != 0 && postedCount < posted.length) {
-                    posted[postedCount++] = id;
-                }
-                if (r.phase == ProbeTable.Phase.MEASURE) {
+                Sent r = prepare(block, c, i);
+                closedLoopRequest(r, c, table, sizedBytes, config.thinkMillis());
+                if (r.phase() == ProbeTable.Phase.MEASURE) {
                     completed.incrementAndGet();
                 }
-                if (i == lastPost) {
-                    countedPosts = true;
-                    hold(postsDone, true, block, s, table, sizedBytes, null);
+                if (i == lastOfFirst) {
+                    countedFirst = true;
+                    hold(firstDone, 0, block, c, table, sizedBytes);
                 }
                 if (i == n - 1 && plan.viewsPerClient() > 0) {
-                    countedViews = true;
-                    // hold views read the client's posts in turn, as its measured views did
-                    int posts = postedCount;
-                    int[] next = {0};
-                    hold(viewsDone, false, block, s, table, sizedBytes, () -> posts == 0 ? s.anchorAuctionId
-                            : posted[next[0]++ % posts]);
+                    countedSecond = true;
+                    hold(secondDone, 1, block, c, table, sizedBytes);
                 }
             }
         } finally {
             // An aborted client must not hold the others forever.
-            if (!countedPosts) {
-                postsDone.countDown();
+            if (!countedFirst) {
+                firstDone.countDown();
             }
-            if (!countedViews) {
-                viewsDone.countDown();
+            if (!countedSecond) {
+                secondDone.countDown();
             }
         }
         return table;
     }
 
-    /** Counts this client done with a method, then sends it unmeasured until every client is done with it. */
-    private void hold(CountDownLatch done, boolean post, GridPlan.Block block, ClientSession s, ProbeTable table,
-            int sizedBytes, java.util.function.LongSupplier viewed) throws InterruptedException {
+    /** Counts this client done with an operation, then sends it unmeasured until every client is done with it. */
+    private void hold(CountDownLatch done, int operation, GridPlan.Block block, GridClient c, ProbeTable table,
+            int sizedBytes) throws InterruptedException {
         done.countDown();
         while (done.getCount() > 0 && !aborted) {
-            Request r = new Request(s, block.config().reply(), block.id(), post, ProbeTable.Phase.HOLD,
-                    post ? 0 : viewed.getAsLong());
-            closedLoopRequest(r, s, table, sizedBytes, block.config().thinkMillis());
+            Sent r = prepare(c, block.config().reply(), block.id(), operation, ProbeTable.Phase.HOLD);
+            closedLoopRequest(r, c, table, sizedBytes, block.config().thinkMillis());
         }
     }
 
-    /** Sends one closed-loop request and thinks; returns the posted auction's id, or 0. */
-    private static long closedLoopRequest(Request r, ClientSession s, ProbeTable table, int sizedBytes,
-            int thinkMillis) throws InterruptedException {
-        int row = table.claim(r.header.seq(), r.method, 0, r.phase);
-        long id = r.invoke(s, table, row, sizedBytes);
+    /** Sends one closed-loop request and thinks. */
+    private void closedLoopRequest(Sent r, GridClient c, ProbeTable table, int sizedBytes, int thinkMillis)
+            throws InterruptedException {
+        int row = table.claim(r.header().seq(), r.request().method(), 0, r.phase());
+        invoke(r, c, table, row, sizedBytes);
         table.setIntendedToSend(row); // closed loop: intended = sent
         if (thinkMillis > 0) {
             Thread.sleep(thinkMillis);
         }
-        return id;
     }
 
     /**
      * Warms a new lab up before the first block: every session sends {@code labWarmupPerClient} requests, closed loop
-     * with no think time, posts and views in the plan's proportions, cycling through the plan's reply sizes, so
+     * with no think time, the workload's operations in the plan's proportions, cycling through the plan's reply sizes, so
      * that the replicas' JIT compilers and the database have seen every request path at load. The rows are kept
      * (phase warmup, in probes/warmup/) and audited, and never measured.
      */
-    private List<ProbeTable> labWarmup(List<ClientSession> sessions, ExecutorService pool) throws Exception {
+    private List<ProbeTable> labWarmup(List<GridClient> sessions, ExecutorService pool) throws Exception {
         int n = plan.design().labWarmupPerClient();
         progress.printf(Locale.ROOT, "warming the lab up: %d requests per client, %d clients%n", n, sessions.size());
         progress.flush();
         long t0 = System.nanoTime();
         List<Future<ProbeTable>> futures = new ArrayList<>();
         List<ReplySize> replies = plan.replies();
-        for (ClientSession s : sessions) {
+        for (GridClient c : sessions) {
             futures.add(pool.submit(() -> {
-                ProbeTable table = new ProbeTable(s.clientId, n, 1);
-                long[] posted = new long[n];
-                int postedCount = 0;
+                ProbeTable table = new ProbeTable(c.clientId(), n, 1);
                 for (int i = 0; i < n && !aborted; i++) {
                     ReplySize reply = replies.get((i / 2) % replies.size());
-                    Request r = new Request(s, reply, "lab warm-up", inMixIsPost(i), ProbeTable.Phase.WARMUP,
-                            postedCount == 0 ? s.anchorAuctionId : posted[i % postedCount]);
-                    long id = closedLoopRequest(r, s, table, reply.isOriginal() ? -1 : reply.bytes(), 0);
-                    if (id != 0) {
-                        posted[postedCount++] = id;
-                    }
+                    Sent r = prepare(c, reply, "lab warm-up", inMix(i), ProbeTable.Phase.WARMUP);
+                    closedLoopRequest(r, c, table, reply.isOriginal() ? -1 : reply.bytes(), 0);
                 }
                 return table;
             }));
@@ -470,28 +474,20 @@ public final class GridRunner {
         return count == 0 ? new double[] {0, 0} : new double[] {first / count, last / count};
     }
 
-    /** Which posted auction a view at request index {@code i} reads: the posts in turn, oldest first. */
-    private int viewIndex(int i, int postedCount) {
-        int sinceViews = Math.max(0, i - plan.design().warmupPerClient() - plan.postsPerClient());
-        return (i < plan.design().warmupPerClient() ? i : sinceViews) % postedCount;
-    }
-
     /**
      * One client's share of a block, open loop: this thread keeps the schedule of intended send times (every 1/rate
      * s, or exponential gaps for Poisson arrivals, drawn from the run's seed) and hands each request to the client's
      * worker pool, never waiting for a reply. A request that finds every worker busy starts late; the probe row keeps
      * both times (intended and sent), so the wait counts in its latency and the lateness is visible.
      */
-    private ProbeTable runOpenLoopClient(GridPlan.Block block, ClientSession s, int clientIndex,
+    private ProbeTable runOpenLoopClient(GridPlan.Block block, GridClient c, int clientIndex,
             AtomicInteger completed) throws InterruptedException {
         GridConfig config = block.config();
         int n = plan.design().warmupPerClient() + plan.invocationsPerClient();
-        ProbeTable table = new ProbeTable(s.clientId, n, block.replicate());
+        ProbeTable table = new ProbeTable(c.clientId(), n, block.replicate());
         int sizedBytes = config.reply().isOriginal() ? -1 : config.reply().bytes();
-        java.util.concurrent.atomic.AtomicLongArray posted = new java.util.concurrent.atomic.AtomicLongArray(n);
-        AtomicInteger postedCount = new AtomicInteger();
         int inFlightCap = maxInFlight(config.ratePerS());
-        ExecutorService workers = s.workers(inFlightCap);
+        ExecutorService workers = c.session().workers(inFlightCap);
         // this block's cap on requests in flight, whatever size earlier blocks grew the client's pool to
         java.util.concurrent.Semaphore slots = new java.util.concurrent.Semaphore(inFlightCap);
         java.util.Random random = new java.util.Random(java.util.Objects.hash(plan.design().seed(), block.id(),
@@ -511,19 +507,15 @@ public final class GridRunner {
             while ((wait = nextNanos - System.nanoTime()) > 0 && !aborted) {
                 LockSupport.parkNanos(wait);
             }
-            int count = postedCount.get();
-            long viewed = count == 0 ? s.anchorAuctionId : posted.get(viewIndex(i, count));
-            Request r = new Request(block, s, i, viewed == 0 ? s.anchorAuctionId : viewed);
-            int row = table.claim(r.header.seq(), r.method, startEpochUs + (nextNanos - startNanos) / 1000, r.phase);
+            Sent r = prepare(block, c, i);
+            int row = table.claim(r.header().seq(), r.request().method(), startEpochUs + (nextNanos - startNanos)
+                    / 1000, r.phase());
             slots.acquire(); // every slot busy: this request (and those due after it) start late
             handedOut++;
             workers.execute(() -> {
                 try {
-                    long id = r.invoke(s, table, row, sizedBytes);
-                    if (id != 0) {
-                        posted.set(Math.min(postedCount.getAndIncrement(), posted.length() - 1), id);
-                    }
-                    if (r.phase == ProbeTable.Phase.MEASURE) {
+                    invoke(r, c, table, row, sizedBytes);
+                    if (r.phase() == ProbeTable.Phase.MEASURE) {
                         completed.incrementAndGet();
                     }
                 } finally {
@@ -596,7 +588,7 @@ public final class GridRunner {
     private void awaitFullDegree() throws IOException, InterruptedException {
         long deadline = System.nanoTime() + 180_000_000_000L;
         while (!aborted && System.nanoTime() < deadline) {
-            if (lab.manager().status().fullDegree()) {
+            if (lab.status().fullDegree()) {
                 return;
             }
             Thread.sleep(100);

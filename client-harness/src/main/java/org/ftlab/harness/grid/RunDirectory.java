@@ -19,13 +19,14 @@ import java.util.Set;
 import org.ftlab.auction.api.ReplySize;
 import org.ftlab.harness.failover.PluginStrategies;
 import org.ftlab.harness.failover.Strategies;
-import org.ftlab.harness.probe.ExactlyOnceAudit;
 import org.ftlab.harness.probe.FaultRecord;
 import org.ftlab.harness.probe.FaultsCsv;
 import org.ftlab.harness.probe.Manifest;
 import org.ftlab.harness.probe.ProbeFile;
 import org.ftlab.harness.probe.ProbeTable;
 import org.ftlab.harness.probe.RunSettings;
+import org.ftlab.harness.workload.Workload;
+import org.ftlab.harness.workload.Workloads;
 import org.ftlab.rm.api.FailureRecord;
 import org.ftlab.rm.api.FaultKind;
 import org.ftlab.rm.api.FaultSpec;
@@ -62,6 +63,18 @@ public final class RunDirectory {
     /** As above, with the run's knobs ({@code settings} in the manifest). */
     public static RunDirectory create(Path dir, GridPlan plan, String strategy, FaultSchedule faults,
             int replicas, int spares, String database, Path home, RunSettings settings) throws IOException {
+        return create(dir, plan, Workloads.DEFAULT, strategy, faults, replicas, spares, database, home, settings);
+    }
+
+    /** As above, for the workload named {@code workload} ({@code workload} in the manifest). */
+    public static RunDirectory create(Path dir, GridPlan plan, String workload, String strategy,
+            FaultSchedule faults, int replicas, int spares, String database, Path home, RunSettings settings)
+            throws IOException {
+        Workload w = Workloads.named(workload); // a clear error before anything is written
+        if (w.operations().size() < 2 && plan.viewsPerClient() > 0) {
+            throw new IllegalArgumentException("workload " + w.name() + " has one operation ("
+                    + w.operations().get(0) + "): give --views 0");
+        }
         if (plan.design().seed() == null) {
             plan = plan.withDesign(plan.design().withSeed(new SecureRandom().nextLong() >>> 1));
         }
@@ -82,7 +95,7 @@ public final class RunDirectory {
         Manifest.Faults f = Manifest.Faults.of(faults.origin(), faults.entries().size(),
                 faults.kinds().stream().map(FaultKind::wireName).toList(), scheduleFile);
         String now = Instant.now().toString();
-        Manifest m = new Manifest(Manifest.FORMAT_VERSION, "running", plan.profile(), Manifest.DEFAULT_WORKLOAD, grid,
+        Manifest m = new Manifest(Manifest.FORMAT_VERSION, "running", plan.profile(), workload, grid,
                 strategyName(strategy), settings, f, replicas, spares, database, versions(),
                 System.getProperty("java.vm.name") + " " + System.getProperty("java.runtime.version"),
                 new Manifest.Host(hostName(), System.getProperty("os.name") + " " + System.getProperty("os.version")
@@ -122,6 +135,11 @@ public final class RunDirectory {
                         g.labWarmupPerClient() == null ? 0 : g.labWarmupPerClient());
         return new GridPlan(manifest.profile(), g.clients(), g.thinkMs(), replies, g.postsPerClient(),
                 g.viewsPerClient(), design);
+    }
+
+    /** The workload's name ({@code auction} for runs from before workloads were named). */
+    public String workload() {
+        return manifest.workload();
     }
 
     /** The fail-over strategy's name: a built-in one's, or {@code class:NAME} for a plug-in. */
@@ -274,8 +292,9 @@ public final class RunDirectory {
         return manifest.segments().size();
     }
 
-    public synchronized void recordAudit(ExactlyOnceAudit.Result audit) throws IOException {
-        manifest = manifest.withAudit(new Manifest.Audit(audit.postsChecked(), audit.passed(),
+    /** The checker's verdict, under the manifest's {@code audit} (its first 20 problems). */
+    public synchronized void recordAudit(Workload.Verdict audit) throws IOException {
+        manifest = manifest.withAudit(new Manifest.Audit(audit.checked(), audit.passed(),
                 audit.problems().stream().limit(20).toList()));
         saveManifest();
     }

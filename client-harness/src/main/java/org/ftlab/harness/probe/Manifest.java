@@ -27,6 +27,7 @@ import org.ftlab.rm.os.AtomicFiles;
  * @param formatVersion {@value #FORMAT_VERSION} for runs made now
  * @param status {@code running}, {@code complete} or {@code aborted}
  * @param workload the workload the clients ran ({@code auction}: the only one before the format was numbered)
+ * @param audit the workload's checker's verdict ({@code posts_checked}: the requests it checked)
  * @param failoverStrategy a built-in strategy's name, or {@code class:NAME} for a plug-in
  * @param settings the knobs; null in the earliest runs (then {@link RunSettings#DEFAULTS})
  * @param replicas the replication degree; {@code spares}: pre-booted spares

@@ -24,6 +24,9 @@ import org.ftlab.harness.failover.FailoverPhases;
  * columns from the replica's (see docs/probe-format.md).
  */
 public final class ProbeTable {
+    /** A server time that was not measured (a workload whose replies carry no server probes). */
+    private static final long NO_PROBE = Long.MIN_VALUE;
+
     /** The probe file header (docs/probe-format.md); later columns may be added, never reordered. */
     public static final String HEADER = "client,seq,method,reply_bytes,client_send_us,client_recv_us,server_recv_us,"
             + "db_start_us,db_end_us,server_send_us,epoch_us,replica,outcome,fault_id,detect_us,failover_us,retry_us,"
@@ -164,15 +167,21 @@ public final class ProbeTable {
 
     /** Completes row {@code i}: a successful invocation; {@code replyPayloadBytes} is -1 for the natural reply. */
     public void ok(int i, int replyPayloadBytes, long sendMicros, long recvMicros, Reply<?> reply) {
+        ok(i, replyPayloadBytes, sendMicros, recvMicros, reply, reply.replica());
+    }
+
+    /** As above; {@code reply} null: a workload whose replies carry no server probes, served by {@code servedBy}. */
+    private void ok(int i, int replyPayloadBytes, long sendMicros, long recvMicros, Reply<?> reply,
+            String servedBy) {
         replyBytes[i] = replyPayloadBytes;
         clientSend[i] = sendMicros;
         clientRecv[i] = recvMicros;
-        ServerProbes p = reply.probes();
-        serverRecv[i] = p.receivedMicros();
-        dbStart[i] = p.dbStartMicros();
-        dbEnd[i] = p.dbEndMicros();
-        serverSend[i] = p.replySentMicros();
-        replica[i] = reply.replica();
+        ServerProbes p = reply == null ? null : reply.probes();
+        serverRecv[i] = p == null ? NO_PROBE : p.receivedMicros();
+        dbStart[i] = p == null ? NO_PROBE : p.dbStartMicros();
+        dbEnd[i] = p == null ? NO_PROBE : p.dbEndMicros();
+        serverSend[i] = p == null ? NO_PROBE : p.replySentMicros();
+        replica[i] = reply == null ? servedBy : reply.replica();
         outcome[i] = "ok";
         detect[i] = -1;
         sentTo[i] = 1;
@@ -184,7 +193,16 @@ public final class ProbeTable {
      */
     public void served(int i, int replyPayloadBytes, long sendMicros, long recvMicros, Reply<?> reply, String how,
             FailoverPhases phases, int replicasSentTo) {
-        ok(i, replyPayloadBytes, sendMicros, recvMicros, reply);
+        served(i, replyPayloadBytes, sendMicros, recvMicros, reply, reply.replica(), how, phases, replicasSentTo);
+    }
+
+    /**
+     * As above, for any workload: {@code reply} is the service's reply with its server probes, or null for one
+     * without them (those columns stay empty); {@code servedBy} names the replica that answered.
+     */
+    public void served(int i, int replyPayloadBytes, long sendMicros, long recvMicros, Reply<?> reply,
+            String servedBy, String how, FailoverPhases phases, int replicasSentTo) {
+        ok(i, replyPayloadBytes, sendMicros, recvMicros, reply, servedBy);
         outcome[i] = how;
         sentTo[i] = replicasSentTo;
         if (phases != null) {
@@ -313,6 +331,11 @@ public final class ProbeTable {
         return method[i];
     }
 
+    /** The replica that answered row {@code i} (empty for a failed request). */
+    public String replicaAt(int i) {
+        return replica[i];
+    }
+
     /** True if the request completed (first time, by a hedge, or after fail-over). */
     public boolean isOk(int i) {
         return "ok".equals(outcome[i]) || "retried".equals(outcome[i]) || "hedged".equals(outcome[i]);
@@ -354,7 +377,7 @@ public final class ProbeTable {
                         row.append(t.replyBytes[i]);
                     }
                     row.append(',').append(t.clientSend[i]).append(',').append(t.clientRecv[i]).append(',');
-                    if (ok) {
+                    if (ok && t.serverRecv[i] != NO_PROBE) {
                         row.append(t.serverRecv[i]).append(',').append(t.dbStart[i]).append(',')
                                 .append(t.dbEnd[i]).append(',').append(t.serverSend[i]);
                     } else {

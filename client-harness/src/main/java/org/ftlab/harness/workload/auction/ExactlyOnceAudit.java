@@ -1,4 +1,4 @@
-package org.ftlab.harness.probe;
+package org.ftlab.harness.workload.auction;
 
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -8,10 +8,12 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import org.ftlab.harness.probe.ProbeTable;
+import org.ftlab.harness.workload.Workload;
 import org.ftlab.rm.api.DatabaseEndpoint;
 
 /**
- * Checks in the database, not through the service, that every post-auction request a client completed is stored
+ * The auction workload's checker. Checks in the database, not through the service, that every post-auction request a client completed is stored
  * exactly once and that nothing else was stored for it. Harness clients title their auctions
  * {@code <clientId>#<seq>}, so each request is recognisable after any number of retries and fail-overs.
  */
@@ -19,21 +21,8 @@ public final class ExactlyOnceAudit {
     private ExactlyOnceAudit() {
     }
 
-    /** The outcome: how many posts were checked, and what was wrong (empty when nothing). */
-    public record Result(int postsChecked, List<String> problems) {
-        public boolean passed() {
-            return problems.isEmpty();
-        }
-
-        public String summary() {
-            return passed() ? "audit: " + postsChecked + " posts, each stored exactly once (no loss, no duplicate)"
-                    : "audit FAILED: " + problems.size() + " problems in " + postsChecked + " posts, first: "
-                            + problems.get(0);
-        }
-    }
-
     /** Audits the completed posts of every table (one table per client). */
-    public static Result check(DatabaseEndpoint db, Iterable<ProbeTable> tables) throws SQLException {
+    public static Workload.Verdict check(DatabaseEndpoint db, Iterable<ProbeTable> tables) throws SQLException {
         int checked = 0;
         List<String> problems = new ArrayList<>();
         try (Connection c = db.connect();
@@ -81,6 +70,6 @@ public final class ExactlyOnceAudit {
             }
             throw e;
         }
-        return new Result(checked, problems);
+        return new Workload.Verdict(checked, "posts", "each stored exactly once (no loss, no duplicate)", problems);
     }
 }

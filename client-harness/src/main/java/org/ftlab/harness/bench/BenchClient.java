@@ -1,0 +1,49 @@
+package org.ftlab.harness.bench;
+
+import org.ftlab.auction.api.ReplySize;
+import org.ftlab.auction.api.RequestHeader;
+import org.ftlab.harness.failover.FailoverClient;
+import org.ftlab.harness.lab.ManagedLab;
+import org.ftlab.harness.workload.ClientSession;
+import org.ftlab.harness.workload.auction.AuctionWorkload.AuctionClient;
+
+/** A bench client: a session on the lab with the auction workload's account, login and anchor auction. */
+final class BenchClient implements AutoCloseable {
+    final ClientSession session;
+    final String clientId;
+    final FailoverClient client;
+    final String token;
+    final long anchorAuctionId;
+
+    private BenchClient(ClientSession session, AuctionClient auction) {
+        this.session = session;
+        this.clientId = session.clientId;
+        this.client = session.client;
+        this.token = auction.token();
+        this.anchorAuctionId = auction.anchorAuctionId();
+    }
+
+    /** A client of a built-in strategy on {@code lab}, set up as a grid client is. */
+    static BenchClient open(ManagedLab lab, String strategy, String clientId) throws Exception {
+        ClientSession s = ClientSession.on(lab, strategy, clientId);
+        try {
+            return new BenchClient(s, AuctionClient.open(s));
+        } catch (Exception | Error e) {
+            s.close();
+            throw e;
+        }
+    }
+
+    RequestHeader next(ReplySize size) {
+        return session.next(size);
+    }
+
+    RequestHeader next(ReplySize size, boolean probes) {
+        return session.next(size, probes);
+    }
+
+    @Override
+    public void close() {
+        session.close();
+    }
+}

@@ -1,0 +1,83 @@
+package org.ftlab.harness.workload;
+
+import java.time.Duration;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import org.ftlab.auction.api.ReplySize;
+import org.ftlab.auction.api.RequestHeader;
+import org.ftlab.harness.failover.ClientTuning;
+import org.ftlab.harness.failover.FailoverClient;
+import org.ftlab.harness.failover.Strategies;
+import org.ftlab.harness.lab.ManagedLab;
+
+/**
+ * One client for the whole run: its own id, fail-over client (its own proxies) and sequence numbers, which continue
+ * across configurations, so (clientId, seq) stays unique for the run. What the client does is its workload's
+ * ({@link Workload#open}). In open loop one client has several requests in flight at once, on the same fail-over
+ * client (which is safe for concurrent invocations).
+ */
+public final class ClientSession implements AutoCloseable {
+    /** How long one request may keep failing over before the client gives it up. */
+    public static final Duration GIVE_UP = Duration.ofSeconds(60);
+
+    public final String clientId;
+    public final FailoverClient client;
+    private long nextSeq;
+    /** Open loop only: the threads that carry this client's concurrent requests. */
+    private ThreadPoolExecutor workers;
+
+    /** A session of {@code client}, which it closes. */
+    public ClientSession(String clientId, FailoverClient client) {
+        this.clientId = clientId;
+        this.client = client;
+    }
+
+    /** A client of a built-in strategy with adaptive timing on {@code lab}. */
+    public static ClientSession on(ManagedLab lab, String strategy, String clientId) throws Exception {
+        return new ClientSession(clientId, new FailoverClient(lab.manager(), lab.user(), Strategies.named(strategy),
+                ClientTuning.ADAPTIVE, GIVE_UP));
+    }
+
+    /** The next header; sequence numbers are handed out by one thread (the one that schedules requests). */
+    public RequestHeader next(ReplySize size) {
+        return new RequestHeader(clientId, nextSeq++, size);
+    }
+
+    /** The next header, with the replica's probes on or off (off only to measure what probes cost). */
+    public RequestHeader next(ReplySize size, boolean probes) {
+        return new RequestHeader(clientId, nextSeq++, size, probes);
+    }
+
+    /**
+     * The pool of at least {@code threads} workers that carry this client's concurrent open-loop requests (created at
+     * first use, grown when a configuration needs more; each block caps its own requests in flight).
+     */
+    public synchronized ExecutorService workers(int threads) {
+        if (workers == null) {
+            workers = new ThreadPoolExecutor(threads, threads, 60, TimeUnit.SECONDS, new LinkedBlockingQueue<>(),
+                    r -> {
+                        Thread t = new Thread(r, clientId + "-worker");
+                        t.setDaemon(true);
+                        return t;
+                    });
+            workers.prestartAllCoreThreads();
+        } else if (workers.getMaximumPoolSize() < threads) {
+            workers.setMaximumPoolSize(threads);
+            workers.setCorePoolSize(threads);
+            workers.prestartAllCoreThreads();
+        }
+        return workers;
+    }
+
+    @Override
+    public void close() {
+        synchronized (this) {
+            if (workers != null) {
+                workers.shutdownNow();
+            }
+        }
+        client.close();
+    }
+}

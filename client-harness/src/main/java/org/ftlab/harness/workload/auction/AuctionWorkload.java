@@ -1,0 +1,143 @@
+package org.ftlab.harness.workload.auction;
+
+import java.util.ArrayList;
+import java.util.List;
+import org.ftlab.auction.api.AuctionDraft;
+import org.ftlab.auction.api.AuctionPosted;
+import org.ftlab.auction.api.Reply;
+import org.ftlab.auction.api.ReplySize;
+import org.ftlab.auction.api.RequestHeader;
+import org.ftlab.harness.failover.FailoverClient;
+import org.ftlab.harness.failover.Outcome;
+import org.ftlab.harness.workload.ClientSession;
+import org.ftlab.harness.workload.Workload;
+import org.ftlab.rm.api.DatabaseEndpoint;
+
+/**
+ * The auction service's workload (seed 002): each client posts auctions, then views them, oldest first, in turn; a
+ * view reads the client's own anchor auction while it has posted none it can name (sized replies carry no auction
+ * id). Every post is titled {@code <clientId>#<seq>}, so the checker ({@link ExactlyOnceAudit}) finds each in the
+ * database after any number of retries and fail-overs and checks it is stored exactly once.
+ */
+public final class AuctionWorkload implements Workload {
+    public static final String NAME = "auction";
+    public static final String POST = "postAuction";
+    public static final String VIEW = "viewAuction";
+
+    @Override
+    public String name() {
+        return NAME;
+    }
+
+    @Override
+    public List<String> operations() {
+        return List.of(POST, VIEW);
+    }
+
+    @Override
+    public AuctionClient open(ClientSession session) throws Exception {
+        return AuctionClient.open(session);
+    }
+
+    @Override
+    public Checker checker() {
+        return (runDir, tables) -> ExactlyOnceAudit.check(DatabaseEndpoint.loadForAudits(runDir), tables);
+    }
+
+    /** One client of the auction: its account, its login, its anchor auction and the auctions it has posted. */
+    public static final class AuctionClient implements Workload.Client {
+        private final String clientId;
+        private final String token;
+        private final long anchorAuctionId;
+        private final List<Long> posted = new ArrayList<>();
+        private int nextView;
+
+        private AuctionClient(String clientId, String token, long anchorAuctionId) {
+            this.clientId = clientId;
+            this.token = token;
+            this.anchorAuctionId = anchorAuctionId;
+        }
+
+        /** Creates the session's account, logs in, and posts the anchor auction (natural reply). */
+        public static AuctionClient open(ClientSession s) throws Exception {
+            String username = s.clientId.replace('-', '_');
+            RequestHeader create = s.next(ReplySize.ORIGINAL);
+            s.client.invoke(svc -> svc.createAccount(create, username, "grid-password"));
+            RequestHeader login = s.next(ReplySize.ORIGINAL);
+            String token = s.client.invoke(svc -> svc.login(login, username, "grid-password")).result().value()
+                    .token();
+            RequestHeader anchor = s.next(ReplySize.ORIGINAL);
+            long anchorId = s.client.invoke(svc -> svc.postAuction(anchor, token,
+                    new AuctionDraft("anchor of " + s.clientId, "viewed by sized-reply configurations", 100, 86_400)))
+                    .result().value().auctionId();
+            return new AuctionClient(s.clientId, token, anchorId);
+        }
+
+        /** The login token of the client's account. */
+        public String token() {
+            return token;
+        }
+
+        /** An auction posted with the natural reply, viewed when sized replies carry no auction ids. */
+        public long anchorAuctionId() {
+            return anchorAuctionId;
+        }
+
+        @Override
+        public Workload.Request next(int operation, RequestHeader header, String tag) {
+            if (operation == 0) {
+                AuctionDraft draft = new AuctionDraft(clientId + "#" + header.seq(), "grid " + tag, 100, 86_400);
+                return new Post(header, draft);
+            }
+            return new View(header, nextViewed());
+        }
+
+        /** The next auction to view: the client's posts in turn, oldest first; its anchor while it has none. */
+        private synchronized long nextViewed() {
+            return posted.isEmpty() ? anchorAuctionId : posted.get(nextView++ % posted.size());
+        }
+
+        private synchronized void posted(long auctionId) {
+            posted.add(auctionId);
+        }
+
+        private final class Post implements Workload.Request {
+            private final RequestHeader header;
+            private final AuctionDraft draft;
+
+            Post(RequestHeader header, AuctionDraft draft) {
+                this.header = header;
+                this.draft = draft;
+            }
+
+            @Override
+            public String method() {
+                return POST;
+            }
+
+            @Override
+            public Outcome<Reply<AuctionPosted>> invoke(FailoverClient client) throws Exception {
+                return client.invoke(POST, svc -> svc.postAuction(header, token, draft));
+            }
+
+            @Override
+            public void completed(Outcome<?> outcome) {
+                if (outcome.result() instanceof Reply<?> r && r.value() instanceof AuctionPosted p) {
+                    posted(p.auctionId());
+                }
+            }
+        }
+
+        private record View(RequestHeader header, long auctionId) implements Workload.Request {
+            @Override
+            public String method() {
+                return VIEW;
+            }
+
+            @Override
+            public Outcome<?> invoke(FailoverClient client) throws Exception {
+                return client.invoke(VIEW, svc -> svc.viewAuction(header, auctionId));
+            }
+        }
+    }
+}
