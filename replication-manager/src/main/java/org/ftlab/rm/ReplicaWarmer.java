@@ -37,6 +37,8 @@ import org.ftlab.rm.replica.Replica;
  */
 public final class ReplicaWarmer implements AutoCloseable {
     public static final int DEFAULT_BOOT_ROUNDS = 300;
+    /** The environment variable that sets the boot rounds of every lab started where it is set. */
+    public static final String ROUNDS_ENV = "FTLAB_WARM_ROUNDS";
     public static final double DEFAULT_ROUNDS_PER_SECOND = 5;
     private static final long INVOCATION_TIMEOUT_MILLIS = 5_000;
 

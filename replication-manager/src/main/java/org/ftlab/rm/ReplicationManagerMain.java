@@ -39,7 +39,12 @@ public final class ReplicationManagerMain implements Callable<Integer> {
     @Option(names = "--spares", defaultValue = "1")
     int spares;
 
-    @Option(names = "--warm-rounds", defaultValue = "" + ReplicaWarmer.DEFAULT_BOOT_ROUNDS)
+    /**
+     * Rounds of every operation a booted replica runs before it joins (docs/performance.md); the environment's
+     * {@value ReplicaWarmer#ROUNDS_ENV} when set (a test suite that boots many replicas and measures none).
+     */
+    @Option(names = "--warm-rounds", defaultValue = "${env:" + ReplicaWarmer.ROUNDS_ENV + ":-"
+            + ReplicaWarmer.DEFAULT_BOOT_ROUNDS + "}")
     int warmRounds;
 
     @Option(names = "--warm-rate", defaultValue = "" + ReplicaWarmer.DEFAULT_ROUNDS_PER_SECOND)
