@@ -70,72 +70,77 @@ class GridIT {
         }
     }
 
+    /**
+     * One tiny grid, replicated (2 × the 8 configurations) in the seeds' random order: every block's probe file is
+     * whole and honours think time and reply size, the order run is the one recorded, and the analysis gives the
+     * factorial ANOVA.
+     */
     @Test
-    void tinyGridWritesOneWholeProbeFilePerConfigurationAndHonoursThinkTimeAndReplySize() throws Exception {
+    void tinyReplicatedGridWritesEveryBlockWholeInTheRecordedRandomOrderAndGivesTheFactorialAnova() throws Exception {
         Path runDir = Files.createTempDirectory(Path.of("target").toAbsolutePath(), "grid-");
         assertEquals(0, ftlab("grid", "--clients", "1,2", "--think", "0,20", "--reply", "orig,256", "--posts", "6",
-                "--views", "6", "--warmup", "3", "--lab-warmup", "20", "--spares", "0", "--out", runDir.toString()));
+                "--views", "6", "--warmup", "3", "--lab-warmup", "20", "--repeat", "2", "--order", "random",
+                "--seed", "7", "--spares", "0", "--out", runDir.toString()));
 
-        assertEquals(TINY.stream().map(id -> id + ".csv").collect(Collectors.toCollection(TreeSet::new)),
+        List<String> sequential = new ArrayList<>();
+        for (int rep = 1; rep <= 2; rep++) {
+            for (String id : new TreeSet<>(TINY)) {
+                sequential.add(id + "-rep" + rep);
+            }
+        }
+        assertEquals(sequential.stream().map(b -> b + ".csv").collect(Collectors.toCollection(TreeSet::new)),
                 probeFiles(runDir));
         long postsStored = 0;
-        for (String id : TINY) {
-            List<Map<String, String>> all = rows(runDir.resolve("probes/" + id + ".csv"));
-            int clients = id.startsWith("c02") ? 2 : 1;
+        for (String block : sequential) {
+            List<Map<String, String>> all = rows(runDir.resolve("probes/" + block + ".csv"));
+            int clients = block.startsWith("c02") ? 2 : 1;
+            String rep = block.substring(block.length() - 1);
             // each client: 3 warm-up requests first, then 12 measured ones; with 2 clients, hold rows keep the load
             // while the other client finishes a method (closed loop), never with 1
-            assertEquals(clients * 3, all.stream().filter(r -> r.get("phase").equals("warmup")).count(), id);
-            assertEquals(clients * 12, all.stream().filter(r -> r.get("phase").equals("measure")).count(), id);
-            assertTrue(all.stream().allMatch(r -> List.of("warmup", "measure", "hold").contains(r.get("phase"))), id);
+            assertEquals(clients * 3, all.stream().filter(r -> r.get("phase").equals("warmup")).count(), block);
+            assertEquals(clients * 12, all.stream().filter(r -> r.get("phase").equals("measure")).count(), block);
+            assertTrue(all.stream().allMatch(r -> List.of("warmup", "measure", "hold").contains(r.get("phase"))),
+                    block);
             if (clients == 1) {
-                assertEquals(15, all.size(), id);
+                assertEquals(15, all.size(), block);
             }
             postsStored += all.stream().filter(r -> r.get("method").equals("postAuction")
                     && !r.get("outcome").startsWith("failed")).count();
             List<Map<String, String>> rows = all.stream().filter(r -> r.get("phase").equals("measure")).toList();
-            assertTrue(all.stream().allMatch(r -> r.get("replicate").equals("1")
-                    && r.get("intended_us").equals(r.get("client_send_us"))), id + ": closed loop, one replicate");
+            assertTrue(all.stream().allMatch(r -> r.get("replicate").equals(rep)
+                    && r.get("intended_us").equals(r.get("client_send_us"))), block + ": closed loop, its replicate");
             Map<String, List<Map<String, String>>> byClient = rows.stream()
                     .collect(Collectors.groupingBy(r -> r.get("client")));
-            assertEquals(clients, byClient.size(), id);
+            assertEquals(clients, byClient.size(), block);
             for (List<Map<String, String>> mine : byClient.values()) {
                 assertEquals(6, mine.stream().filter(r -> r.get("method").equals("postAuction")).count());
                 assertEquals(6, mine.stream().filter(r -> r.get("method").equals("viewAuction")).count());
                 for (int i = 0; i < mine.size(); i++) {
                     Map<String, String> r = mine.get(i);
-                    assertEquals("ok", r.get("outcome"), id + " " + r);
-                    assertEquals(id.endsWith("r256") ? "256" : "", r.get("reply_bytes"));
+                    assertEquals("ok", r.get("outcome"), block + " " + r);
+                    assertEquals(block.contains("-r256-") ? "256" : "", r.get("reply_bytes"));
                     // One host, one clock: the probes nest inside the client's round trip.
                     assertTrue(us(r, "client_send_us") <= us(r, "server_recv_us"), r.toString());
                     assertTrue(us(r, "server_recv_us") <= us(r, "db_start_us"), r.toString());
                     assertTrue(us(r, "db_start_us") <= us(r, "db_end_us"), r.toString());
                     assertTrue(us(r, "db_end_us") <= us(r, "server_send_us"), r.toString());
                     assertTrue(us(r, "server_send_us") <= us(r, "client_recv_us"), r.toString());
-                    if (i > 0 && id.contains("-t20-")) {
+                    if (i > 0 && block.contains("-t20-")) {
                         long gapMicros = us(r, "client_send_us") - us(mine.get(i - 1), "client_recv_us");
-                        assertTrue(gapMicros >= 20_000, id + ": think gap " + gapMicros + " µs < 20 ms");
+                        assertTrue(gapMicros >= 20_000, block + ": think gap " + gapMicros + " µs < 20 ms");
                     }
                 }
             }
         }
         JsonNode manifest = new ObjectMapper().readTree(runDir.resolve("manifest.json").toFile());
         assertEquals("complete", manifest.path("status").asText());
-        assertEquals(8, manifest.path("configs_done").size());
         assertTrue(manifest.path("audit").path("passed").asBoolean());
         // Every post is audited: measured, warm-up and hold posts of the blocks, and the lab warm-up's (2 clients × 20
         // requests, half of them posts).
         assertEquals(postsStored + 20, manifest.path("audit").path("posts_checked").asInt());
         assertEquals(40, rows(runDir.resolve("probes/warmup/lab-seg1.csv")).size());
         assertEquals(20, manifest.path("lab_warmup").get(0).path("requests_per_client").asInt());
-    }
 
-    @Test
-    void replicatedGridRunsInTheSeedsRandomOrderRecordsItAndGivesTheFactorialAnova() throws Exception {
-        Path runDir = Files.createTempDirectory(Path.of("target").toAbsolutePath(), "grid-rep-");
-        assertEquals(0, ftlab("grid", "--clients", "1,2", "--think", "0,20", "--reply", "orig,256", "--posts", "6",
-                "--views", "6", "--warmup", "2", "--lab-warmup", "0", "--repeat", "2", "--order", "random",
-                "--seed", "7", "--spares", "0", "--out", runDir.toString()));
-        JsonNode manifest = new ObjectMapper().readTree(runDir.resolve("manifest.json").toFile());
         JsonNode grid = manifest.path("grid");
         assertEquals(7, grid.path("seed").asLong());
         assertEquals("random", grid.path("order").asText());
@@ -146,19 +151,8 @@ class GridIT {
         manifest.path("configs_done").forEach(n -> done.add(n.asText()));
         assertEquals(16, schedule.size());
         assertEquals(schedule, done, "the blocks ran in the recorded order");
-        List<String> sequential = new ArrayList<>();
-        for (int rep = 1; rep <= 2; rep++) {
-            for (String id : new TreeSet<>(TINY)) {
-                sequential.add(id + "-rep" + rep);
-            }
-        }
         assertEquals(new TreeSet<>(sequential), new TreeSet<>(schedule));
         assertFalse(schedule.equals(sequential), "random order is not grid order");
-        for (String block : schedule) {
-            String rep = block.substring(block.length() - 1);
-            assertTrue(rows(runDir.resolve("probes/" + block + ".csv")).stream()
-                    .allMatch(r -> r.get("replicate").equals(rep)), block);
-        }
         assertEquals(0, ftlab("analyze", runDir.toString()));
         JsonNode summary = new ObjectMapper().readTree(runDir.resolve("report/summary.json").toFile());
         assertTrue(summary.path("anova_factorial").size() > 0, "factorial ANOVA with replicates");
