@@ -22,8 +22,9 @@ import org.junit.jupiter.api.Test;
 /**
  * Every lab's command, as its page in docs/labs/ writes it, runs in a shortened form: each loop runs for its first
  * value only, every configuration gets {@value #POSTS} posts (and as many views where the lab has views), one fault
- * per configuration, a lab warm-up of 100 requests per client, and the runs go to a directory of the test's. The command is taken from the page (its first
- * {@code sh} block under "## The command"), so a page whose command no longer works fails here.
+ * per configuration, a lab warm-up of 100 requests per client, one spare for a schedule from a file (the shortened run
+ * fits only its first faults), and the runs go to a directory of the test's. The command is taken from the page (its
+ * first {@code sh} block under "## The command"), so a page whose command no longer works fails here.
  */
 class LabsIT {
     private static final Path HOME = Path.of(System.getProperty("ftlab.home", "..")).toAbsolutePath().normalize();
@@ -61,11 +62,16 @@ class LabsIT {
             args=()
             if [[ "$1" == grid ]]; then
               args+=(grid --lab-warmup 100); shift
+              spares=no
+              case " $* " in *" --spares "*) spares=yes ;; esac
               while (( $# )); do
                 case "$1" in
                   --posts) args+=(--posts %1$d); shift 2 ;;
                   --views) [[ "$2" == 0 ]] && args+=(--views 0) || args+=(--views %1$d); shift 2 ;;
                   --faults-per-config) args+=(--faults-per-config 1); shift 2 ;;
+                  # a shortened run fits only a schedule's first fault or two: one spare covers them, where the
+                  # pool sized for the whole schedule would boot up to three
+                  --faults-file) args+=("$1" "$2"); [[ $spares == no ]] && args+=(--spares 1); shift 2 ;;
                   *) args+=("$1"); shift ;;
                 esac
               done
