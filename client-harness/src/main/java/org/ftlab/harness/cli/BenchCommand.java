@@ -30,6 +30,7 @@ import org.ftlab.harness.bench.jmh.ProbeBenchmarks;
 import org.ftlab.harness.failover.Strategies;
 import org.ftlab.harness.lab.Home;
 import org.ftlab.harness.lab.ManagedLab;
+import org.openjdk.jmh.runner.options.TimeValue;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
@@ -95,6 +96,11 @@ public final class BenchCommand implements Callable<Integer> {
             description = "Provisioned replica server (default: app-ejb/target/server in the project).")
     Path serverDir;
 
+    @Option(names = "--jmh-iteration-ms", paramLabel = "MS", defaultValue = "1000",
+            description = "Length of each of JMH's 3 warm-up and 5 measured iterations per benchmark, ms (default: "
+                    + "${DEFAULT-VALUE}; shorter gives a quick, noisier look).")
+    int jmhIterationMillis;
+
     @Option(names = "--requests-per-method", paramLabel = "N", defaultValue = "5000",
             description = "Posts and views per client in the synthetic run (default ${DEFAULT-VALUE}, the full "
                     + "profile).")
@@ -117,6 +123,9 @@ public final class BenchCommand implements Callable<Integer> {
         }
         if (requests < 10 || crashes < 1 || crashes > 100 || hangs < 0 || hangs > 100) {
             throw new IllegalArgumentException("--requests must be at least 10, --crashes 1 to 100, --hangs 0 to 100");
+        }
+        if (jmhIterationMillis < 10 || jmhIterationMillis > 60_000) {
+            throw new IllegalArgumentException("--jmh-iteration-ms must be 10 to 60000, was " + jmhIterationMillis);
         }
         if (repeat < 1 || repeat > 100) {
             throw new IllegalArgumentException("--repeat must be between 1 and 100, not " + repeat);
@@ -180,7 +189,7 @@ public final class BenchCommand implements Callable<Integer> {
             analysis(dir, pw, root.putObject("analysis"), table);
         }
         if (suites.contains("jmh")) {
-            jmh(pw, root, table);
+            jmh(pw, root, table, jmhIterationMillis);
         }
         root.put("when_finished", java.time.Instant.now().toString());
         Files.writeString(dir.resolve("bench.json"), json.writeValueAsString(root));
@@ -257,14 +266,15 @@ public final class BenchCommand implements Callable<Integer> {
     }
 
     /** JMH micro-benchmarks of the probes; with the service suite, their cost as a fraction of a view's mean. */
-    private static void jmh(PrintWriter pw, ObjectNode root, StringBuilder table) throws Exception {
-        pw.println("jmh: probe recording on the client and the replica (1 fork, 3 warm-up and 5 measured 1-s "
-                + "iterations each) ...");
+    private static void jmh(PrintWriter pw, ObjectNode root, StringBuilder table, int iterationMillis)
+            throws Exception {
+        pw.printf(Locale.ROOT, "jmh: probe recording on the client and the replica (1 fork, 3 warm-up and 5 measured "
+                + "%d-ms iterations each) ...%n", iterationMillis);
         pw.flush();
         org.openjdk.jmh.runner.options.Options opt = new org.openjdk.jmh.runner.options.OptionsBuilder()
                 .include(ProbeBenchmarks.class.getName()).forks(1)
-                .warmupIterations(3).warmupTime(org.openjdk.jmh.runner.options.TimeValue.seconds(1))
-                .measurementIterations(5).measurementTime(org.openjdk.jmh.runner.options.TimeValue.seconds(1))
+                .warmupIterations(3).warmupTime(TimeValue.milliseconds(iterationMillis))
+                .measurementIterations(5).measurementTime(TimeValue.milliseconds(iterationMillis))
                 .verbosity(org.openjdk.jmh.runner.options.VerboseMode.SILENT).build();
         ObjectNode j = root.putObject("jmh");
         double totalNs = 0;

@@ -27,7 +27,8 @@ class BenchIT {
         StringWriter text = new StringWriter();
         StringWriter err = new StringWriter();
         int code = FtlabCommand.execute(new String[] {"bench", "--out", out.toString(), "--suites",
-            "service,agreement,analysis,jmh", "--repeat", "1", "--requests", "20", "--requests-per-method", "3"},
+            "service,agreement,analysis,jmh", "--repeat", "1", "--requests", "20", "--requests-per-method", "3",
+            "--jmh-iteration-ms", "200"},
                 new PrintWriter(text, true), new PrintWriter(err, true));
         assertEquals(0, code, text + "\n" + err);
         JsonNode bench = new ObjectMapper().readTree(out.resolve("bench.json").toFile());

@@ -100,7 +100,7 @@ class PluginStrategyIT {
         Path run = work.resolve("run");
         Result grid = ftlab("grid", "--strategy", "class:p.Thrower", "--plugin-dir", classes.toString(),
                 "--clients", "1", "--think", "0", "--reply", "orig", "--posts", "300", "--views", "0",
-                "--lab-warmup", "100", "--spares", "0", "--out", run.toString());
+                "--lab-warmup", "100", "--replicas", "1", "--spares", "0", "--out", run.toString());
         assertEquals(1, grid.code());
         String err = grid.err().strip();
         assertEquals(1, err.lines().count(), "one line: " + err);
