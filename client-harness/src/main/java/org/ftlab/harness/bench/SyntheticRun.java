@@ -1,15 +1,15 @@
 package org.ftlab.harness.bench;
 
-import java.io.BufferedWriter;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.SplittableRandom;
+import org.ftlab.auction.api.Reply;
+import org.ftlab.auction.api.ServerProbes;
+import org.ftlab.harness.failover.FailoverPhases;
 import org.ftlab.harness.probe.FaultRecord;
 import org.ftlab.harness.probe.FaultsCsv;
 import org.ftlab.harness.probe.Manifest;
@@ -20,7 +20,8 @@ import org.ftlab.rm.api.FaultKind;
 
 /**
  * Writes a synthetic grid run directory of full size (the 48 configurations of the full profile, 5,000 posts and
- * 5,000 views per client: 2,640,000 rows, about 390 MB), in the exact probe format, for benchmarking the analysis.
+ * 5,000 views per client: 2,640,000 rows, about 390 MB) through the run directory's own writers ({@link ProbeTable},
+ * {@link FaultsCsv}, {@link Manifest}), for benchmarking the analysis.
  * Latencies are log-normal around a few milliseconds with rare outliers; every 200,000th request per configuration
  * block is a faulty invocation with its three phases, and each configuration with 10 clients gets one crash in
  * faults.csv. Deterministic for a given seed.
@@ -55,62 +56,51 @@ public final class SyntheticRun {
                                 faultAt + 50_000, faultAt + 51_000, faultAt + 14_000_000, 0, ProbeFile.NONE,
                                 "replaced", 0, 0, "crash", 1));
                     }
-                    Path tmp = probes.resolve(config + ".csv.tmp");
                     long end = clock;
-                    try (BufferedWriter w = new BufferedWriter(new java.io.OutputStreamWriter(Files.newOutputStream(tmp), StandardCharsets.UTF_8), 1 << 16)) {
-                        w.write(ProbeTable.HEADER);
-                        w.newLine();
-                        StringBuilder line = new StringBuilder(160);
-                        for (int c = 0; c < clients; c++) {
-                            long t = clock;
-                            String client = "synthetic-" + c;
-                            for (int k = 0; k < 2 * requestsPerMethodPerClient; k++) {
-                                boolean post = k < requestsPerMethodPerClient;
-                                long latency = (long) Math.exp(random.nextGaussian() * 0.5 + (post ? 8.7 : 7.9));
-                                if (random.nextInt(1000) == 0) {
-                                    latency *= 5 + random.nextInt(40);
-                                }
-                                boolean faulty = faultId != null && k == 0 && c == 0;
-                                long detect = 0;
-                                long failover = 0;
-                                if (faulty) {
-                                    t = faultAt - 1000;
-                                    detect = 50_000 + random.nextInt(20_000);
-                                    failover = random.nextInt(500);
-                                    latency = Math.max(latency, 1000) + detect + failover;
-                                }
-                                long recv = t + latency;
-                                long server = Math.max(200, latency / 2);
-                                long srvRecv = recv - server - (latency - server) / 2;
-                                long dbStart = srvRecv + server / 10;
-                                long dbEnd = dbStart + server / 2;
-                                line.setLength(0);
-                                line.append(client).append(',').append(k + 1).append(',')
-                                        .append(post ? "postAuction" : "viewAuction").append(',')
-                                        .append(reply.equals("orig") ? "" : reply).append(',').append(t).append(',')
-                                        .append(recv).append(',').append(srvRecv).append(',').append(dbStart)
-                                        .append(',').append(dbEnd).append(',').append(srvRecv + server).append(',')
-                                        .append(t).append(",r").append(faulty ? 2 : 1).append(',')
-                                        .append(faulty ? "retried" : "ok").append(',')
-                                        .append(faulty ? faultId : "").append(',');
-                                if (faulty) {
-                                    line.append(detect).append(',').append(failover).append(',')
-                                            .append(latency - detect - failover);
-                                } else {
-                                    line.append(",,");
-                                }
-                                // closed loop: intended = sent; every row measured; one replicate; a faulty
-                                // invocation went to two replicas
-                                line.append(',').append(t).append(",measure,1,").append(faulty ? 2 : 1);
-                                w.append(line).append('\n');
-                                rows++;
-                                t = recv + think * 1000L;
+                    int replyBytes = reply.equals("orig") ? -1 : Integer.parseInt(reply);
+                    List<ProbeTable> tables = new ArrayList<>();
+                    for (int c = 0; c < clients; c++) {
+                        long t = clock;
+                        ProbeTable table = new ProbeTable("synthetic-" + c, 2 * requestsPerMethodPerClient, 1);
+                        for (int k = 0; k < 2 * requestsPerMethodPerClient; k++) {
+                            boolean post = k < requestsPerMethodPerClient;
+                            long latency = (long) Math.exp(random.nextGaussian() * 0.5 + (post ? 8.7 : 7.9));
+                            if (random.nextInt(1000) == 0) {
+                                latency *= 5 + random.nextInt(40);
                             }
-                            end = Math.max(end, t);
+                            boolean faulty = faultId != null && k == 0 && c == 0;
+                            long detect = 0;
+                            long failover = 0;
+                            if (faulty) {
+                                t = faultAt - 1000;
+                                detect = 50_000 + random.nextInt(20_000);
+                                failover = random.nextInt(500);
+                                latency = Math.max(latency, 1000) + detect + failover;
+                            }
+                            long recv = t + latency;
+                            long server = Math.max(200, latency / 2);
+                            long srvRecv = recv - server - (latency - server) / 2;
+                            long dbStart = srvRecv + server / 10;
+                            long dbEnd = dbStart + server / 2;
+                            // closed loop: intended = sent; every row measured; a faulty invocation went to two
+                            // replicas, r1 (which crashed) and r2
+                            int row = table.claim(k + 1, post ? "postAuction" : "viewAuction", t,
+                                    ProbeTable.Phase.MEASURE);
+                            Reply<?> answer = new Reply<>(null, null, false, faulty ? "r2" : "r1",
+                                    new ServerProbes(srvRecv, dbStart, dbEnd, srvRecv + server));
+                            if (faulty) {
+                                table.retried(row, replyBytes, t, recv, answer, new FailoverPhases("r1", detect,
+                                        failover, latency - detect - failover, 2), faultId);
+                            } else {
+                                table.ok(row, replyBytes, t, recv, answer);
+                            }
+                            rows++;
+                            t = recv + think * 1000L;
                         }
+                        tables.add(table);
+                        end = Math.max(end, t);
                     }
-                    Files.move(tmp, probes.resolve(config + ".csv"), StandardCopyOption.ATOMIC_MOVE,
-                            StandardCopyOption.REPLACE_EXISTING);
+                    ProbeTable.writeCsv(probes.resolve(config + ".csv"), tables);
                     clock = end + 1_000_000;
                 }
             }
