@@ -13,6 +13,7 @@ import java.nio.file.StandardOpenOption;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Collection;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
@@ -46,6 +47,7 @@ public final class FaultDetector implements AutoCloseable {
                 t.setDaemon(true);
                 return t;
             });
+    private volatile View lastView;
     private final Map<String, Long> joinedEpochMicros = new ConcurrentHashMap<>();
     /** Where a suspect's process state comes from: null, this machine's /proc; else the manager at this URL. */
     private final URI processStateEndpoint;
@@ -83,7 +85,7 @@ public final class FaultDetector implements AutoCloseable {
         Files.createDirectories(logFile.toAbsolutePath().getParent());
         BufferedWriter log = Files.newBufferedWriter(logFile, StandardCharsets.UTF_8, StandardOpenOption.CREATE,
                 StandardOpenOption.APPEND);
-        JChannel channel = HeartbeatStack.create("fd");
+        JChannel channel = HeartbeatStack.create(HeartbeatStack.DETECTOR);
         FaultDetector fd = new FaultDetector(channel, URI.create(rmUrl + "/failure"), log,
                 remoteReplicas ? URI.create(rmUrl + "/process-state") : null);
         HeartbeatStack.rawTap(channel).setListener(suspects -> fd.onSuspicion(suspects, false));
@@ -106,6 +108,23 @@ public final class FaultDetector implements AutoCloseable {
             joinedEpochMicros.putIfAbsent(member.toString(), now);
         }
         logLine("view " + view);
+        View before = lastView;
+        lastView = view;
+        if (before != null) {
+            for (Address gone : View.leftMembers(before, view)) {
+                MemberName member = MemberName.parse(gone.toString());
+                if (member != null && !reported.contains(gone.toString())) {
+                    // left on its own (a replica stopped by the manager), or excluded on another member's suspicion
+                    logLine("left replica=" + member.replica() + " pid=" + member.pid() + " unreported");
+                }
+            }
+        }
+    }
+
+    /** The heartbeat group as this detector sees it, coordinator first, by member name. */
+    public List<String> members() {
+        View view = channel.getView();
+        return view == null ? List.of() : view.getMembers().stream().map(Address::toString).toList();
     }
 
     /**

@@ -13,6 +13,8 @@ import org.jgroups.JChannel;
  */
 public final class HeartbeatStack {
     public static final String CLUSTER = "ftlab-heartbeat";
+    /** The Fault Detector's member name; {@link DetectorFirstPolicy} keeps the member of this name coordinator. */
+    public static final String DETECTOR = "fd";
     private static final String CONFIG = "/ftlab-heartbeat.xml";
 
     private HeartbeatStack() {

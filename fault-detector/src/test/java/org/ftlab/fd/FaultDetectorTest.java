@@ -86,6 +86,38 @@ class FaultDetectorTest {
         }
     }
 
+    /**
+     * A replica that formed a group of its own (the detector was away, as across a partition) merges with the
+     * detector's group; the detector leads the merged group, so the failure of another replica that joins later is
+     * still suspected by the detector itself and reported. With JGroups' default merge order a replica could lead,
+     * exclude the failed member on its own suspicion, and the detector would never report it.
+     */
+    @Test
+    void afterAMergeTheDetectorLeadsTheGroupAndStillReportsAHang(@TempDir Path dir) throws Exception {
+        int port = freePortPair();
+        Process early = startMember("early", port); // no detector yet: it leads a group of one
+        Process late = null;
+        try (FaultDetector second = FaultDetector.start(port, "http://127.0.0.1:" + manager.getAddress().getPort(),
+                100, 500, dir.resolve("detector.log"))) {
+            while (second.members().stream().noneMatch(m -> m.startsWith("early/"))) {
+                Thread.sleep(50); // MERGE3 finds the two groups within its 2-5 s interval
+            }
+            assertEquals(HeartbeatStack.DETECTOR, second.members().get(0), "the merged group: " + second.members());
+            late = startMember("late", port);
+            assertEquals(HeartbeatStack.DETECTOR, second.members().get(0), "after a join: " + second.members());
+            long stoppedEpochUs = FaultDetector.epochMicros();
+            assertEquals(0, new ProcessBuilder("kill", "-STOP", Long.toString(late.pid())).start().waitFor());
+            FailureReport report = firstReportAbout("late");
+            assertTrue(report.detectedEpochUs() >= stoppedEpochUs, report.toString());
+            assertEquals(FailureKind.HANG, report.kind());
+        } finally {
+            early.destroyForcibly();
+            if (late != null) {
+                late.destroyForcibly();
+            }
+        }
+    }
+
     /** The first report about {@code replica}, waiting for it (reports about other tests' members are skipped). */
     private static FailureReport firstReportAbout(String replica) throws InterruptedException {
         while (true) {
@@ -108,10 +140,15 @@ class FaultDetectorTest {
     }
 
     private static Process startMember(String name) throws Exception {
+        return startMember(name, detectorPort);
+    }
+
+    /** A member process that joins the group of the detector at {@code detector} (or, with none there, its own). */
+    private static Process startMember(String name, int detector) throws Exception {
         Process p = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
                 "-Djava.net.preferIPv4Stack=true", "-cp", System.getProperty("java.class.path"),
                 HeartbeatMemberProcess.class.getName(), Integer.toString(freePortPair()),
-                Integer.toString(detectorPort), name).redirectErrorStream(true).start();
+                Integer.toString(detector), name).redirectErrorStream(true).start();
         BufferedReader out = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8));
         String line;
         while ((line = out.readLine()) != null && !line.equals("joined")) {
