@@ -10,6 +10,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import org.ftlab.harness.lab.ManagedLab;
 
 /**
  * What the Fault Detector's log ({@code fd/detector.log}) says about its suspicions: every raw suspicion of a replica
@@ -28,7 +29,7 @@ public final class DetectorLog {
 
     /** Raw suspicions of live replicas that no failure followed or preceded; null when the run has no log. */
     public static Integer clearedSuspicions(Path runDir) throws IOException {
-        Path log = runDir.resolve("fd/detector.log");
+        Path log = runDir.resolve(ManagedLab.DETECTOR_LOG);
         if (!Files.exists(log)) {
             return null;
         }

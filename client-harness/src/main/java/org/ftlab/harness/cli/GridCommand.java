@@ -13,6 +13,7 @@ import java.util.Properties;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import org.ftlab.auction.api.MicroClock;
 import org.ftlab.harness.failover.PluginFailure;
 import org.ftlab.harness.failover.Strategies;
 import org.ftlab.harness.grid.FaultSchedule;
@@ -78,6 +79,12 @@ public final class GridCommand implements Callable<Integer> {
     @Mixin
     KnobOptions knobs;
 
+    @Option(names = "--lab", paramLabel = "DIR", description = "Run on the lab running in DIR ('ftlab lab --out DIR')"
+            + " instead of booting one: the grid starts at once and leaves the lab running. Its replicas, spares, "
+            + "heartbeat and request log are the lab's, so those options (and --topology, --hosts, --db-url, "
+            + "--server-dir) are not given here.")
+    Path labDir;
+
     @Option(names = "--spares", paramLabel = "N",
             description = "Pre-booted spare replicas the Replication Manager keeps outside the view, 0 to 3; one "
                     + "joins the view at once when a replica fails (default: 1, or as many as the fault schedule is "
@@ -87,8 +94,8 @@ public final class GridCommand implements Callable<Integer> {
     @Mixin
     FaultOptions faultOptions;
 
-    @Option(names = "--replicas", defaultValue = "2", paramLabel = "N", description = "Replicas, 1 to 5 (default: 2).")
-    int replicas;
+    @Option(names = "--replicas", paramLabel = "N", description = "Replicas, 1 to 5 (default: 2).")
+    Integer replicas;
 
     @Option(names = "--topology", defaultValue = "local", paramLabel = "T", description = "local: every process on "
             + "this machine's loopback (default); netns: the database, every replica, the manager with the Fault "
@@ -113,7 +120,11 @@ public final class GridCommand implements Callable<Integer> {
         PrintWriter outw = spec.commandLine().getOut();
         Path runDir = (out != null ? out : FtlabCommand.home().resolve("runs").resolve(RUN_NAME.format(Instant.now())))
                 .toAbsolutePath();
-        Path server = Home.replicaServer(serverDir);
+        ManagedLab running = labDir == null ? null : attach();
+        if (running != null && running.runDir().equals(runDir.normalize())) {
+            throw new IllegalArgumentException("--out is the lab's own directory: give the run a directory of its own");
+        }
+        Path server = running != null ? null : Home.replicaServer(serverDir);
         DatabaseEndpoint external = database.external();
         NetworkLayout network = null;
         Hosts hosts = null;
@@ -167,16 +178,25 @@ public final class GridCommand implements Callable<Integer> {
             Workloads.named(workload); // an unknown name fails here, before a lab starts
             GridPlan plan = plan();
             FaultSchedule faultPlan = faultOptions.schedule(plan.blockCount());
-            RunSettings settings = knobs.settings(pluginDir);
+            RunSettings settings = running != null ? knobs.settings(pluginDir, running.description())
+                    : knobs.settings(pluginDir);
             // a plug-in is loaded and checked here, before a lab starts
             String failover = Strategies.resolve(strategy, settings.pluginPath(), ClientSession.GIVE_UP).name();
+            if (running != null) {
+                replicas = running.description().replicas();
+                spares = running.description().spares();
+            } else if (replicas == null) {
+                replicas = 2;
+            }
             if (replicas < 1 || replicas > 5) {
                 throw new IllegalArgumentException("--replicas must be 1 to 5, was " + replicas);
             }
             if (faultPlan.enabled() && replicas < 2) {
-                throw new IllegalArgumentException("faults need at least 2 replicas (a backup to fail over to)");
+                throw new IllegalArgumentException("faults need at least 2 replicas (a backup to fail over to)"
+                        + (running != null ? "; the lab in --lab has " + replicas : ""));
             }
-            faultOptions.checkSupported(faultPlan, external == null, network != null, hosts != null);
+            boolean embedded = running != null ? running.description().embeddedDatabase() : external == null;
+            faultOptions.checkSupported(faultPlan, embedded, network != null, hosts != null);
             if (spares == null) {
                 // A spare booted beside a loaded service barely boots at all (it runs at nice 19): a schedule that
                 // fails several replicas gets a pool that covers them, so every fault meets a lab at full degree.
@@ -185,7 +205,9 @@ public final class GridCommand implements Callable<Integer> {
                 throw new IllegalArgumentException("--spares must be 0 to 3, was " + spares);
             }
             dir = RunDirectory.create(runDir, plan, workload, failover, faultPlan, replicas, spares,
-                    external == null ? "embedded MariaDB" : external.redactedUrl(), FtlabCommand.home(), settings);
+                    running != null ? running.description().database()
+                            : external == null ? "embedded MariaDB" : external.redactedUrl(),
+                    FtlabCommand.home(), settings);
             GridPlan.Design d = dir.plan().design();
             outw.printf(Locale.ROOT, "ftlab grid: %s profile, %d configurations x %d replicate%s, %d+%d invocations "
                     + "per client after %d warm-up, %s arrivals, %s order (seed %d), faults %s, strategy %s -> %s%n",
@@ -198,25 +220,63 @@ public final class GridCommand implements Callable<Integer> {
             }
         }
         outw.flush();
-        return run(dir, server, external, network, hosts, outw);
+        if (running != null) {
+            checkMatches(dir, running);
+        }
+        return run(dir, running, server, external, network, hosts, outw);
     }
 
-    private int run(RunDirectory dir, Path server, DatabaseEndpoint external, NetworkLayout network,
-            Hosts hosts, PrintWriter outw) throws Exception {
-        dir.recordTopology(hosts != null ? "hosts: " + hosts : network == null ? "local" : "netns " + network.prefix()
-                + ".0/24 ftlab-" + network.tag() + "-*");
+    /**
+     * The running lab of {@code --lab}. The options that would shape a lab of the grid's own are refused here: the
+     * lab already has its shape.
+     */
+    private ManagedLab attach() throws IOException {
+        String given = (replicas != null ? " --replicas" : "") + (spares != null ? " --spares" : "")
+                + knobs.lab.given() + (!topology.equals("local") ? " --topology" : "")
+                + (hostsFile != null ? " --hosts" : "") + (database.external() != null ? " --db-url" : "")
+                + (serverDir != null ? " --server-dir" : "");
+        if (!given.isEmpty()) {
+            throw new IllegalArgumentException(given.trim() + ": the lab in --lab has its own; give "
+                    + (given.trim().contains(" ") ? "them" : "it") + " to 'ftlab lab', or leave out --lab");
+        }
+        return ManagedLab.attach(labDir);
+    }
+
+    /** A resumed run continues on a lab of its own shape only. */
+    private static void checkMatches(RunDirectory dir, ManagedLab running) {
+        var lab = running.description();
+        RunSettings s = dir.settings();
+        if (dir.replicas() != lab.replicas() || s.heartbeatMillis() != lab.heartbeatMs()
+                || s.heartbeatTimeoutMillis() != lab.heartbeatTimeoutMs() || s.requestLog() != lab.requestLog()) {
+            throw new IllegalArgumentException(dir.path() + " was run with " + dir.replicas() + " replicas and "
+                    + s.describe() + "; the lab in --lab has " + lab.replicas() + " replicas, heartbeat H="
+                    + lab.heartbeatMs() + " ms T=" + lab.heartbeatTimeoutMs() + " ms, request log "
+                    + (lab.requestLog() ? "on" : "OFF") + ": resume it on a lab like the first");
+        }
+    }
+
+    private int run(RunDirectory dir, ManagedLab running, Path server, DatabaseEndpoint external,
+            NetworkLayout network, Hosts hosts, PrintWriter outw) throws Exception {
+        dir.recordTopology(running != null ? running.description().topology() + ", the running lab in "
+                + running.runDir() : hosts != null ? "hosts: " + hosts : network == null ? "local"
+                : "netns " + network.prefix() + ".0/24 ftlab-" + network.tag() + "-*");
         long t0 = System.nanoTime();
         ManagedLab lab;
         RunSettings settings = dir.settings();
-        try {
-            lab = ManagedLab.start(new ManagedLab.Options(dir.path(), server, dir.replicas(), dir.spares(), external,
-                    settings.heartbeatMillis(), settings.heartbeatTimeoutMillis(), true, network,
-                    hosts == null ? null : hostsFile, settings.requestLog()));
-        } catch (IOException | RuntimeException e) {
-            dir.finish("aborted");
-            throw e;
+        if (running != null) {
+            lab = running;
+            outw.println("on the running lab in " + running.runDir());
+        } else {
+            try {
+                lab = ManagedLab.start(new ManagedLab.Options(dir.path(), server, dir.replicas(), dir.spares(),
+                        external, settings.heartbeatMillis(), settings.heartbeatTimeoutMillis(), true, network,
+                        hosts == null ? null : hostsFile, settings.requestLog()));
+            } catch (IOException | RuntimeException e) {
+                dir.finish("aborted");
+                throw e;
+            }
+            outw.printf(Locale.ROOT, "lab ready in %.1f s%n", (System.nanoTime() - t0) / 1e9);
         }
-        outw.printf(Locale.ROOT, "lab ready in %.1f s%n", (System.nanoTime() - t0) / 1e9);
         outw.flush();
         GridRunner runner = new GridRunner(lab, dir, outw);
         CountDownLatch finished = new CountDownLatch(1);
@@ -232,6 +292,7 @@ public final class GridCommand implements Callable<Integer> {
         Runtime.getRuntime().addShutdownHook(onInterrupt);
         boolean complete = false;
         boolean failed = false;
+        long startEpochUs = MicroClock.nowEpochMicros();
         try {
             long r0 = System.nanoTime();
             complete = runner.run();
@@ -247,6 +308,9 @@ public final class GridCommand implements Callable<Integer> {
             dir.finish("aborted");
             throw e;
         } finally {
+            if (!lab.owned()) {
+                lab.keepDetectorLog(dir.path(), startEpochUs);
+            }
             finished.countDown();
             if (complete || failed) {
                 try {

@@ -4,9 +4,11 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.function.BooleanSupplier;
 import org.ftlab.rm.api.ApplicationUser;
 import org.ftlab.rm.api.DatabaseEndpoint;
@@ -20,25 +22,31 @@ import org.ftlab.rm.os.ProcessTools;
 
 /**
  * The lab as the harness sees it: a Replication Manager process (which starts the Fault Detector, the database and
- * the replicas), reached over its HTTP interface. {@link #close()} stops the manager with SIGTERM; it stops
- * everything it started.
+ * the replicas), reached over its HTTP interface. A lab this JVM {@link #start started} is stopped by {@link #close()}
+ * (SIGTERM to the manager, which stops everything it started); a lab it {@link #attach attached} to belongs to the
+ * command that started it ({@code ftlab lab}) and is left running.
  */
 public final class ManagedLab implements AutoCloseable {
     private static final Duration START_TIMEOUT = Duration.ofMinutes(5);
     private static final Duration STOP_GRACE = Duration.ofSeconds(60);
+    /** The Fault Detector's log in a lab's directory (and, for a run on a lab it did not start, in the run's). */
+    public static final String DETECTOR_LOG = "fd/detector.log";
 
-    private final Process process;
+    private final Process process; // null: attached
     private final OrphanGuard guard;
     private final ManagerClient manager;
     private final ApplicationUser user;
     private final Path runDir;
+    private final LabFile description;
 
-    private ManagedLab(Process process, OrphanGuard guard, ManagerClient manager, ApplicationUser user, Path runDir) {
+    private ManagedLab(Process process, OrphanGuard guard, ManagerClient manager, ApplicationUser user, Path runDir,
+            LabFile description) {
         this.process = process;
         this.guard = guard;
         this.manager = manager;
         this.user = user;
         this.runDir = runDir;
+        this.description = description;
     }
 
     /** Spares a lab keeps unless told otherwise. */
@@ -78,6 +86,8 @@ public final class ManagedLab implements AutoCloseable {
         Path runDir = o.runDir().toAbsolutePath();
         Files.createDirectories(runDir.resolve("rm"));
         Files.deleteIfExists(runDir.resolve(ManagerEndpoint.FILE));
+        LabFile description = LabFile.of(o);
+        description.write(runDir);
         List<String> cmd = ChildJvm.command(ManagerEndpoint.MAIN_CLASS, "-Xmx256m", "-Djava.net.preferIPv4Stack=true");
         cmd.addAll(List.of("--run-dir", runDir.toString(),
                 "--server-dir", o.serverDir().toAbsolutePath().toString(),
@@ -118,7 +128,70 @@ public final class ManagedLab implements AutoCloseable {
             }
             Thread.sleep(50);
         }
-        return new ManagedLab(p, guard, ManagerClient.forRun(runDir), ApplicationUser.load(runDir), runDir);
+        return new ManagedLab(p, guard, ManagerClient.forRun(runDir), ApplicationUser.load(runDir), runDir,
+                description);
+    }
+
+    /**
+     * The running lab in {@code labDir} (started by {@code ftlab lab}), which {@link #close()} leaves running.
+     *
+     * @throws IllegalArgumentException if no lab runs there, with how to start one
+     */
+    public static ManagedLab attach(Path labDir) throws IOException {
+        Path dir = labDir.toAbsolutePath().normalize();
+        Optional<LabFile> description = LabFile.read(dir);
+        if (description.isEmpty() || !Files.exists(dir.resolve(ManagerEndpoint.FILE))) {
+            throw new IllegalArgumentException("--lab " + labDir + ": no lab there; start one with 'ftlab lab --out "
+                    + labDir + "' and keep it running");
+        }
+        ManagerClient manager = ManagerClient.forRun(dir);
+        try {
+            manager.status();
+        } catch (IOException e) {
+            throw new IllegalArgumentException("--lab " + labDir + ": its lab does not answer (stopped?); start one "
+                    + "with 'ftlab lab --out " + labDir + "'");
+        }
+        return new ManagedLab(null, null, manager, ApplicationUser.load(dir), dir, description.get());
+    }
+
+    /**
+     * Keeps, in {@code runDir}, the Fault Detector's log lines of a run on this lab from {@code sinceEpochUs} on (each
+     * line starts with its epoch µs): a run directory holds its run's detector log whether or not it started the lab.
+     * Appends (a resumed run adds its segment); a log that cannot be copied is reported on stderr, not fatal.
+     */
+    public void keepDetectorLog(Path runDir, long sinceEpochUs) {
+        Path from = runDir().resolve(DETECTOR_LOG);
+        if (runDir.toAbsolutePath().normalize().equals(runDir()) || !Files.exists(from)) {
+            return;
+        }
+        try {
+            List<String> lines = Files.readAllLines(from, StandardCharsets.UTF_8).stream()
+                    .filter(l -> epochUsOf(l) >= sinceEpochUs).toList();
+            Path to = runDir.resolve(DETECTOR_LOG);
+            Files.createDirectories(to.getParent());
+            Files.write(to, lines, StandardCharsets.UTF_8, StandardOpenOption.CREATE, StandardOpenOption.APPEND);
+        } catch (IOException e) {
+            System.err.println("ftlab: the detector log of the run was not kept: " + e.getMessage());
+        }
+    }
+
+    private static long epochUsOf(String line) {
+        int space = line.indexOf(' ');
+        try {
+            return Long.parseLong(space < 0 ? line : line.substring(0, space));
+        } catch (NumberFormatException e) {
+            return -1;
+        }
+    }
+
+    /** What the lab was started with. */
+    public LabFile description() {
+        return description;
+    }
+
+    /** Whether this JVM started the lab (and {@link #close()} stops it). */
+    public boolean owned() {
+        return process != null;
     }
 
     private static String lastLine(Path console, boolean timedOut) throws IOException {
@@ -174,13 +247,17 @@ public final class ManagedLab implements AutoCloseable {
         return runDir;
     }
 
+    /** The manager's process id (a lab this JVM started). */
     public long pid() {
         return process.pid();
     }
 
+    /** Stops a lab this JVM started; leaves an attached one running. */
     @Override
     public void close() {
-        ProcessTools.terminate(process.toHandle(), STOP_GRACE);
-        guard.close();
+        if (process != null) {
+            ProcessTools.terminate(process.toHandle(), STOP_GRACE);
+            guard.close();
+        }
     }
 }

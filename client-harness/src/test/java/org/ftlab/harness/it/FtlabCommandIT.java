@@ -146,6 +146,13 @@ class FtlabCommandIT {
         assertOneLineError(List.of("analyze", "target", "--compare", "target"), "names the run being analysed");
         assertOneLineError(List.of("analyze", "target", "--demerits", "late=2"), "not one of failed=N");
         assertOneLineError(List.of("bench", "--repeat", "0"), "--repeat must be between 1 and 100");
+        assertOneLineError(List.of("grid", "--lab", "target"), "--lab target: no lab there; start one with 'ftlab lab");
+        assertOneLineError(List.of("grid", "--lab", "target", "--replicas", "3", "--heartbeat-ms", "50"),
+                "--replicas --heartbeat-ms: the lab in --lab has its own; give them to 'ftlab lab'");
+        assertOneLineError(List.of("lab", "--replicas", "9"), "--replicas must be 1 to 5");
+        assertOneLineError(List.of("lab", "--spares", "4"), "--spares must be 0 to 3");
+        assertOneLineError(List.of("lab", "--heartbeat-ms", "100", "--heartbeat-timeout-ms", "150"),
+                "at least twice --heartbeat-ms");
         assertOneLineError(List.of("demo", "--server-dir", "/nonexistent", "--out",
                 Path.of("target/never").toAbsolutePath().toString()), "no provisioned replica server");
     }

@@ -22,12 +22,18 @@ import java.util.stream.Collectors;
 import java.util.stream.Stream;
 import org.ftlab.harness.cli.FtlabCommand;
 import org.ftlab.harness.grid.RunDirectory;
+import org.ftlab.harness.lab.ManagerClient;
 import org.ftlab.harness.probe.FaultsCsv;
 import org.ftlab.harness.probe.ProbeTable;
 import org.ftlab.rm.api.ManagerEndpoint;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 
-/** {@code ftlab grid} end to end on a tiny grid: files, rows, timestamps, think time, abort and resume, faults. */
+/**
+ * {@code ftlab grid} end to end on a tiny grid: files, rows, timestamps, think time, abort and resume, faults. The runs
+ * that need no lab of their own run one after another on the test run's {@link RunningLab} ({@code --lab}).
+ */
+@ExtendWith(RunningLab.class)
 class GridIT {
     private static final Path HOME = Path.of(System.getProperty("ftlab.home", "..")).toAbsolutePath().normalize();
     private static final Set<String> TINY = Set.of("c01-t00-rorig", "c01-t00-r256", "c01-t20-rorig", "c01-t20-r256",
@@ -80,7 +86,7 @@ class GridIT {
         Path runDir = Files.createTempDirectory(Path.of("target").toAbsolutePath(), "grid-");
         assertEquals(0, ftlab("grid", "--clients", "1,2", "--think", "0,20", "--reply", "orig,256", "--posts", "6",
                 "--views", "6", "--warmup", "3", "--lab-warmup", "20", "--repeat", "2", "--order", "random",
-                "--seed", "7", "--spares", "0", "--out", runDir.toString()));
+                "--seed", "7", "--lab", RunningLab.dir().toString(), "--out", runDir.toString()));
 
         List<String> sequential = new ArrayList<>();
         for (int rep = 1; rep <= 2; rep++) {
@@ -167,7 +173,7 @@ class GridIT {
         Path runDir = Files.createTempDirectory(Path.of("target").toAbsolutePath(), "grid-open-");
         assertEquals(0, ftlab("grid", "--clients", "2", "--arrival", "poisson", "--rate", "50", "--reply", "orig",
                 "--posts", "200", "--views", "0", "--warmup", "10", "--lab-warmup", "0", "--faults", "hang",
-                "--faults-per-config", "1", "--out", runDir.toString()));
+                "--faults-per-config", "1", "--lab", RunningLab.dir().toString(), "--out", runDir.toString()));
         List<Map<String, String>> rows = rows(runDir.resolve("probes/c02-rate50-rorig.csv"));
         assertEquals(2 * 210, rows.size());
         assertTrue(rows.stream().allMatch(r -> r.get("outcome").equals("ok") || r.get("outcome").equals("retried")),
@@ -255,7 +261,7 @@ class GridIT {
         Path runDir = Files.createTempDirectory(Path.of("target").toAbsolutePath(), "grid-crash-");
         assertEquals(0, ftlab("grid", "--clients", "2", "--think", "0", "--reply", "orig", "--posts", "150",
                 "--views", "50", "--warmup", "0", "--lab-warmup", "0", "--faults", "crash", "--faults-per-config", "1",
-                "--out", runDir.toString()));
+                "--lab", RunningLab.dir().toString(), "--out", runDir.toString()));
         List<String> faults = Files.readAllLines(runDir.resolve("faults.csv"));
         assertEquals(FaultsCsv.HEADER, faults.get(0));
         assertEquals(2, faults.size(), faults.toString());
@@ -289,5 +295,14 @@ class GridIT {
         assertEquals(all.stream().filter(r -> r.get("method").equals("postAuction")).count(),
                 manifest.path("audit").path("posts_checked").asInt());
         assertTrue(manifest.path("audit").path("posts_checked").asInt() >= 300);
+
+        // on a running lab: the run keeps its part of the detector's log, and leaves the lab running for the next
+        assertTrue(manifest.path("topology").get(0).asText().contains("the running lab in " + RunningLab.dir()),
+                manifest.path("topology").toString());
+        String crashed = fault[3];
+        assertTrue(Files.readString(runDir.resolve("fd/detector.log")).lines()
+                .anyMatch(l -> l.contains("failure replica=" + crashed + " ") && l.contains("kind=crash")),
+                "the run's detector log has the crash of " + crashed);
+        assertTrue(ManagerClient.forRun(RunningLab.dir()).status().targetDegree() == 2, "the lab still answers");
     }
 }

@@ -18,14 +18,17 @@ import java.util.regex.Pattern;
 import org.ftlab.rm.net.VirtualNetwork;
 import org.ftlab.rm.os.Cgroup;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
  * Every lab's command, as its page in docs/labs/ writes it, runs in a shortened form: each loop runs for its first
  * value only, every configuration gets {@value #POSTS} posts (and as many views where the lab has views), one fault
  * per configuration, a lab warm-up of 100 requests per client, one spare for a schedule from a file (the shortened run
- * fits only its first faults), and the runs go to a directory of the test's. The command is taken from the page (its
+ * fits only its first faults), and the runs go to a directory of the test's. A run whose command does not shape a lab
+ * of its own (replicas, spares, heartbeat, request log, topology, database) runs on the test run's {@link RunningLab}. The command is taken from the page (its
  * first {@code sh} block under "## The command"), so a page whose command no longer works fails here.
  */
+@ExtendWith(RunningLab.class)
 class LabsIT {
     private static final Path HOME = Path.of(System.getProperty("ftlab.home", "..")).toAbsolutePath().normalize();
     static final int POSTS = 150;
@@ -64,6 +67,13 @@ class LabsIT {
               args+=(grid --lab-warmup 100); shift
               spares=no
               case " $* " in *" --spares "*) spares=yes ;; esac
+              # a run that does not shape a lab of its own runs on the test run's running lab
+              own=no
+              for o in --replicas --spares --heartbeat-ms --heartbeat-timeout-ms --request-log --topology --hosts \\
+                  --db-url; do
+                case " $* " in *" $o "*) own=yes ;; esac
+              done
+              [[ $own == no ]] && args+=(--lab "$FTLAB_IT_LAB")
               while (( $# )); do
                 case "$1" in
                   --posts) args+=(--posts %1$d); shift 2 ;;
@@ -71,7 +81,8 @@ class LabsIT {
                   --faults-per-config) args+=(--faults-per-config 1); shift 2 ;;
                   # a shortened run fits only a schedule's first fault or two: one spare covers them, where the
                   # pool sized for the whole schedule would boot up to three
-                  --faults-file) args+=("$1" "$2"); [[ $spares == no ]] && args+=(--spares 1); shift 2 ;;
+                  --faults-file) args+=("$1" "$2"); [[ $spares == no && $own == yes ]] && args+=(--spares 1)
+                    shift 2 ;;
                   *) args+=("$1"); shift ;;
                 esac
               done
@@ -113,6 +124,7 @@ class LabsIT {
         ProcessBuilder pb = new ProcessBuilder("bash", script.toString()).directory(work.resolve("bin").toFile())
                 .redirectErrorStream(true).redirectOutput(work.resolve("output.log").toFile());
         pb.environment().put("RUNS", runs.toString());
+        pb.environment().put("FTLAB_IT_LAB", RunningLab.dir().toString());
         Process p = pb.start();
         if (!p.waitFor(15, TimeUnit.MINUTES)) {
             p.destroy();

@@ -12,11 +12,14 @@ import java.nio.file.Path;
 import javax.tools.ToolProvider;
 import org.ftlab.harness.cli.FtlabCommand;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
  * A user's own fail-over strategy in the real harness: the template {@code ftlab new-strategy} writes, built, runs a
- * crash grid under its own name and is in the report; a plug-in that throws stops the run with one line.
+ * crash grid under its own name (on the test run's {@link RunningLab}) and is in the report; a plug-in that throws
+ * stops the run, and the lab it started, with one line.
  */
+@ExtendWith(RunningLab.class)
 class PluginStrategyIT {
     private record Result(int code, String out, String err) {
     }
@@ -55,7 +58,7 @@ class PluginStrategyIT {
         Result grid = ftlab("grid", "--strategy", "class:edu.course.Mine", "--plugin-dir", classes.toString(),
                 "--clients", "2", "--think", "0", "--reply", "orig", "--posts", "300", "--views", "0",
                 "--lab-warmup", "100", "--faults", "crash", "--faults-per-config", "1",
-                "--invocation-timeout-ms", "200", "--out", run.toString());
+                "--invocation-timeout-ms", "200", "--lab", RunningLab.dir().toString(), "--out", run.toString());
         assertEquals(0, grid.code(), grid.err());
         JsonNode manifest = new ObjectMapper().readTree(run.resolve("manifest.json").toFile());
         assertEquals("complete", manifest.path("status").asText());

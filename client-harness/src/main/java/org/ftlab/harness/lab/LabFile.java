@@ -1,0 +1,56 @@
+package org.ftlab.harness.lab;
+
+import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.PropertyNamingStrategies;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import com.fasterxml.jackson.databind.annotation.JsonNaming;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Optional;
+import org.ftlab.rm.os.AtomicFiles;
+
+/**
+ * A lab's {@code lab.json}: what a grid run on a lab it did not start ({@code ftlab grid --lab DIR}) needs to know of
+ * it and records in its manifest. Written atomically by {@link ManagedLab#start} before the lab is ready.
+ *
+ * @param replicas the replication degree
+ * @param spares pre-booted spares the manager keeps
+ * @param heartbeatMs the Fault Detector's heartbeat interval H; {@code heartbeatTimeoutMs} its suspicion timeout T
+ * @param requestLog whether the replicas keep the request log
+ * @param database {@code embedded MariaDB}, or the external database's URL without its password
+ * @param topology {@code local}, or where the lab's processes run ({@code netns ...}, {@code hosts: ...})
+ */
+@JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
+public record LabFile(int replicas, int spares, long heartbeatMs, long heartbeatTimeoutMs, boolean requestLog,
+        String database, String topology) {
+    public static final String FILE = "lab.json";
+    /** {@link #database()} of a lab on the embedded database. */
+    public static final String EMBEDDED_DATABASE = "embedded MariaDB";
+    private static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT)
+            .disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES);
+
+    /** The description of the lab {@code o} starts. */
+    static LabFile of(ManagedLab.Options o) {
+        return new LabFile(o.replicas(), o.spares(), o.heartbeatMillis(), o.timeoutMillis(), o.requestLog(),
+                o.externalDatabase() == null ? EMBEDDED_DATABASE : o.externalDatabase().redactedUrl(),
+                o.hostsFile() != null ? "hosts" : o.network() != null ? "netns" : "local");
+    }
+
+    /** Whether the lab runs the embedded database (which the database faults need). */
+    public boolean embeddedDatabase() {
+        return EMBEDDED_DATABASE.equals(database);
+    }
+
+    void write(Path labDir) throws IOException {
+        AtomicFiles.write(labDir.resolve(FILE), JSON.writeValueAsString(this));
+    }
+
+    /** The lab's description; empty if {@code labDir} holds none. */
+    public static Optional<LabFile> read(Path labDir) throws IOException {
+        Path file = labDir.resolve(FILE);
+        return Files.isRegularFile(file) ? Optional.of(JSON.readValue(file.toFile(), LabFile.class))
+                : Optional.empty();
+    }
+}
