@@ -2,6 +2,7 @@ package org.ftlab.harness.analysis;
 
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.DoubleSummaryStatistics;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -608,9 +609,25 @@ public final class FailoverAnalysis {
         }
 
         public Result finish(String strategy) {
+            List<FaultSummary> summaries = faultSummaries();
+            DoubleSummaryStatistics jitter = summaries.stream().map(FaultSummary::jitterUs).filter(j -> j != null)
+                    .mapToDouble(Double::doubleValue).summaryStatistics();
+            long[] ff = faultFree.toArray();
+            Arrays.sort(ff);
+            long[] fy = faulty.toArray();
+            Arrays.sort(fy);
+            return new Result(strategy, summaries, phaseStats(), detectionByKind(), LatencyStats.ofSorted(ff),
+                    LatencyStats.ofSorted(fy), LatencyStats.of(overlapping.toArray()),
+                    jitter.getCount() == 0 ? null : jitter.getMin(), jitter.getCount() == 0 ? null : jitter.getMax(),
+                    recoveryVsOutliers(ff, fy), performability(fy.length), List.copyOf(configs),
+                    List.copyOf(timelines.values()), weights,
+                    new Redundancy(completedCount, extraRequests, hedgedAnswers, falseSuspicions,
+                            java.util.Collections.unmodifiableMap(new LinkedHashMap<>(answeredBy))), runTimeline());
+        }
+
+        /** Per fault: what its requests saw (latency spread and maximum over the requests that overlapped it). */
+        private List<FaultSummary> faultSummaries() {
             List<FaultSummary> summaries = new ArrayList<>();
-            double jitterMin = Double.POSITIVE_INFINITY;
-            double jitterMax = Double.NEGATIVE_INFINITY;
             for (FaultRecord f : faults) {
                 LongList l = latencyByFault.get(f.id());
                 Double jitter = null;
@@ -620,14 +637,17 @@ public final class FailoverAnalysis {
                     max = s.max();
                     if (s.count() > 1) {
                         jitter = s.std();
-                        jitterMin = Math.min(jitterMin, jitter);
-                        jitterMax = Math.max(jitterMax, jitter);
                     }
                 }
                 summaries.add(new FaultSummary(f, configByFault.get(f.id()), faultyByFault.getOrDefault(f.id(), 0),
                         l == null ? 0 : l.size(), jitter, max, handovers.get(f.id()),
                         failedByFault.getOrDefault(f.id(), 0)));
             }
+            return summaries;
+        }
+
+        /** The faulty invocations' phases: detection, fail-over, retry and their total. */
+        private List<PhaseStats> phaseStats() {
             List<PhaseStats> phaseStats = new ArrayList<>();
             String[] names = {"detection", "failover", "retry", "total"};
             for (int k = 0; k < 4; k++) {
@@ -636,6 +656,11 @@ public final class FailoverAnalysis {
                     phaseStats.add(p);
                 }
             }
+            return phaseStats;
+        }
+
+        /** The Fault Detector's detection time, per fault kind. */
+        private List<PhaseStats> detectionByKind() {
             List<PhaseStats> detection = new ArrayList<>();
             for (String kind : faults.stream().map(FaultRecord::label).distinct().toList()) {
                 PhaseStats d = phase(kind, faults.stream().filter(f -> f.label().equals(kind))
@@ -644,27 +669,32 @@ public final class FailoverAnalysis {
                     detection.add(d);
                 }
             }
-            long[] ff = faultFree.toArray();
-            Arrays.sort(ff);
-            long[] fy = faulty.toArray();
-            Arrays.sort(fy);
-            RecoveryVsOutliers rvo = null;
-            if (fy.length > 0 || ff.length > 0) {
-                Long medianRecovery = fy.length == 0 ? null : LatencyStats.perMille(fy, 500);
-                int above = 0;
-                if (medianRecovery != null) {
-                    for (int i = ff.length - 1; i >= 0 && ff[i] > medianRecovery; i--) {
-                        above++;
-                    }
-                }
-                List<Long> largest = new ArrayList<>();
-                for (int i = ff.length - 1; i >= 0 && largest.size() < 5; i--) {
-                    largest.add(ff[i]);
-                }
-                rvo = new RecoveryVsOutliers(medianRecovery, fy.length == 0 ? null : fy[fy.length - 1],
-                        ff.length == 0 ? null : ff[ff.length - 1], above, largest);
+            return detection;
+        }
+
+        /** Recovery against the fault-free outliers ({@code ff}, {@code fy}: fault-free and faulty, sorted). */
+        private static RecoveryVsOutliers recoveryVsOutliers(long[] ff, long[] fy) {
+            if (fy.length == 0 && ff.length == 0) {
+                return null;
             }
-            Performability run = new Performability("all", (int) requests, (int) failed, fy.length,
+            Long medianRecovery = fy.length == 0 ? null : LatencyStats.perMille(fy, 500);
+            int above = 0;
+            if (medianRecovery != null) {
+                for (int i = ff.length - 1; i >= 0 && ff[i] > medianRecovery; i--) {
+                    above++;
+                }
+            }
+            List<Long> largest = new ArrayList<>();
+            for (int i = ff.length - 1; i >= 0 && largest.size() < 5; i--) {
+                largest.add(ff[i]);
+            }
+            return new RecoveryVsOutliers(medianRecovery, fy.length == 0 ? null : fy[fy.length - 1],
+                    ff.length == 0 ? null : ff[ff.length - 1], above, largest);
+        }
+
+        /** The whole run's performability, of {@code faultyCount} faulty invocations. */
+        private Performability performability(int faultyCount) {
+            return new Performability("all", (int) requests, (int) failed, faultyCount,
                     idealSliceCompletions > 0 ? fullSliceCompletions / idealSliceCompletions : null,
                     faultFree.size() == 0 || completedCount == 0 ? null
                             : (faultFreeSum / faultFree.size()) / (completedSum / completedCount),
@@ -675,12 +705,6 @@ public final class FailoverAnalysis {
                                     faultFree.size() == 0 || correctedCompleted == 0 ? null
                                             : (faultFreeSum / faultFree.size()) / (correctedSum
                                                     / correctedCompleted)));
-            return new Result(strategy, summaries, phaseStats, detection, LatencyStats.ofSorted(ff),
-                    LatencyStats.ofSorted(fy), LatencyStats.of(overlapping.toArray()),
-                    Double.isInfinite(jitterMin) ? null : jitterMin, Double.isInfinite(jitterMax) ? null : jitterMax,
-                    rvo, run, List.copyOf(configs), List.copyOf(timelines.values()), weights,
-                    new Redundancy(completedCount, extraRequests, hedgedAnswers, falseSuspicions,
-                            java.util.Collections.unmodifiableMap(new LinkedHashMap<>(answeredBy))), runTimeline());
         }
 
         /** Every fault that overlaps [fromUs, toUs], as bands in seconds relative to {@code originUs}. */

@@ -31,41 +31,10 @@ final class HtmlReport {
 
     static String render(Path runDir, RunAnalysis.Result r) throws JsonProcessingException {
         StringBuilder h = HtmlPage.start("ftlab report: " + runDir.toAbsolutePath().normalize().getFileName(), true);
-        h.append("<p class=\"meta\">fail-over strategy <b>")
-                .append(esc(r.strategy())).append("</b>, faults <b>").append(esc(r.faultKind())).append("</b>, ")
-                .append(esc(r.settings())).append(", ")
-                .append(r.entries().stream().filter(e -> e.method().equals("all")).count())
-                .append(" blocks (configuration × replicate). ").append(esc(design(r.design())))
-                .append(" Latency = ").append(r.design().openLoop()
-                        ? "client receive − intended send (open loop: the wait of a user who wanted to send then)"
-                        : "client receive − client send (closed loop)").append("; warm-up rows excluded; percentiles: ")
-                .append(esc(LatencyStats.PERCENTILE_ESTIMATOR)).append(". Every field is explained in "
-                        + "docs/analysis.md.</p>\n");
-        if (!r.warnings().isEmpty()) {
-            h.append("<div class=\"warn\"><b>Read this first:</b><ul>");
-            r.warnings().forEach(w -> h.append("<li>").append(esc(w)).append("</li>"));
-            h.append("</ul></div>\n");
-        }
-        h.append("<pre id=\"report-errors\" class=\"errors\" hidden></pre>\n");
+        meta(h, r);
         boolean faultRun = r.failover() != null && r.failover().hasFaults();
         long configurations = configurations(r);
-        List<String[]> nav = new ArrayList<>();
-        if (faultRun) {
-            nav.add(new String[] {"failover", "fail-over"});
-            nav.add(new String[] {"performability", "performability"});
-        }
-        nav.add(new String[] {"headline", "headline"});
-        nav.add(new String[] {"magical", "magical 1%"});
-        nav.add(new String[] {"omission", "coordinated omission"});
-        nav.add(new String[] {"plots", "latency plots"});
-        if (!faultRun) {
-            nav.add(new String[] {"failover", "fail-over"});
-        }
-        if (r.comparison() != null) {
-            nav.add(new String[] {"compare", "comparison"});
-        }
-        h.append("<nav>").append(String.join(" · ", nav.stream().map(n -> "<a href=\"#" + n[0] + "\">" + n[1]
-                + "</a>").toList())).append("</nav>\n");
+        nav(h, faultRun, r.comparison() != null);
         if (faultRun) {
             // A fault run is read for its fail-over first; the latency statistics follow.
             failover(h, r.failover());
@@ -82,6 +51,55 @@ final class HtmlReport {
         }
         h.append("<footer>Written by ftlab ").append(esc(version("ftlab"))).append(" with Chart.js ")
                 .append(esc(version("chartjs"))).append(" (MIT licence), inlined below.</footer>\n");
+        data(h, r);
+        h.append("<script>").append(chartJs()).append("</script>\n");
+        h.append("<script>").append(resource("/org/ftlab/harness/analysis/report.js")).append("</script>\n");
+        return HtmlPage.end(h);
+    }
+
+    /** The run's description under the title, and the warnings to read first. */
+    private static void meta(StringBuilder h, RunAnalysis.Result r) {
+        h.append("<p class=\"meta\">fail-over strategy <b>")
+                .append(esc(r.strategy())).append("</b>, faults <b>").append(esc(r.faultKind())).append("</b>, ")
+                .append(esc(r.settings())).append(", ")
+                .append(r.entries().stream().filter(e -> e.method().equals("all")).count())
+                .append(" blocks (configuration × replicate). ").append(esc(design(r.design())))
+                .append(" Latency = ").append(r.design().openLoop()
+                        ? "client receive − intended send (open loop: the wait of a user who wanted to send then)"
+                        : "client receive − client send (closed loop)").append("; warm-up rows excluded; percentiles: ")
+                .append(esc(LatencyStats.PERCENTILE_ESTIMATOR)).append(". Every field is explained in "
+                        + "docs/analysis.md.</p>\n");
+        if (!r.warnings().isEmpty()) {
+            h.append("<div class=\"warn\"><b>Read this first:</b><ul>");
+            r.warnings().forEach(w -> h.append("<li>").append(esc(w)).append("</li>"));
+            h.append("</ul></div>\n");
+        }
+        h.append("<pre id=\"report-errors\" class=\"errors\" hidden></pre>\n");
+    }
+
+    /** Links to the sections, in the order they come: a fault run's fail-over first. */
+    private static void nav(StringBuilder h, boolean faultRun, boolean comparison) {
+        List<String[]> nav = new ArrayList<>();
+        if (faultRun) {
+            nav.add(new String[] {"failover", "fail-over"});
+            nav.add(new String[] {"performability", "performability"});
+        }
+        nav.add(new String[] {"headline", "headline"});
+        nav.add(new String[] {"magical", "magical 1%"});
+        nav.add(new String[] {"omission", "coordinated omission"});
+        nav.add(new String[] {"plots", "latency plots"});
+        if (!faultRun) {
+            nav.add(new String[] {"failover", "fail-over"});
+        }
+        if (comparison) {
+            nav.add(new String[] {"compare", "comparison"});
+        }
+        h.append("<nav>").append(String.join(" · ", nav.stream().map(n -> "<a href=\"#" + n[0] + "\">" + n[1]
+                + "</a>").toList())).append("</nav>\n");
+    }
+
+    /** The data the page's script draws from: the summary and every configuration's plot series. */
+    private static void data(StringBuilder h, RunAnalysis.Result r) throws JsonProcessingException {
         ObjectNode data = SummaryJson.JSON.createObjectNode();
         data.set("summary", SummaryJson.tree(r));
         ArrayNode plots = data.putArray("plots");
@@ -106,9 +124,6 @@ final class HtmlReport {
         h.append("<script type=\"application/json\" id=\"report-data\">")
                 .append(SummaryJson.JSON.writer().writeValueAsString(data).replace("</", "<\\/"))
                 .append("</script>\n");
-        h.append("<script>").append(chartJs()).append("</script>\n");
-        h.append("<script>").append(resource("/org/ftlab/harness/analysis/report.js")).append("</script>\n");
-        return HtmlPage.end(h);
     }
 
     /** Distinct configurations of the run (replicates of one configuration count once). */
@@ -126,50 +141,59 @@ final class HtmlReport {
                 .append(r.design().openLoop() ? "<th>service p99 ms</th><th>late starts</th>"
                         : "<th>p99 corrected ms</th>").append("</tr>\n");
         for (RunAnalysis.Entry e : r.entries()) {
-            if (!e.method().equals("all")) {
-                continue;
+            if (e.method().equals("all")) {
+                headlineRow(h, e, r.design().openLoop());
             }
-            LatencyStats s = e.stats();
-            h.append("<tr><td>").append(esc(e.label())).append("</td><td>").append(s == null ? 0 : s.count())
-                    .append("</td><td").append(e.failures() > 0 ? " class=\"bad\"" : "").append('>')
-                    .append(e.failures()).append("</td>");
-            if (s == null) {
-                h.append("<td colspan=\"11\">every request failed</td>");
-            } else {
-                RunAnalysis.Breakdown b = e.breakdown();
-                h.append(td(ms(s.mean()))).append(td(ms(s.median()))).append(td(ms(s.p99())))
-                        .append(td(s.p99CiLow() == null ? "n too small"
-                                : ms(s.p99CiLow()) + "–" + ms(s.p99CiHigh())))
-                        .append(td(ms(s.max()))).append(td(s.outliers3Sigma() + String.format(Locale.ROOT,
-                                " (%.2f%%)", 100.0 * s.outliers3Sigma() / s.count())))
-                        .append(td(s.c1() ? "yes" : "no")).append(verdict(s.p99Within(10)))
-                        .append(verdict(s.p99Within(25)))
-                        .append(td(b == null ? "-" : ms(b.middlewareMeanUs()) + " / " + ms(b.serverMeanUs())
-                                + " / " + ms(b.databaseMeanUs())));
-            }
-            h.append(td(e.requestRatePerS() == null ? "-" : String.format(Locale.ROOT, "%.0f",
-                    e.requestRatePerS())));
-            RunAnalysis.SteadyState st = e.steady();
-            if (st == null) {
-                h.append(td("too few"));
-            } else {
-                h.append("<td").append(st.steady() ? "" : " class=\"bad\" title=\"not at steady state\"").append('>')
-                        .append(ms(st.firstDecileMeanUs())).append(" / ").append(ms(st.lastDecileMeanUs()))
-                        .append(st.steady() ? "" : String.format(Locale.ROOT, " (%.1f×)", st.ratio())).append("</td>");
-            }
-            if (e.openLoop() != null) {
-                LatencyStats svc = e.openLoop().service();
-                h.append(td(svc == null ? "-" : ms(svc.p99()))).append(td("" + e.openLoop().lateStarts()));
-            } else if (!r.design().openLoop()) {
-                h.append(td(e.corrected() == null ? "-" : ms(e.corrected().p99Us())));
-            }
-            h.append("</tr>\n");
         }
         h.append("</table>\n<p class=\"note\">Per-method rows are in summary.csv and summary.json. Middleware = "
                 + "latency − server time; the server time includes the database time. Steady state: mean latency "
                 + "of each client's first and last 10% of fault-free requests of a method (the least steady method "
                 + "shown); red when the first exceeds " + RunAnalysis.STEADY_STATE_RATIO + " × the last (give more "
                 + "--warmup).</p>\n");
+        anova(h, r, configurations);
+    }
+
+    /** One block's row of the headline table. */
+    private static void headlineRow(StringBuilder h, RunAnalysis.Entry e, boolean openLoopRun) {
+        LatencyStats s = e.stats();
+        h.append("<tr><td>").append(esc(e.label())).append("</td><td>").append(s == null ? 0 : s.count())
+                .append("</td><td").append(e.failures() > 0 ? " class=\"bad\"" : "").append('>')
+                .append(e.failures()).append("</td>");
+        if (s == null) {
+            h.append("<td colspan=\"11\">every request failed</td>");
+        } else {
+            RunAnalysis.Breakdown b = e.breakdown();
+            h.append(td(ms(s.mean()))).append(td(ms(s.median()))).append(td(ms(s.p99())))
+                    .append(td(s.p99CiLow() == null ? "n too small"
+                            : ms(s.p99CiLow()) + "–" + ms(s.p99CiHigh())))
+                    .append(td(ms(s.max()))).append(td(s.outliers3Sigma() + String.format(Locale.ROOT,
+                            " (%.2f%%)", 100.0 * s.outliers3Sigma() / s.count())))
+                    .append(td(s.c1() ? "yes" : "no")).append(verdict(s.p99Within(10)))
+                    .append(verdict(s.p99Within(25)))
+                    .append(td(b == null ? "-" : ms(b.middlewareMeanUs()) + " / " + ms(b.serverMeanUs())
+                            + " / " + ms(b.databaseMeanUs())));
+        }
+        h.append(td(e.requestRatePerS() == null ? "-" : String.format(Locale.ROOT, "%.0f",
+                e.requestRatePerS())));
+        RunAnalysis.SteadyState st = e.steady();
+        if (st == null) {
+            h.append(td("too few"));
+        } else {
+            h.append("<td").append(st.steady() ? "" : " class=\"bad\" title=\"not at steady state\"").append('>')
+                    .append(ms(st.firstDecileMeanUs())).append(" / ").append(ms(st.lastDecileMeanUs()))
+                    .append(st.steady() ? "" : String.format(Locale.ROOT, " (%.1f×)", st.ratio())).append("</td>");
+        }
+        if (e.openLoop() != null) {
+            LatencyStats svc = e.openLoop().service();
+            h.append(td(svc == null ? "-" : ms(svc.p99()))).append(td("" + e.openLoop().lateStarts()));
+        } else if (!openLoopRun) {
+            h.append(td(e.corrected() == null ? "-" : ms(e.corrected().p99Us())));
+        }
+        h.append("</tr>\n");
+    }
+
+    /** The ANOVA across configurations: factorial with replicates, one-way without; none for one configuration. */
+    private static void anova(StringBuilder h, RunAnalysis.Result r, long configurations) {
         if (configurations < 2) {
             h.append("<p class=\"note\">ANOVA left out: it compares configurations, and this run has one (run a "
                     + "grid profile for it).</p>\n");

@@ -8,8 +8,6 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -31,20 +29,22 @@ import org.ftlab.rm.api.ManagerStatus;
 import org.ftlab.rm.api.ReplicaState;
 import org.ftlab.rm.api.ReplicaStatus;
 import org.ftlab.rm.os.ProcessTools;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.MethodOrderer;
 import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestMethodOrder;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.function.Executable;
 
 /**
  * Warm-passive fail-over on real processes with real signals: a Replication Manager process, the JGroups Fault
  * Detector, two WildFly replicas, a spare and MariaDB; faults are SIGKILL and SIGSTOP. Clients of every built-in
- * strategy loop at the same time, face the same faults and must pass the same checks.
+ * strategy loop at the same time, face the same faults and must pass the same checks. The lab is the test run's
+ * {@link RunningLab} (two replicas and a spare), which every check here reads by its own fault's id.
  */
+@ExtendWith(RunningLab.class)
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class FailoverIT {
     static final FaultSpec CRASH_PRIMARY = new FaultSpec(FaultKind.CRASH, FaultTarget.of(FaultTarget.Node.PRIMARY), 0,
@@ -57,16 +57,8 @@ class FailoverIT {
     private static ManagedLab lab;
 
     @BeforeAll
-    static void startLab() throws Exception {
-        Path runDir = Files.createTempDirectory(Path.of("target").toAbsolutePath(), "failover-");
-        lab = ManagedLab.start(new ManagedLab.Options(runDir, SharedLab.serverHome(), 2));
-    }
-
-    @AfterAll
-    static void stopLab() {
-        if (lab != null) {
-            lab.close();
-        }
+    static void attachToTheRunningLab() throws Exception {
+        lab = ManagedLab.attach(RunningLab.dir());
     }
 
     @BeforeEach

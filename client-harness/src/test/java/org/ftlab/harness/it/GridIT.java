@@ -247,7 +247,8 @@ class GridIT {
             assertFalse(kept.contains(Path.of(partial.asText()).getFileName().toString()));
         }
 
-        assertEquals(0, ftlab("grid", "--out", runDir.toString()));
+        // resumed on the running lab: a lab of the same shape (2 replicas, the default knobs) as the first segment's
+        assertEquals(0, ftlab("grid", "--out", runDir.toString(), "--lab", RunningLab.dir().toString()));
         assertEquals(TINY.stream().map(id -> id + ".csv").collect(Collectors.toCollection(TreeSet::new)),
                 probeFiles(runDir));
         JsonNode resumed = new ObjectMapper().readTree(runDir.resolve("manifest.json").toFile());
