@@ -40,6 +40,8 @@ public final class ReplicaWarmer implements AutoCloseable {
     /** The environment variable that sets the boot rounds of every lab started where it is set. */
     public static final String ROUNDS_ENV = "FTLAB_WARM_ROUNDS";
     public static final double DEFAULT_ROUNDS_PER_SECOND = 5;
+    /** The environment variable that sets the rounds per second on idle replicas of every lab started where it is set. */
+    public static final String RATE_ENV = "FTLAB_WARM_RATE";
     private static final long INVOCATION_TIMEOUT_MILLIS = 5_000;
 
     private final ApplicationUser user;

@@ -47,7 +47,12 @@ public final class ReplicationManagerMain implements Callable<Integer> {
             + ReplicaWarmer.DEFAULT_BOOT_ROUNDS + "}")
     int warmRounds;
 
-    @Option(names = "--warm-rate", defaultValue = "" + ReplicaWarmer.DEFAULT_ROUNDS_PER_SECOND)
+    /**
+     * Rounds per second on every backup and spare, to keep them warm; the environment's {@value
+     * ReplicaWarmer#RATE_ENV} when set (a test suite whose labs sit idle between its tests).
+     */
+    @Option(names = "--warm-rate", defaultValue = "${env:" + ReplicaWarmer.RATE_ENV + ":-"
+            + ReplicaWarmer.DEFAULT_ROUNDS_PER_SECOND + "}")
     double warmRate;
 
     @Option(names = "--heartbeat-ms", defaultValue = "100")
