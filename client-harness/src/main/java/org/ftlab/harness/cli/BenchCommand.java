@@ -134,9 +134,7 @@ public final class BenchCommand implements Callable<Integer> {
             throw new IllegalArgumentException("--requests-per-method must be between 1 and 100000, not "
                     + requestsPerMethod);
         }
-        Path dir = (out != null ? out : Home.path().resolve("runs").resolve("bench-"
-                + java.time.LocalDateTime.now().format(java.time.format.DateTimeFormatter.ofPattern(
-                        "yyyyMMdd-HHmmss")))).toAbsolutePath();
+        Path dir = FtlabCommand.runDir(out, "bench-");
         Files.createDirectories(dir);
         PrintWriter pw = spec.commandLine().getOut();
         ObjectMapper json = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);

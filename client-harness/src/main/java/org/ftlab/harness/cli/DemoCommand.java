@@ -2,9 +2,6 @@ package org.ftlab.harness.cli;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Instant;
-import java.time.ZoneOffset;
-import java.time.format.DateTimeFormatter;
 import java.util.List;
 import java.util.concurrent.Callable;
 import org.ftlab.auction.api.ReplySize;
@@ -23,9 +20,6 @@ import picocli.CommandLine.Option;
                 + "and with reactive clients; audits the database after each; prints a summary and stops everything.",
                 "Everything the run produces goes under the output directory."})
 public final class DemoCommand implements Callable<Integer> {
-    private static final DateTimeFormatter RUN_NAME =
-            DateTimeFormatter.ofPattern("yyyyMMdd'T'HHmmss'Z'").withZone(ZoneOffset.UTC);
-
     @picocli.CommandLine.Spec
     picocli.CommandLine.Model.CommandSpec spec;
 
@@ -81,7 +75,7 @@ public final class DemoCommand implements Callable<Integer> {
                 crashPosts, crashViews, new GridPlan.Design(GridPlan.DEFAULT_WARMUP_PER_CLIENT, 1,
                         GridPlan.Order.SEQUENTIAL, 0L, GridPlan.Arrival.CLOSED, List.of(), 0));
         DatabaseEndpoint external = database.external();
-        Path runDir = out != null ? out : FtlabCommand.home().resolve("runs").resolve(RUN_NAME.format(Instant.now()));
+        Path runDir = FtlabCommand.runDir(out, "");
         if (Files.exists(runDir) && !Files.isDirectory(runDir)) {
             throw new IllegalArgumentException("--out " + runDir + " exists and is not a directory");
         }

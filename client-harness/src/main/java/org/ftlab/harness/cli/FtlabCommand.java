@@ -1,6 +1,9 @@
 package org.ftlab.harness.cli;
 
 import java.nio.file.Path;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
 import org.ftlab.harness.lab.Home;
 import picocli.CommandLine.Command;
 import picocli.CommandLine;
@@ -58,5 +61,14 @@ public final class FtlabCommand implements Runnable {
 
     static Path home() {
         return Home.path();
+    }
+
+    private static final DateTimeFormatter RUN_NAME = DateTimeFormatter
+            .ofPattern("yyyyMMdd'T'HHmmss'Z'").withZone(ZoneOffset.UTC);
+
+    /** {@code out} if given, else {@code runs/<prefix><UTC timestamp>} in the project: a command's directory, absolute. */
+    static Path runDir(Path out, String prefix) {
+        return (out != null ? out : home().resolve("runs").resolve(prefix + RUN_NAME.format(Instant.now())))
+                .toAbsolutePath();
     }
 }

@@ -5,9 +5,6 @@ import java.io.InputStream;
 import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Instant;
-import java.time.ZoneOffset;
-import java.time.format.DateTimeFormatter;
 import java.util.Locale;
 import java.util.Properties;
 import java.util.concurrent.Callable;
@@ -39,9 +36,6 @@ import picocli.CommandLine.Option;
                 + "writing one probe file per configuration, a manifest and a fault log under the output directory.",
                 "Ctrl-C keeps every finished configuration; running the same command with the same --out resumes."})
 public final class GridCommand implements Callable<Integer> {
-    private static final DateTimeFormatter RUN_NAME =
-            DateTimeFormatter.ofPattern("yyyyMMdd'T'HHmmss'Z'").withZone(ZoneOffset.UTC);
-
     @picocli.CommandLine.Spec
     picocli.CommandLine.Model.CommandSpec spec;
 
@@ -118,8 +112,7 @@ public final class GridCommand implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         PrintWriter outw = spec.commandLine().getOut();
-        Path runDir = (out != null ? out : FtlabCommand.home().resolve("runs").resolve(RUN_NAME.format(Instant.now())))
-                .toAbsolutePath();
+        Path runDir = FtlabCommand.runDir(out, "");
         ManagedLab running = labDir == null ? null : attach();
         if (running != null && running.runDir().equals(runDir.normalize())) {
             throw new IllegalArgumentException("--out is the lab's own directory: give the run a directory of its own");

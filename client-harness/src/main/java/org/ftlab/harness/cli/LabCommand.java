@@ -2,9 +2,6 @@ package org.ftlab.harness.cli;
 
 import java.io.PrintWriter;
 import java.nio.file.Path;
-import java.time.Instant;
-import java.time.ZoneOffset;
-import java.time.format.DateTimeFormatter;
 import java.util.Locale;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
@@ -26,9 +23,6 @@ import picocli.CommandLine.Option;
                 "Each grid waits until the lab is back at its replication degree (and, for a fault run, has its "
                 + "spares) before it starts."})
 public final class LabCommand implements Callable<Integer> {
-    private static final DateTimeFormatter LAB_NAME =
-            DateTimeFormatter.ofPattern("'lab-'yyyyMMdd'T'HHmmss'Z'").withZone(ZoneOffset.UTC);
-
     @picocli.CommandLine.Spec
     picocli.CommandLine.Model.CommandSpec spec;
 
@@ -63,8 +57,7 @@ public final class LabCommand implements Callable<Integer> {
         RunSettings settings = knobs.settings();
         DatabaseEndpoint external = database.external();
         Path server = Home.replicaServer(serverDir);
-        Path dir = (out != null ? out : FtlabCommand.home().resolve("runs").resolve(LAB_NAME.format(Instant.now())))
-                .toAbsolutePath().normalize();
+        Path dir = FtlabCommand.runDir(out, "lab-").normalize();
         PrintWriter outw = spec.commandLine().getOut();
         long t0 = System.nanoTime();
         ManagedLab lab = ManagedLab.start(new ManagedLab.Options(dir, server, replicas, spares, external,
