@@ -12,6 +12,7 @@ import java.util.List;
 import java.util.Set;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
+import org.ftlab.auction.api.ReplicaProperties;
 import org.ftlab.rm.api.ApplicationUser;
 import org.ftlab.rm.api.DatabaseEndpoint;
 import org.ftlab.rm.api.NetworkLayout;
@@ -69,12 +70,16 @@ public final class LocalLab implements AutoCloseable {
      * Settings of a lab; {@code externalDatabase} null means the embedded default; {@code network} null: every
      * process on this machine's loopback, else each on its own host of that virtual network; {@code hosts} null, or
      * the database and the replicas on those other machines; {@code requestLog} false: replicas run without the
-     * request log (every copy of a request runs again), for the exactly-once exercise only.
+     * request log (every copy of a request runs again), for the exactly-once exercise only; {@code warmRounds}: the
+     * rounds of each replica's own warm-up at deployment ({@link ReplicaProperties#WARM_ROUNDS}).
      */
     public record Options(Path runDir, Path serverHome, DatabaseEndpoint externalDatabase, String replicaMaxHeap,
-            HeartbeatSettings heartbeat, VirtualNetwork network, Hosts hosts, boolean requestLog) {
+            HeartbeatSettings heartbeat, VirtualNetwork network, Hosts hosts, boolean requestLog, int warmRounds) {
         public Options {
             replicaMaxHeap = replicaMaxHeap == null ? "512m" : replicaMaxHeap;
+            if (warmRounds < 0) {
+                throw new IllegalArgumentException("warm rounds must be 0 or more, was " + warmRounds);
+            }
             if (network != null && externalDatabase != null) {
                 throw new IllegalArgumentException("--topology netns runs the embedded database on a host of its own; "
                         + "leave out --db-url");
@@ -87,7 +92,8 @@ public final class LocalLab implements AutoCloseable {
 
         /** A lab without a heartbeat group, on loopback. */
         public Options(Path runDir, Path serverHome, DatabaseEndpoint externalDatabase, String replicaMaxHeap) {
-            this(runDir, serverHome, externalDatabase, replicaMaxHeap, null, null, null, true);
+            this(runDir, serverHome, externalDatabase, replicaMaxHeap, null, null, null, true,
+                    ReplicaProperties.DEFAULT_WARM_ROUNDS);
         }
     }
 
@@ -117,7 +123,7 @@ public final class LocalLab implements AutoCloseable {
             }
         }
         ReplicaLauncher launcher = new ReplicaLauncher(options.serverHome(), runDir, database, user,
-                options.replicaMaxHeap(), options.heartbeat(), options.requestLog());
+                options.replicaMaxHeap(), options.heartbeat(), options.requestLog(), options.warmRounds());
         return new LocalLab(runDir, database, user, launcher, net, options.hosts(), masters);
     }
 

@@ -14,6 +14,7 @@ import javax.naming.NamingException;
 import org.ftlab.auction.api.AuctionDraft;
 import org.ftlab.auction.api.AuctionException;
 import org.ftlab.auction.api.AuctionService;
+import org.ftlab.auction.api.ReplicaProperties;
 import org.ftlab.auction.api.ReplySize;
 import org.ftlab.auction.api.RequestHeader;
 import org.ftlab.rm.api.ApplicationUser;
@@ -36,7 +37,7 @@ import org.ftlab.rm.replica.Replica;
  * once, on the first replica warmed. Failures are not news here: the Fault Detector judges replicas.
  */
 public final class ReplicaWarmer implements AutoCloseable {
-    public static final int DEFAULT_BOOT_ROUNDS = 300;
+    public static final int DEFAULT_BOOT_ROUNDS = ReplicaProperties.DEFAULT_WARM_ROUNDS;
     /** The environment variable that sets the boot rounds of every lab started where it is set. */
     public static final String ROUNDS_ENV = "FTLAB_WARM_ROUNDS";
     public static final double DEFAULT_ROUNDS_PER_SECOND = 5;

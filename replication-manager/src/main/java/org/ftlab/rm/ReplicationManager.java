@@ -155,7 +155,7 @@ public final class ReplicationManager implements AutoCloseable {
         try {
             LocalLab.Options o = settings.lab();
             lab = LocalLab.start(new LocalLab.Options(runDir, o.serverHome(), o.externalDatabase(),
-                    o.replicaMaxHeap(), heartbeat, network, hosts, o.requestLog()));
+                    o.replicaMaxHeap(), heartbeat, network, hosts, o.requestLog(), settings.warmRounds()));
         } catch (Exception e) {
             ProcessTools.terminate(detector.toHandle(), Duration.ofSeconds(5));
             guard.close();

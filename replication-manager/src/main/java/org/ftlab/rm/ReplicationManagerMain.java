@@ -40,7 +40,8 @@ public final class ReplicationManagerMain implements Callable<Integer> {
     int spares;
 
     /**
-     * Rounds of every operation a booted replica runs before it joins (docs/performance.md); the environment's
+     * Rounds of every operation a booted replica runs before it joins (docs/performance.md), after as many rounds of
+     * its database paths in itself at deployment; the environment's
      * {@value ReplicaWarmer#ROUNDS_ENV} when set (a test suite that boots many replicas and measures none).
      */
     @Option(names = "--warm-rounds", defaultValue = "${env:" + ReplicaWarmer.ROUNDS_ENV + ":-"
@@ -96,7 +97,8 @@ public final class ReplicationManagerMain implements Callable<Integer> {
                 : new DatabaseEndpoint(dbUrl, dbUser, System.getenv(DB_PASSWORD_ENV));
         ReplicationManager.Settings settings = new ReplicationManager.Settings(
                 new LocalLab.Options(runDir, serverDir, external, null, null, net,
-                        hosts == null ? null : Hosts.read(hosts), !noRequestLog), replicas, spares, heartbeatMillis,
+                        hosts == null ? null : Hosts.read(hosts), !noRequestLog, warmRounds), replicas, spares,
+                        heartbeatMillis,
                 timeoutMillis, !noRelaunch, warmRounds, warmRate);
         ReplicationManager rm;
         try {

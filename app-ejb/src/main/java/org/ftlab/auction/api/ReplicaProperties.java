@@ -12,8 +12,21 @@ public final class ReplicaProperties {
      */
     public static final String REQUEST_LOG = "ftlab.request_log";
 
+    /**
+     * How many rounds of the service's database paths the replica runs in itself at deployment, before it reports
+     * ready (the manager's remote warm-up comes after): the lab's warm rounds ({@code --warm-rounds}). Default
+     * {@value #DEFAULT_WARM_ROUNDS}; 0 deploys the replica cold.
+     */
+    public static final String WARM_ROUNDS = "ftlab.warm_rounds";
+    public static final int DEFAULT_WARM_ROUNDS = 300;
+
     /** Whether this JVM's replica keeps the request log. */
     public static boolean requestLogOn() {
         return !"off".equals(System.getProperty(REQUEST_LOG, "on"));
+    }
+
+    /** The rounds of this JVM's replica's own warm-up at deployment (set by the manager, which validates it). */
+    public static int warmRounds() {
+        return Math.max(0, Integer.getInteger(WARM_ROUNDS, DEFAULT_WARM_ROUNDS));
     }
 }

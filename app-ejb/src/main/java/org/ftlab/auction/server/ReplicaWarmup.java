@@ -28,8 +28,6 @@ import org.ftlab.auction.api.ReplySize;
 @TransactionManagement(TransactionManagementType.BEAN)
 public class ReplicaWarmup {
     private static final Logger LOG = Logger.getLogger(ReplicaWarmup.class.getName());
-    /** Enough rounds for the JIT to compile these paths (C1 compiles a method after some hundreds of calls). */
-    private static final int ROUNDS = 300;
 
     @PersistenceContext(unitName = "ftlab")
     private EntityManager em;
@@ -43,9 +41,16 @@ public class ReplicaWarmup {
             LOG.warning("request log OFF (" + ReplicaProperties.REQUEST_LOG + "=off): a request "
                     + "that reaches this replica twice runs twice; for the exactly-once exercise only");
         }
+        // By default enough rounds for the JIT to compile these paths (C1 compiles a method after some hundreds of
+        // calls); the lab's warm rounds set it.
+        int rounds = ReplicaProperties.warmRounds();
+        if (rounds == 0) {
+            LOG.info("no warm-up at deployment (" + ReplicaProperties.WARM_ROUNDS + "=0)");
+            return;
+        }
         long t0 = System.nanoTime();
         try {
-            for (int i = 0; i < ROUNDS; i++) {
+            for (int i = 0; i < rounds; i++) {
                 tx.begin();
                 try {
                     // The lookups every state-changing request starts with.
@@ -81,7 +86,8 @@ public class ReplicaWarmup {
                 em.createQuery("select a from Auction a left join fetch a.highestBidder where a.id = :id",
                         Auction.class).setParameter("id", -1L).getResultList();
             }
-            LOG.info("warmed up the database paths in " + (System.nanoTime() - t0) / 1_000_000 + " ms");
+            LOG.info("warmed up the database paths in " + rounds + " rounds, " + (System.nanoTime() - t0) / 1_000_000
+                    + " ms");
         } catch (Exception e) {
             // A cold replica still works; only its first requests are slower.
             LOG.log(Level.WARNING, "warm-up failed; the first requests will be slower", e);

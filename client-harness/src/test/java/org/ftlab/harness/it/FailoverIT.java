@@ -8,6 +8,8 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -64,6 +66,29 @@ class FailoverIT {
     @BeforeEach
     void replicationDegreeIsTwo() throws Exception {
         awaitDegree(2);
+    }
+
+    @Test
+    @Order(0)
+    void everyReplicaRunsTheLabsWarmRoundsInItselfBeforeItReportsReady() throws Exception {
+        String rounds = System.getenv().getOrDefault("FTLAB_WARM_ROUNDS", "300");
+        List<Path> logs;
+        try (var dirs = Files.list(RunningLab.dir().resolve("replicas"))) {
+            logs = dirs.map(d -> d.resolve("log/server.log")).filter(Files::exists).toList();
+        }
+        int booted = 0;
+        for (Path log : logs) {
+            String text = Files.readString(log);
+            if (!text.contains("WFLYSRV0025")) {
+                continue; // a replacement still booting
+            }
+            booted++;
+            assertTrue(text.contains("warmed up the database paths in " + rounds + " rounds"), log + " warmed up "
+                    + rounds + " rounds at deployment");
+            assertTrue(text.indexOf("warmed up the database paths") < text.indexOf("WFLYSRV0025"),
+                    log + ": the warm-up came before the server reported it had started");
+        }
+        assertTrue(booted >= 3, "two replicas and a spare booted: " + logs);
     }
 
     @Test

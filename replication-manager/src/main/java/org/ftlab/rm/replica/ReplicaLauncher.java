@@ -37,6 +37,7 @@ public final class ReplicaLauncher {
     private final String maxHeap;
     private final HeartbeatSettings heartbeat;
     private final boolean requestLog;
+    private final int warmRounds;
     private static final Path NICE = Path.of("/usr/bin/nice");
     /** The machines this launcher has made sure hold the provisioned server. */
     private final java.util.Set<SshHost> serverMirrored =
@@ -44,12 +45,14 @@ public final class ReplicaLauncher {
 
     /**
      * {@code heartbeat} null: replicas join no heartbeat group (no Fault Detector in this lab); {@code requestLog}
-     * false: replicas run without the request log (the exactly-once exercise).
+     * false: replicas run without the request log (the exactly-once exercise); {@code warmRounds}: the rounds of each
+     * replica's own warm-up at deployment.
      */
     public ReplicaLauncher(Path serverHome, Path runDir, DatabaseServer database, ApplicationUser user,
-            String maxHeap, HeartbeatSettings heartbeat, boolean requestLog) {
+            String maxHeap, HeartbeatSettings heartbeat, boolean requestLog, int warmRounds) {
         this.heartbeat = heartbeat;
         this.requestLog = requestLog;
+        this.warmRounds = warmRounds;
         this.serverHome = serverHome.toAbsolutePath();
         this.replicasDir = runDir.toAbsolutePath().resolve("replicas");
         this.database = database;
@@ -178,6 +181,7 @@ public final class ReplicaLauncher {
         if (!requestLog) {
             p.setProperty(ReplicaProperties.REQUEST_LOG, "off");
         }
+        p.setProperty(ReplicaProperties.WARM_ROUNDS, Integer.toString(warmRounds));
         if (heartbeat != null) {
             p.setProperty("ftlab.hb.bind_port", Integer.toString(FreePorts.findFreePortPair()));
             p.setProperty("ftlab.hb.bind_addr", address);
