@@ -14,7 +14,9 @@ import org.ftlab.harness.grid.GridPlan;
 import org.ftlab.harness.grid.GridRunner;
 import org.ftlab.harness.grid.RunDirectory;
 import org.ftlab.harness.lab.Home;
+import org.ftlab.harness.lab.LabFile;
 import org.ftlab.harness.lab.ManagedLab;
+import org.ftlab.harness.probe.RunSettings;
 
 /**
  * One truth between the two instruments: on one lab, rounds of the service bench's {@code view} and {@code post}
@@ -28,10 +30,12 @@ public final class AgreementBench {
     private static final Map<String, String> GRID_METHOD = Map.of("view", "viewAuction", "post", "postAuction");
 
     private final ManagedLab lab;
+    private final int warmupPerClient;
     private final Path benchDir;
     private final PrintWriter out;
 
-    public AgreementBench(ManagedLab lab, Path benchDir, PrintWriter out) {
+    public AgreementBench(ManagedLab lab, Path benchDir, PrintWriter out, int warmupPerClient) {
+        this.warmupPerClient = warmupPerClient;
         this.lab = lab;
         this.benchDir = benchDir;
         this.out = out;
@@ -42,15 +46,15 @@ public final class AgreementBench {
         // (clients, workload) -> per round: bench mean, grid mean
         Map<String, List<double[]>> pairs = new LinkedHashMap<>();
         for (int round = 1; round <= rounds; round++) {
-            List<ServiceBench.Sample> bench = new ServiceBench(lab, out).run(1, CLIENTS, requestsPerClient, 200,
+            List<ServiceBench.Sample> bench = new ServiceBench(lab, out).run(1, CLIENTS, requestsPerClient, warmupPerClient,
                     List.of("view", "post"));
             GridPlan plan = new GridPlan("custom", CLIENTS, List.of(0), List.of(ReplySize.ORIGINAL),
                     requestsPerClient, requestsPerClient, new GridPlan.Design(GridPlan.DEFAULT_WARMUP_PER_CLIENT, 1,
                             GridPlan.Order.SEQUENTIAL, 0L, GridPlan.Arrival.CLOSED, List.of(), 0));
             Path dir = benchDir.resolve("agreement-round-" + round);
-            RunDirectory rd = RunDirectory.create(dir, plan, "preconnected", FaultSchedule.NONE, 2,
-                    ManagedLab.DEFAULT_SPARES,
-                    "embedded MariaDB", Home.path());
+            LabFile shape = lab.description();
+            RunDirectory rd = RunDirectory.create(dir, plan, "preconnected", FaultSchedule.NONE, shape.replicas(),
+                    shape.spares(), shape.database(), Home.path(), RunSettings.of(shape));
             if (!GridRunner.runToEnd(lab, rd, out)) {
                 throw new IllegalStateException("the grid run " + dir + " did not complete");
             }

@@ -66,8 +66,13 @@ public final class BenchCommand implements Callable<Integer> {
 
     @Option(names = "--requests", paramLabel = "N", defaultValue = "1000",
             description = "Timed requests per client per workload and round in the service suite (default "
-                    + "${DEFAULT-VALUE}), after 200 untimed ones.")
+                    + "${DEFAULT-VALUE}), after --warmup untimed ones.")
     int requests;
+
+    @Option(names = "--warmup", paramLabel = "N", defaultValue = "200",
+            description = "Untimed requests per client before each timed measurement of the service and agreement "
+                    + "suites (default ${DEFAULT-VALUE}; each suite also runs an untimed first round).")
+    int warmup;
 
     @Option(names = "--crashes", paramLabel = "N", defaultValue = "4",
             description = "Crashes per fail-over run (default ${DEFAULT-VALUE}); each waits for the previous repair "
@@ -95,6 +100,11 @@ public final class BenchCommand implements Callable<Integer> {
     @Option(names = "--server-dir", paramLabel = "DIR",
             description = "Provisioned replica server (default: app-ejb/target/server in the project).")
     Path serverDir;
+
+    @Option(names = "--lab", paramLabel = "DIR", description = "Run the service, agreement and fail-over suites on "
+            + "the lab running in DIR ('ftlab lab --out DIR') instead of booting one (its server and shape are its "
+            + "own, so --server-dir is not given here); the fail-over suite needs 2 replicas and a spare there.")
+    Path labDir;
 
     @Option(names = "--jmh-iteration-ms", paramLabel = "MS", defaultValue = "1000",
             description = "Length of each of JMH's 3 warm-up and 5 measured iterations per benchmark, ms (default: "
@@ -127,12 +137,27 @@ public final class BenchCommand implements Callable<Integer> {
         if (jmhIterationMillis < 10 || jmhIterationMillis > 60_000) {
             throw new IllegalArgumentException("--jmh-iteration-ms must be 10 to 60000, was " + jmhIterationMillis);
         }
+        if (warmup < 0 || warmup > 100_000) {
+            throw new IllegalArgumentException("--warmup must be 0 to 100000, not " + warmup);
+        }
         if (repeat < 1 || repeat > 100) {
             throw new IllegalArgumentException("--repeat must be between 1 and 100, not " + repeat);
         }
         if (requestsPerMethod < 1 || requestsPerMethod > 100_000) {
             throw new IllegalArgumentException("--requests-per-method must be between 1 and 100000, not "
                     + requestsPerMethod);
+        }
+        boolean needsLab = suites.contains("service") || suites.contains("failover") || suites.contains("agreement");
+        if (labDir != null && serverDir != null) {
+            throw new IllegalArgumentException("--server-dir: the lab in --lab has its own; give it to 'ftlab lab', "
+                    + "or leave out --lab");
+        }
+        ManagedLab running = labDir != null && needsLab ? ManagedLab.attach(labDir) : null;
+        if (running != null && suites.contains("failover")
+                && (running.description().replicas() < 2 || running.description().spares() < 1)) {
+            throw new IllegalArgumentException("--lab " + labDir + ": the fail-over suite needs 2 replicas and a "
+                    + "spare; that lab has " + running.description().replicas() + " and "
+                    + running.description().spares());
         }
         Path dir = FtlabCommand.runDir(out, "bench-");
         Files.createDirectories(dir);
@@ -150,21 +175,17 @@ public final class BenchCommand implements Callable<Integer> {
         StringBuilder table = new StringBuilder();
         table.append(String.format(Locale.ROOT, "machine: %d CPUs, %.1f GiB, %s, %s%n", machine.path("cpus").asInt(),
                 machine.path("memory_gib").asDouble(), machine.path("os").asText(), machine.path("java").asText()));
-        if (suites.contains("service") || suites.contains("failover") || suites.contains("agreement")) {
-            Path server = Home.replicaServer(serverDir);
-            // a spare only for the fail-over suite, whose crashes it replaces: the others never fail a replica
-            int spares = suites.contains("failover") ? ManagedLab.DEFAULT_SPARES : 0;
-            pw.printf(Locale.ROOT, "starting the lab (2 replicas, %d spare%s, embedded database) ...%n", spares,
-                    spares == 1 ? "" : "s");
-            pw.flush();
-            try (ManagedLab lab = ManagedLab.start(new ManagedLab.Options(dir.resolve("lab"), server, 2, spares, null,
-                    ManagedLab.DEFAULT_HEARTBEAT_MILLIS, ManagedLab.DEFAULT_HEARTBEAT_TIMEOUT_MILLIS, true))) {
+        if (needsLab) {
+            try (ManagedLab lab = running != null ? running : startLab(dir, pw)) {
+                root.put("lab", lab.owned() ? "booted by the bench (" + lab.description().replicas() + " replicas, "
+                        + lab.description().spares() + " spares)" : "the running lab in " + lab.runDir());
+                table.append("lab: ").append(root.path("lab").asText()).append(System.lineSeparator());
                 if (suites.contains("service")) {
                     pw.printf(Locale.ROOT, "service: %d rounds of %s, %d timed requests per client%n", repeat,
                             ServiceBench.WORKLOADS, requests);
                     pw.flush();
                     List<ServiceBench.Sample> samples = new ServiceBench(lab, pw).run(repeat, List.of(1, 10),
-                            requests, 200);
+                            requests, warmup);
                     Map<String, Object> summary = ServiceBench.summarize(samples);
                     root.set("service", json.valueToTree(summary));
                     serviceTable(table, summary);
@@ -173,7 +194,7 @@ public final class BenchCommand implements Callable<Integer> {
                     pw.printf(Locale.ROOT, "agreement: %d rounds of the bench's view and post alternating with a grid "
                             + "run at the same load%n", repeat);
                     pw.flush();
-                    Map<String, Object> a = new AgreementBench(lab, dir, pw).run(repeat,
+                    Map<String, Object> a = new AgreementBench(lab, dir, pw, warmup).run(repeat,
                             requests);
                     root.set("agreement", json.valueToTree(a));
                     agreementTable(table, a);
@@ -197,6 +218,17 @@ public final class BenchCommand implements Callable<Integer> {
         pw.println("bench.json: " + dir.resolve("bench.json"));
         pw.flush();
         return 0;
+    }
+
+    /** The bench's own lab: 2 replicas, and a spare only for the fail-over suite (the others never fail one). */
+    private ManagedLab startLab(Path dir, PrintWriter pw) throws Exception {
+        Path server = Home.replicaServer(serverDir);
+        int spares = suites.contains("failover") ? ManagedLab.DEFAULT_SPARES : 0;
+        pw.printf(Locale.ROOT, "starting the lab (2 replicas, %d spare%s, embedded database) ...%n", spares,
+                spares == 1 ? "" : "s");
+        pw.flush();
+        return ManagedLab.start(new ManagedLab.Options(dir.resolve("lab"), server, 2, spares, null,
+                ManagedLab.DEFAULT_HEARTBEAT_MILLIS, ManagedLab.DEFAULT_HEARTBEAT_TIMEOUT_MILLIS, true));
     }
 
     @SuppressWarnings("unchecked")

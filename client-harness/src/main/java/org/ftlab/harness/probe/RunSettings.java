@@ -26,6 +26,11 @@ public record RunSettings(
     public static final RunSettings DEFAULTS = new RunSettings(ManagedLab.DEFAULT_HEARTBEAT_MILLIS,
             ManagedLab.DEFAULT_HEARTBEAT_TIMEOUT_MILLIS, null, null, true, null);
 
+    /** A run's settings on {@code lab} with the clients' defaults (no invocation timeout or hedge delay, no plug-in). */
+    public static RunSettings of(org.ftlab.harness.lab.LabFile lab) {
+        return new RunSettings(lab.heartbeatMs(), lab.heartbeatTimeoutMs(), null, null, lab.requestLog(), null);
+    }
+
     public RunSettings {
         if (heartbeatMillis < 1 || heartbeatMillis > MAX_HEARTBEAT_MILLIS) {
             throw new IllegalArgumentException("--heartbeat-ms must be 1 to " + MAX_HEARTBEAT_MILLIS + ", was "

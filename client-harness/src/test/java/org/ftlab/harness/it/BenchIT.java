@@ -12,13 +12,15 @@ import java.nio.file.Path;
 import org.ftlab.harness.cli.FtlabCommand;
 import org.ftlab.harness.probe.Manifest;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
- * {@code ftlab bench} end to end with tiny counts: it starts a real lab, measures every service workload and the
- * probes, analyses a small synthetic run, and writes every figure to bench.json. The figures' values are the
+ * {@code ftlab bench} end to end with tiny counts, on the test run's {@link RunningLab} ({@code --lab}): it
+ * measures every service workload and the probes, analyses a small synthetic run, and writes every figure to bench.json. The figures' values are the
  * benchmark's business, not this test's: it checks that each was measured, and what must hold between them whatever
  * the machine (counts, Little's law, ratios computed from the figures they relate).
  */
+@ExtendWith(RunningLab.class)
 class BenchIT {
 
     @Test
@@ -28,10 +30,11 @@ class BenchIT {
         StringWriter err = new StringWriter();
         int code = FtlabCommand.execute(new String[] {"bench", "--out", out.toString(), "--suites",
             "service,agreement,analysis,jmh", "--repeat", "1", "--requests", "20", "--requests-per-method", "3",
-            "--jmh-iteration-ms", "200"},
+            "--jmh-iteration-ms", "200", "--warmup", "10", "--lab", RunningLab.dir().toString()},
                 new PrintWriter(text, true), new PrintWriter(err, true));
         assertEquals(0, code, text + "\n" + err);
         JsonNode bench = new ObjectMapper().readTree(out.resolve("bench.json").toFile());
+        assertEquals("the running lab in " + RunningLab.dir(), bench.path("lab").asText());
         for (String clients : new String[] {"1_client", "10_clients"}) {
             int n = clients.startsWith("1_") ? 1 : 10;
             JsonNode service = bench.path("service").path(clients);
