@@ -3,6 +3,7 @@ package org.ftlab.harness.probe;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import java.nio.file.Path;
 import org.ftlab.harness.failover.ClientTuning;
+import org.ftlab.harness.lab.LabFile;
 import org.ftlab.harness.lab.ManagedLab;
 
 /**
@@ -27,7 +28,7 @@ public record RunSettings(
             ManagedLab.DEFAULT_HEARTBEAT_TIMEOUT_MILLIS, null, null, true, null);
 
     /** A run's settings on {@code lab} with the clients' defaults (no invocation timeout or hedge delay, no plug-in). */
-    public static RunSettings of(org.ftlab.harness.lab.LabFile lab) {
+    public static RunSettings of(LabFile lab) {
         return new RunSettings(lab.heartbeatMs(), lab.heartbeatTimeoutMs(), null, null, lab.requestLog(), null);
     }
 
