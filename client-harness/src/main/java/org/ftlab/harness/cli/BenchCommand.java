@@ -28,10 +28,10 @@ import org.ftlab.harness.bench.ServiceBench;
 import org.ftlab.harness.bench.SyntheticRun;
 import org.ftlab.harness.bench.jmh.ProbeBenchmarks;
 import org.ftlab.harness.failover.Strategies;
-import org.ftlab.harness.lab.Home;
 import org.ftlab.harness.lab.ManagedLab;
 import org.openjdk.jmh.runner.options.TimeValue;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /**
@@ -97,9 +97,8 @@ public final class BenchCommand implements Callable<Integer> {
             description = "Clients (no think time) of the fault-free blocks (default ${DEFAULT-VALUE}).")
     int faultFreeClients;
 
-    @Option(names = "--server-dir", paramLabel = "DIR",
-            description = "Provisioned replica server (default: app-ejb/target/server in the project).")
-    Path serverDir;
+    @Mixin
+    ServerOptions server;
 
     @Option(names = "--lab", paramLabel = "DIR", description = "Run the service, agreement and fail-over suites on "
             + "the lab running in DIR ('ftlab lab --out DIR') instead of booting one (its server and shape are its "
@@ -148,7 +147,7 @@ public final class BenchCommand implements Callable<Integer> {
                     + requestsPerMethod);
         }
         boolean needsLab = suites.contains("service") || suites.contains("failover") || suites.contains("agreement");
-        if (labDir != null && serverDir != null) {
+        if (labDir != null && server.given()) {
             throw new IllegalArgumentException("--server-dir: the lab in --lab has its own; give it to 'ftlab lab', "
                     + "or leave out --lab");
         }
@@ -222,12 +221,11 @@ public final class BenchCommand implements Callable<Integer> {
 
     /** The bench's own lab: 2 replicas, and a spare only for the fail-over suite (the others never fail one). */
     private ManagedLab startLab(Path dir, PrintWriter pw) throws Exception {
-        Path server = Home.replicaServer(serverDir);
         int spares = suites.contains("failover") ? ManagedLab.DEFAULT_SPARES : 0;
         pw.printf(Locale.ROOT, "starting the lab (2 replicas, %d spare%s, embedded database) ...%n", spares,
                 spares == 1 ? "" : "s");
         pw.flush();
-        return ManagedLab.start(new ManagedLab.Options(dir.resolve("lab"), server, 2, spares, null,
+        return ManagedLab.start(new ManagedLab.Options(dir.resolve("lab"), server.server(), 2, spares, null,
                 ManagedLab.DEFAULT_HEARTBEAT_MILLIS, ManagedLab.DEFAULT_HEARTBEAT_TIMEOUT_MILLIS, true));
     }
 

@@ -7,7 +7,6 @@ import java.util.concurrent.Callable;
 import org.ftlab.auction.api.ReplySize;
 import org.ftlab.harness.demo.DemoRun;
 import org.ftlab.harness.grid.GridPlan;
-import org.ftlab.harness.lab.Home;
 import org.ftlab.rm.api.DatabaseEndpoint;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -57,9 +56,8 @@ public final class DemoCommand implements Callable<Integer> {
     @Mixin
     DatabaseOptions database;
 
-    @Option(names = "--server-dir", paramLabel = "DIR",
-            description = "Provisioned replica server (default: app-ejb/target/server in the project).")
-    Path serverDir;
+    @Mixin
+    ServerOptions server;
 
     @Override
     public Integer call() throws Exception {
@@ -79,7 +77,7 @@ public final class DemoCommand implements Callable<Integer> {
         if (Files.exists(runDir) && !Files.isDirectory(runDir)) {
             throw new IllegalArgumentException("--out " + runDir + " exists and is not a directory");
         }
-        Path server = Home.replicaServer(serverDir);
+        Path server = this.server.server();
         return new DemoRun(new DemoRun.Settings(runDir, server, external, replicas, grid, crashRun, crashes))
                 .run(spec.commandLine().getOut());
     }

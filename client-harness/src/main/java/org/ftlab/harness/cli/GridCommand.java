@@ -17,7 +17,6 @@ import org.ftlab.harness.grid.FaultSchedule;
 import org.ftlab.harness.grid.GridPlan;
 import org.ftlab.harness.grid.GridRunner;
 import org.ftlab.harness.grid.RunDirectory;
-import org.ftlab.harness.lab.Home;
 import org.ftlab.harness.lab.ManagedLab;
 import org.ftlab.harness.lab.NetworkedRun;
 import org.ftlab.harness.probe.RunSettings;
@@ -106,8 +105,8 @@ public final class GridCommand implements Callable<Integer> {
     @Mixin
     DatabaseOptions database;
 
-    @Option(names = "--server-dir", paramLabel = "DIR", description = "Provisioned replica server.")
-    Path serverDir;
+    @Mixin
+    ServerOptions server;
 
     @Override
     public Integer call() throws Exception {
@@ -117,7 +116,7 @@ public final class GridCommand implements Callable<Integer> {
         if (running != null && running.runDir().equals(runDir.normalize())) {
             throw new IllegalArgumentException("--out is the lab's own directory: give the run a directory of its own");
         }
-        Path server = running != null ? null : Home.replicaServer(serverDir);
+        Path server = running != null ? null : this.server.server();
         DatabaseEndpoint external = database.external();
         NetworkLayout network = null;
         Hosts hosts = null;
@@ -227,7 +226,7 @@ public final class GridCommand implements Callable<Integer> {
         String given = (replicas != null ? " --replicas" : "") + (spares != null ? " --spares" : "")
                 + knobs.lab.given() + (!topology.equals("local") ? " --topology" : "")
                 + (hostsFile != null ? " --hosts" : "") + (database.external() != null ? " --db-url" : "")
-                + (serverDir != null ? " --server-dir" : "");
+                + (server.given() ? " --server-dir" : "");
         if (!given.isEmpty()) {
             throw new IllegalArgumentException(given.trim() + ": the lab in --lab has its own; give "
                     + (given.trim().contains(" ") ? "them" : "it") + " to 'ftlab lab', or leave out --lab");

@@ -5,7 +5,6 @@ import java.nio.file.Path;
 import java.util.Locale;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
-import org.ftlab.harness.lab.Home;
 import org.ftlab.harness.lab.ManagedLab;
 import org.ftlab.harness.probe.RunSettings;
 import org.ftlab.rm.api.DatabaseEndpoint;
@@ -43,8 +42,8 @@ public final class LabCommand implements Callable<Integer> {
     @Mixin
     DatabaseOptions database;
 
-    @Option(names = "--server-dir", paramLabel = "DIR", description = "Provisioned replica server.")
-    Path serverDir;
+    @Mixin
+    ServerOptions server;
 
     @Override
     public Integer call() throws Exception {
@@ -56,7 +55,7 @@ public final class LabCommand implements Callable<Integer> {
         }
         RunSettings settings = knobs.settings();
         DatabaseEndpoint external = database.external();
-        Path server = Home.replicaServer(serverDir);
+        Path server = this.server.server();
         Path dir = FtlabCommand.runDir(out, "lab-").normalize();
         PrintWriter outw = spec.commandLine().getOut();
         long t0 = System.nanoTime();
