@@ -176,9 +176,10 @@ public final class BenchCommand implements Callable<Integer> {
                 machine.path("memory_gib").asDouble(), machine.path("os").asText(), machine.path("java").asText()));
         if (needsLab) {
             try (ManagedLab lab = running != null ? running : startLab(dir, pw)) {
-                root.put("lab", lab.owned() ? "booted by the bench (" + lab.description().replicas() + " replicas, "
-                        + lab.description().spares() + " spares)" : "the running lab in " + lab.runDir());
-                table.append("lab: ").append(root.path("lab").asText()).append(System.lineSeparator());
+                String measured = lab.owned() ? "booted by the bench (" + lab.description().replicas()
+                        + " replicas, " + lab.description().spares() + " spares)" : "the running lab in " + lab.runDir();
+                root.put("lab", measured);
+                table.append("lab: ").append(measured).append(System.lineSeparator());
                 if (suites.contains("service")) {
                     pw.printf(Locale.ROOT, "service: %d rounds of %s, %d timed requests per client%n", repeat,
                             ServiceBench.WORKLOADS, requests);

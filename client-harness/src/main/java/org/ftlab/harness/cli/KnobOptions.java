@@ -31,23 +31,21 @@ public final class KnobOptions {
 
     /** The run's settings from these options and the plug-in's location (null: none); checked. */
     RunSettings settings(Path pluginDir) {
-        RunSettings l = lab.settings();
-        return new RunSettings(l.heartbeatMillis(), l.heartbeatTimeoutMillis(),
-                ClientTuning.parseMillis("--invocation-timeout-ms", invocationTimeout),
-                ClientTuning.parseMillis("--hedge-delay-ms", hedgeDelay), l.requestLog(),
-                pluginDir == null ? null : pluginDir.toAbsolutePath().normalize().toString());
+        return withClientKnobs(lab.settings(), pluginDir);
     }
 
-    /** As {@link #settings(Path)} on a running lab: the lab's knobs are the lab's, so none may be given here. */
+    /**
+     * As {@link #settings(Path)} on a running lab, whose own knobs are the lab's (the grid refuses them with
+     * {@code --lab} before it gets here).
+     */
     RunSettings settings(Path pluginDir, LabFile running) {
-        if (lab.any()) {
-            throw new IllegalArgumentException(lab.given().trim() + " belong" + (lab.given().trim().contains(" ")
-                    ? "" : "s") + " to the lab: give " + (lab.given().trim().contains(" ") ? "them" : "it")
-                    + " to 'ftlab lab', or leave out --lab");
-        }
-        return new RunSettings(running.heartbeatMs(), running.heartbeatTimeoutMs(),
+        return withClientKnobs(RunSettings.of(running), pluginDir);
+    }
+
+    private RunSettings withClientKnobs(RunSettings labKnobs, Path pluginDir) {
+        return new RunSettings(labKnobs.heartbeatMillis(), labKnobs.heartbeatTimeoutMillis(),
                 ClientTuning.parseMillis("--invocation-timeout-ms", invocationTimeout),
-                ClientTuning.parseMillis("--hedge-delay-ms", hedgeDelay), running.requestLog(),
+                ClientTuning.parseMillis("--hedge-delay-ms", hedgeDelay), labKnobs.requestLog(),
                 pluginDir == null ? null : pluginDir.toAbsolutePath().normalize().toString());
     }
 }
