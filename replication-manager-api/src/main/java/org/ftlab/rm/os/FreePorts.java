@@ -4,7 +4,14 @@ import java.io.IOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
+import java.nio.channels.FileChannel;
+import java.nio.channels.FileLock;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.HashMap;
 import java.util.HashSet;
+import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ThreadLocalRandom;
 
@@ -19,6 +26,13 @@ public final class FreePorts {
     private static final int MAX_OFFSET = 10_000;
     /** Offsets handed out by this JVM whose servers may not have bound their ports yet. */
     private static final Set<Integer> RESERVED_OFFSETS = new HashSet<>();
+    /**
+     * Offsets claimed across processes: a lock file per offset, held while this JVM's replica may use it. Two labs on
+     * one machine (say, one kept by {@code ftlab lab} and one a grid boots) otherwise pick the same free offset when
+     * both look before either replica has bound its ports. The operating system drops a lock when its process ends.
+     */
+    private static final Path CLAIMS_DIR = Path.of(System.getProperty("java.io.tmpdir"), "ftlab-port-offsets");
+    private static final Map<Integer, FileLock> CLAIMED = new HashMap<>();
     /** Heartbeat port pairs handed out by this JVM (ephemeral ports are not reserved by the kernel once closed). */
     private static final Set<Integer> RESERVED_PORTS = new HashSet<>();
 
@@ -53,7 +67,7 @@ public final class FreePorts {
     /** The first offset (a multiple of 100, from {@code from}) at which every replica port is free on 127.0.0.1. */
     public static synchronized int reservePortOffset(int from) throws IOException {
         for (int offset = from; offset <= MAX_OFFSET; offset += OFFSET_STEP) {
-            if (!RESERVED_OFFSETS.contains(offset) && allFree(offset)) {
+            if (!RESERVED_OFFSETS.contains(offset) && allFree(offset) && claim(offset)) {
                 RESERVED_OFFSETS.add(offset);
                 return offset;
             }
@@ -64,6 +78,41 @@ public final class FreePorts {
 
     public static synchronized void releasePortOffset(int offset) {
         RESERVED_OFFSETS.remove(offset);
+        FileLock lock = CLAIMED.remove(offset);
+        if (lock != null) {
+            try {
+                lock.channel().close(); // releases the lock
+            } catch (IOException e) {
+                // the lock goes with this process at the latest
+            }
+        }
+    }
+
+    /** Claims {@code offset} for this process; false if another process holds it. */
+    private static boolean claim(int offset) {
+        FileChannel channel = null;
+        try {
+            Files.createDirectories(CLAIMS_DIR);
+            channel = FileChannel.open(CLAIMS_DIR.resolve(offset + ".lock"), StandardOpenOption.CREATE,
+                    StandardOpenOption.WRITE);
+            FileLock lock = channel.tryLock();
+            if (lock == null) {
+                channel.close();
+                return false;
+            }
+            CLAIMED.put(offset, lock);
+            return true;
+        } catch (IOException e) {
+            // no shared place for claims (a temporary directory we cannot write): the bind check alone decides
+            if (channel != null) {
+                try {
+                    channel.close();
+                } catch (IOException ignored) {
+                    // nothing held
+                }
+            }
+            return true;
+        }
     }
 
     private static boolean allFree(int offset) {
