@@ -22,6 +22,7 @@ import org.ftlab.rm.db.EmbeddedDatabase;
 import org.ftlab.rm.db.ExternalDatabase;
 import org.ftlab.rm.net.Hosts;
 import org.ftlab.rm.net.VirtualNetwork;
+import org.ftlab.rm.os.FlightRecording;
 import org.ftlab.rm.os.OrphanGuard;
 import org.ftlab.rm.os.Placement;
 import org.ftlab.rm.os.ProcessTools;
@@ -71,10 +72,12 @@ public final class LocalLab implements AutoCloseable {
      * process on this machine's loopback, else each on its own host of that virtual network; {@code hosts} null, or
      * the database and the replicas on those other machines; {@code requestLog} false: replicas run without the
      * request log (every copy of a request runs again), for the exactly-once exercise only; {@code warmRounds}: the
-     * rounds of each replica's own warm-up at deployment ({@link ReplicaProperties#WARM_ROUNDS}).
+     * rounds of each replica's own warm-up at deployment ({@link ReplicaProperties#WARM_ROUNDS}); {@code observe}:
+     * every replica records JDK Flight Recorder events ({@link FlightRecording}; not on other machines).
      */
     public record Options(Path runDir, Path serverHome, DatabaseEndpoint externalDatabase, String replicaMaxHeap,
-            HeartbeatSettings heartbeat, VirtualNetwork network, Hosts hosts, boolean requestLog, int warmRounds) {
+            HeartbeatSettings heartbeat, VirtualNetwork network, Hosts hosts, boolean requestLog, int warmRounds,
+            boolean observe) {
         public Options {
             replicaMaxHeap = replicaMaxHeap == null ? "512m" : replicaMaxHeap;
             if (warmRounds < 0) {
@@ -93,7 +96,7 @@ public final class LocalLab implements AutoCloseable {
         /** A lab without a heartbeat group, on loopback. */
         public Options(Path runDir, Path serverHome, DatabaseEndpoint externalDatabase, String replicaMaxHeap) {
             this(runDir, serverHome, externalDatabase, replicaMaxHeap, null, null, null, true,
-                    ReplicaProperties.DEFAULT_WARM_ROUNDS);
+                    ReplicaProperties.DEFAULT_WARM_ROUNDS, false);
         }
     }
 
@@ -122,8 +125,12 @@ public final class LocalLab implements AutoCloseable {
                 throw e;
             }
         }
+        // events are recorded on this machine only: the run directory must be able to hold the files
+        Path eventSettings = options.observe() && options.hosts() == null
+                ? FlightRecording.settingsFile(runDir.resolve("replicas")) : null;
         ReplicaLauncher launcher = new ReplicaLauncher(options.serverHome(), runDir, database, user,
-                options.replicaMaxHeap(), options.heartbeat(), options.requestLog(), options.warmRounds());
+                options.replicaMaxHeap(), options.heartbeat(), options.requestLog(), options.warmRounds(),
+                eventSettings);
         return new LocalLab(runDir, database, user, launcher, net, options.hosts(), masters);
     }
 

@@ -15,6 +15,7 @@ import java.util.concurrent.Executors;
 import org.ftlab.fd.FailureReport;
 import org.ftlab.fd.ProcessStateQuery;
 import org.ftlab.rm.api.ClientReportReply;
+import org.ftlab.rm.api.EventDump;
 import org.ftlab.rm.api.FaultSpec;
 import org.ftlab.rm.api.InjectedFault;
 import org.ftlab.rm.api.ManagerStatus;
@@ -32,6 +33,8 @@ import org.ftlab.rm.api.PrimaryBackupView;
  * <li>{@code POST /failure} (a {@link FailureReport} form): the Fault Detector's report;</li>
  * <li>{@code GET /status}: the {@link ManagerStatus} (replicas, roles, pids, uptimes, failures, faults);</li>
  * <li>{@code POST /inject} (a {@link FaultSpec} as JSON): fault injection; answers the {@link InjectedFault};</li>
+ * <li>{@code POST /events} (an {@link EventDump} as JSON): every recording JVM of the lab writes its events to a
+ * directory; answers the {@link EventDump.Files};</li>
  * <li>{@code POST /shutdown}: stops everything.</li>
  * </ul>
  * The records are in {@code org.ftlab.rm.api}, shared with the callers.
@@ -77,6 +80,9 @@ public final class ManagerHttpApi implements AutoCloseable {
         }));
         server.createContext("/inject", ex -> api.handleJson(ex, "POST",
                 body -> api.manager().inject(parseSpec(body))));
+        server.createContext("/events", ex -> api.handleJson(ex, "POST",
+                body -> api.manager().dumpEvents(parse(body, EventDump.class, "an event dump (JSON with dir, suffix, "
+                        + "sinceEpochUs)"))));
         server.createContext("/shutdown", ex -> api.handle(ex, "POST", p -> {
             Thread t = new Thread(api.onShutdown, "rm-shutdown");
             t.start();
@@ -119,14 +125,17 @@ public final class ManagerHttpApi implements AutoCloseable {
     }
 
     private static FaultSpec parseSpec(String body) {
+        return parse(body, FaultSpec.class, "a fault (JSON with kind, target, durationMillis, amount)");
+    }
+
+    private static <T> T parse(String body, Class<T> type, String what) {
         try {
-            return JSON.readValue(body, FaultSpec.class);
+            return JSON.readValue(body, type);
         } catch (com.fasterxml.jackson.databind.exc.ValueInstantiationException e) {
             Throwable cause = e.getCause() != null ? e.getCause() : e;
             throw new IllegalArgumentException(cause.getMessage());
         } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
-            throw new IllegalArgumentException("the body is not a fault (JSON with kind, target, durationMillis, "
-                    + "amount): " + e.getOriginalMessage());
+            throw new IllegalArgumentException("the body is not " + what + ": " + e.getOriginalMessage());
         }
     }
 

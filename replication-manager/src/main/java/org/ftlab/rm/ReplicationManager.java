@@ -18,6 +18,7 @@ import org.ftlab.auction.api.MicroClock;
 import org.ftlab.fd.FailureKind;
 import org.ftlab.fd.FaultDetector;
 import org.ftlab.fd.ProcessState;
+import org.ftlab.rm.api.EventDump;
 import org.ftlab.rm.api.FailureRecord;
 import org.ftlab.rm.api.FaultKind;
 import org.ftlab.rm.api.FaultSpec;
@@ -34,6 +35,7 @@ import org.ftlab.rm.fault.FaultsInEffect;
 import org.ftlab.rm.net.Hosts;
 import org.ftlab.rm.net.VirtualNetwork;
 import org.ftlab.rm.os.ChildJvm;
+import org.ftlab.rm.os.FlightRecording;
 import org.ftlab.rm.os.FreePorts;
 import org.ftlab.rm.os.Janitor;
 import org.ftlab.rm.os.OrphanGuard;
@@ -84,6 +86,8 @@ public final class ReplicationManager implements AutoCloseable {
     /** The injected faults still in effect, and their undo. */
     private final FaultsInEffect faults;
     private volatile boolean closed;
+    /** This JVM's own event recording, or null: the lab records none. */
+    private volatile FlightRecording ownEvents;
 
     /** A replica's process and how it was launched. */
     private static final class ReplicaRecord {
@@ -148,14 +152,16 @@ public final class ReplicationManager implements AutoCloseable {
                 : network == null ? "127.0.0.1" : network.placement(NetworkLayout.MANAGER_HOST).address();
         HeartbeatSettings heartbeat = new HeartbeatSettings(detectorAddress, detectorPort, settings.heartbeatMillis(),
                 settings.timeoutMillis());
+        boolean observe = settings.lab().observe();
         Process detector = startDetector(runDir.resolve("fd"), detectorPort, managerUrl, managerToken, heartbeat,
-                hosts != null);
+                hosts != null, observe ? FlightRecording.settingsFile(runDir.resolve("rm")) : null);
         OrphanGuard guard = OrphanGuard.watch(detector.pid());
         LocalLab lab;
         try {
             LocalLab.Options o = settings.lab();
             lab = LocalLab.start(new LocalLab.Options(runDir, o.serverHome(), o.externalDatabase(),
-                    o.replicaMaxHeap(), heartbeat, network, hosts, o.requestLog(), settings.warmRounds()));
+                    o.replicaMaxHeap(), heartbeat, network, hosts, o.requestLog(), settings.warmRounds(),
+                    o.observe()));
         } catch (Exception e) {
             ProcessTools.terminate(detector.toHandle(), Duration.ofSeconds(5));
             guard.close();
@@ -177,6 +183,9 @@ public final class ReplicationManager implements AutoCloseable {
                 settings.spares(), settings.relaunch(), new ReplicaWarmer(lab.user(), settings.warmRounds(),
                         settings.warmRate()), fence, janitor);
         try {
+            if (observe) {
+                rm.ownEvents = FlightRecording.startHere();
+            }
             for (int i = 0; i < settings.replicas(); i++) {
                 rm.launchAndJoin(0);
             }
@@ -200,11 +209,14 @@ public final class ReplicationManager implements AutoCloseable {
     }
 
     private static Process startDetector(Path dir, int port, String managerUrl, String managerToken,
-            HeartbeatSettings hb, boolean remoteReplicas) throws IOException, InterruptedException {
+            HeartbeatSettings hb, boolean remoteReplicas, Path eventSettings) throws IOException, InterruptedException {
         Path console = dir.resolve("console.log");
         Files.deleteIfExists(console);
-        List<String> cmd = ChildJvm.command(FaultDetector.class.getName(), "-Xmx128m",
-                "-Djava.net.preferIPv4Stack=true");
+        List<String> options = new ArrayList<>(List.of("-Xmx128m", "-Djava.net.preferIPv4Stack=true"));
+        if (eventSettings != null) {
+            options.addAll(FlightRecording.jvmOptions(eventSettings, dir.resolve("jfr")));
+        }
+        List<String> cmd = ChildJvm.command(FaultDetector.class.getName(), options.toArray(String[]::new));
         cmd.addAll(List.of("--bind", hb.detectorAddress(), "--port", Integer.toString(port),
                 "--rm-url", managerUrl,
                 "--heartbeat-ms", Long.toString(hb.heartbeatMillis()), "--timeout-ms", Long.toString(hb.timeoutMillis()),
@@ -500,6 +512,58 @@ public final class ReplicationManager implements AutoCloseable {
         }
     }
 
+    // ---- events ----------------------------------------------------------------------------------------------
+
+    /**
+     * Every JVM of the lab that records events writes what it recorded since the dump's time to
+     * {@code <dir>/<process><suffix>.jfr}: each live replica on this machine ({@code r1}, …), the Fault Detector
+     * ({@code fd}) and this manager ({@code rm}). A replica that cannot (gone meanwhile, not recording) is named in
+     * the answer with why; the others are written all the same. Off the lock: a dump takes a moment per JVM.
+     */
+    public EventDump.Files dumpEvents(EventDump request) {
+        Path dir = Path.of(request.dir());
+        Map<String, Long> pids = new LinkedHashMap<>();
+        synchronized (lock) {
+            records.forEach((name, r) -> {
+                Replica replica = r.replica;
+                if (replica != null && replica.isAlive() && !replica.placement().isRemote()) {
+                    pids.put(name, replica.pid());
+                }
+            });
+        }
+        if (detector.isAlive()) {
+            pids.put("fd", detector.pid());
+        }
+        Map<String, String> written = new LinkedHashMap<>();
+        Map<String, String> failed = new LinkedHashMap<>();
+        FlightRecording own = ownEvents;
+        if (own == null) {
+            return new EventDump.Files(written, Map.of("rm", "this lab records no events (--observe off)"));
+        }
+        try {
+            Files.createDirectories(dir);
+        } catch (IOException e) {
+            return new EventDump.Files(written, Map.of("rm", "cannot create " + dir + ": " + e.getMessage()));
+        }
+        pids.forEach((name, pid) -> {
+            Path file = dir.resolve(name + request.suffix() + ".jfr");
+            try {
+                FlightRecording.dump(pid, file, request.sinceEpochUs());
+                written.put(name, file.toString());
+            } catch (IOException | RuntimeException e) {
+                failed.put(name, e.getMessage());
+            }
+        });
+        Path file = dir.resolve("rm" + request.suffix() + ".jfr");
+        try {
+            own.dump(file);
+            written.put("rm", file.toString());
+        } catch (IOException | RuntimeException e) {
+            failed.put("rm", e.getMessage());
+        }
+        return new EventDump.Files(written, failed);
+    }
+
     // ---- fault injection --------------------------------------------------------------------------------------
 
     /**
@@ -535,7 +599,7 @@ public final class ReplicationManager implements AutoCloseable {
                     : target.peer() != null && target.peer().isReplica() ? peer : null;
             long pid = 0;
             Placement where = Placement.LOCAL;
-            if (spec.kind().layer() == FaultKind.Layer.PROCESS) {
+            if (spec.kind().actsOnReplicaProcess()) {
                 pid = records.get(replica).replica.pid();
                 where = records.get(replica).replica.placement();
             } else if (spec.kind().layer() == FaultKind.Layer.DATABASE) {
@@ -559,7 +623,7 @@ public final class ReplicationManager implements AutoCloseable {
             InjectedFault fault = new InjectedFault(faultId, spec, replica, site.pid(), injected, 0,
                     InjectedFault.Repair.NONE);
             view.injected(fault);
-            boolean replicaGone = replica != null && spec.kind().layer() == FaultKind.Layer.PROCESS
+            boolean replicaGone = replica != null && spec.kind().actsOnReplicaProcess()
                     && view.state(replica) == ReplicaState.DEAD;
             if (closed || replicaGone) {
                 // the lab stopped, or the replica failed while the fault was being made: nothing to wait for
@@ -633,5 +697,9 @@ public final class ReplicationManager implements AutoCloseable {
         ProcessTools.terminate(detector.toHandle(), Duration.ofSeconds(5));
         detectorGuard.close();
         faults.close();
+        FlightRecording own = ownEvents;
+        if (own != null) {
+            own.close();
+        }
     }
 }

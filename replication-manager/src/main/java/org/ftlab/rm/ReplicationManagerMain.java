@@ -11,6 +11,7 @@ import java.util.concurrent.CountDownLatch;
 import org.ftlab.rm.api.DatabaseEndpoint;
 import org.ftlab.rm.api.ManagerEndpoint;
 import org.ftlab.rm.api.NetworkLayout;
+import org.ftlab.rm.api.Observe;
 import org.ftlab.rm.net.Hosts;
 import org.ftlab.rm.net.VirtualNetwork;
 import org.ftlab.rm.os.AtomicFiles;
@@ -56,6 +57,13 @@ public final class ReplicationManagerMain implements Callable<Integer> {
             + ReplicaWarmer.DEFAULT_ROUNDS_PER_SECOND + "}")
     double warmRate;
 
+    /**
+     * Whether every JVM of the lab records JDK Flight Recorder events for the analysis (docs/analysis.md); the
+     * environment's {@value Observe#ENV} when set.
+     */
+    @Option(names = "--observe", defaultValue = "${env:" + Observe.ENV + ":-on}", converter = ObserveConverter.class)
+    Observe observe;
+
     @Option(names = "--heartbeat-ms", defaultValue = "100")
     long heartbeatMillis;
 
@@ -97,7 +105,8 @@ public final class ReplicationManagerMain implements Callable<Integer> {
                 : new DatabaseEndpoint(dbUrl, dbUser, System.getenv(DB_PASSWORD_ENV));
         ReplicationManager.Settings settings = new ReplicationManager.Settings(
                 new LocalLab.Options(runDir, serverDir, external, null, null, net,
-                        hosts == null ? null : Hosts.read(hosts), !noRequestLog, warmRounds), replicas, spares,
+                        hosts == null ? null : Hosts.read(hosts), !noRequestLog, warmRounds, observe.on()), replicas,
+                spares,
                         heartbeatMillis,
                 timeoutMillis, !noRelaunch, warmRounds, warmRate);
         ReplicationManager rm;
@@ -150,5 +159,13 @@ public final class ReplicationManagerMain implements Callable<Integer> {
             return 1;
         });
         System.exit(cli.execute(args));
+    }
+
+    /** {@code --observe on|off}. */
+    static final class ObserveConverter implements CommandLine.ITypeConverter<Observe> {
+        @Override
+        public Observe convert(String value) {
+            return Observe.parse(value);
+        }
     }
 }

@@ -13,6 +13,8 @@ import java.util.function.Function;
 import java.util.stream.Stream;
 import org.apache.commons.math3.stat.inference.OneWayAnova;
 import org.apache.commons.math3.stat.regression.SimpleRegression;
+import org.ftlab.harness.attribution.Attribution;
+import org.ftlab.harness.attribution.RunEvents;
 import org.ftlab.harness.probe.ConfigId;
 import org.ftlab.harness.probe.FaultRecord;
 import org.ftlab.harness.probe.FaultsCsv;
@@ -164,16 +166,16 @@ public final class RunAnalysis {
     public record Result(String strategy, String faultKind, String settings, Design design, List<Entry> entries, List<Anova> anova,
             List<FactorialEffect> anovaFactorial, Regression regression, MagicalOnePercent magical,
             FailoverAnalysis.Result failover, List<ConfigPlot> plots, List<BlockHistograms> histograms,
-            List<String> warnings, RunComparison comparison) {
+            List<String> warnings, RunComparison comparison, Attribution.Result attribution) {
 
         public Result(List<Entry> entries, List<Anova> anova, List<String> warnings) {
             this("unknown", "none", "unknown", Design.UNKNOWN, entries, anova, List.of(), RunAnalysis.regression(entries),
-                    RunAnalysis.magical(entries), null, List.of(), List.of(), warnings, null);
+                    RunAnalysis.magical(entries), null, List.of(), List.of(), warnings, null, Attribution.Result.NONE);
         }
 
         public Result withComparison(RunComparison c) {
             return new Result(strategy, faultKind, settings, design, entries, anova, anovaFactorial, regression, magical,
-                    failover, plots, histograms, warnings, c);
+                    failover, plots, histograms, warnings, c, attribution);
         }
 
         /** Entries not at steady state (their first decile much slower than their last). */
@@ -209,14 +211,17 @@ public final class RunAnalysis {
                     + "fault with that id");
         }
         FailoverAnalysis.Accumulator failover = new FailoverAnalysis.Accumulator(faults, demerits);
-        Blocks blocks = readBlocks(files, failover);
+        RunEvents events = RunEvents.load(runDir);
+        events.problems().forEach(p -> warnings.add("events: " + p));
+        Attribution attribution = new Attribution(events);
+        Blocks blocks = readBlocks(files, failover, attribution);
         warnings.addAll(blockWarnings(blocks));
         List<Entry> entries = blocks.entries();
         Design design = header.design() != null ? header.design() : designFromProbes(entries);
         FailoverAnalysis.Result fo = failover.finish(header.strategy());
         return new Result(header.strategy(), header.faultKind(), header.settings(), design, entries,
                 anova(entries, design), factorial(entries, design), regression(entries), magical(entries), fo,
-                blocks.plots(), blocks.histograms(), warnings, null);
+                blocks.plots(), blocks.histograms(), warnings, null, attribution.finish());
     }
 
     /** The run's probe files in grid order; a clear error when there are none. */
@@ -306,7 +311,8 @@ public final class RunAnalysis {
     }
 
     /** Reads the probe files one at a time into entries, plots and histograms, each also into {@code failover}. */
-    private static Blocks readBlocks(List<Path> files, FailoverAnalysis.Accumulator failover) throws IOException {
+    private static Blocks readBlocks(List<Path> files, FailoverAnalysis.Accumulator failover,
+            Attribution attribution) throws IOException {
         List<Entry> entries = new ArrayList<>();
         List<ConfigPlot> plots = new ArrayList<>();
         List<BlockHistograms> histograms = new ArrayList<>();
@@ -327,6 +333,7 @@ public final class RunAnalysis {
             histograms.add(h);
             plots.add(plot(pf, h));
             failover.accept(pf);
+            attribution.accept(pf);
         }
         return new Blocks(entries, plots, histograms, failures, late, requests);
     }

@@ -8,6 +8,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import org.ftlab.harness.attribution.Attribution;
 import org.ftlab.harness.probe.FaultRecord;
 
 /**
@@ -187,11 +188,59 @@ final class SummaryJson {
         mn.put("p99_within_25x", m.within25x());
         mn.put("untestable", m.untestable());
         root.set("failover", failover(result.failover()));
+        putAttribution(root, result.attribution());
         if (result.comparison() != null) {
             root.set("compare", compare(result.comparison()));
         }
         root.set("warnings", JSON.valueToTree(result.warnings()));
         return root;
+    }
+
+    /**
+     * {@code causes} (the run's slow requests counted by cause, then each block's) and {@code outliers} (every slow
+     * request with its cause, share and evidence); {@code events}: whether the run recorded them, and what is missing.
+     */
+    private static void putAttribution(ObjectNode root, Attribution.Result a) {
+        ObjectNode events = root.putObject("events");
+        events.put("recorded", a.recorded());
+        events.set("problems", JSON.valueToTree(a.problems()));
+        ObjectNode causes = root.putObject("causes");
+        causes.put("rule", "top " + Math.round(Attribution.TOP_FRACTION * 100) + "% of each block by latency; a "
+                + "cause accounts for at least " + Math.round(Attribution.MIN_SHARE_OF_EXCESS * 100)
+                + "% of the request's excess over its block's median");
+        causes.put("outliers", a.outliers().size());
+        causes.put("explained_share", a.explainedShare());
+        causes.set("run", JSON.valueToTree(a.causes()));
+        ObjectNode blocks = causes.putObject("blocks");
+        for (Attribution.BlockCauses b : a.blocks()) {
+            blocks.set(b.block(), JSON.valueToTree(b.causes()));
+        }
+        ArrayNode outliers = root.putArray("outliers");
+        for (Attribution.Outlier o : a.outliers()) {
+            ObjectNode n = outliers.addObject();
+            n.put("block", o.block());
+            n.put("client", o.client());
+            n.put("seq", o.seq());
+            n.put("method", o.method());
+            n.put("send_epoch_us", o.sendEpochUs());
+            n.put("latency_us", o.latencyUs());
+            n.put("excess_us", o.excessUs());
+            n.put("block_max", o.blockMax());
+            n.put("cause", o.cause());
+            n.put("explained_us", o.explainedUs());
+            n.put("share", o.share());
+            n.put("span", o.span());
+            ArrayNode ev = n.putArray("evidence");
+            for (Attribution.Evidence e : o.evidence()) {
+                ObjectNode x = ev.addObject();
+                x.put("process", e.process());
+                x.put("cause", e.cause());
+                x.put("detail", e.detail());
+                x.put("start_epoch_us", e.startEpochUs());
+                x.put("duration_us", e.durationUs());
+                x.put("overlap_us", e.overlapUs());
+            }
+        }
     }
 
     private static ObjectNode failover(FailoverAnalysis.Result f) {

@@ -31,8 +31,8 @@ public final class FaultOptions {
     Long faultSeed;
 
     @Option(names = "--fault-mix", paramLabel = "MIX", defaultValue = "local", description = "The kinds a "
-            + "--fault-seed schedule draws from: process, database, network, local (process and database) or all "
-            + "(default: ${DEFAULT-VALUE}).")
+            + "--fault-seed schedule draws from: process, database, network, local (process and database), stalls "
+            + "(gc) or all (stalls aside; default: ${DEFAULT-VALUE}).")
     String faultMix;
 
     /** The schedule these options give for a run of {@code blocks} blocks. */

@@ -281,9 +281,11 @@ public record FaultSchedule(List<Entry> entries, String origin) {
         /** Every network kind: link-down, partition, flaky, bandwidth (netns topology). */
         NETWORK(FaultKind::needsNetwork),
         /** Every kind that needs no virtual network: process and database. */
-        LOCAL(k -> !k.needsNetwork()),
-        /** Every kind (netns topology). */
-        ALL(k -> true);
+        LOCAL(k -> k.layer() == FaultKind.Layer.PROCESS || k.layer() == FaultKind.Layer.DATABASE),
+        /** Every stall of known cause (gc): what the attribution of slow requests is proved on. */
+        STALLS(k -> k.layer() == FaultKind.Layer.STALL),
+        /** Every fault kind, stalls aside (netns topology). */
+        ALL(k -> k.layer() != FaultKind.Layer.STALL);
 
         private final List<FaultKind> kinds;
 
@@ -305,8 +307,8 @@ public record FaultSchedule(List<Entry> entries, String origin) {
                     return m;
                 }
             }
-            throw new IllegalArgumentException("--fault-mix must be one of process, database, network, local, all; "
-                    + "was '" + s + "'");
+            throw new IllegalArgumentException("--fault-mix must be one of process, database, network, local, "
+                    + "stalls, all; was '" + s + "'");
         }
     }
 

@@ -16,6 +16,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Properties;
 import java.util.Set;
+import java.util.TreeMap;
 import org.ftlab.auction.api.ReplySize;
 import org.ftlab.harness.failover.PluginStrategies;
 import org.ftlab.harness.failover.Strategies;
@@ -277,6 +278,27 @@ public final class RunDirectory {
      * Where the lab ran: {@code local}, or {@code netns} with the virtual network's prefix and the namespaces' tag
      * (one entry per segment, in {@code topology}).
      */
+    /**
+     * This segment's recorded events: the file each process wrote into {@code events/} (process → its path) and the
+     * processes that wrote none, one line each (docs/probe-format.md).
+     */
+    public synchronized void recordEvents(Map<String, Path> files, List<String> failed) throws IOException {
+        Map<String, String> relative = new TreeMap<>();
+        files.forEach((process, file) -> relative.put(process, dir.relativize(file.toAbsolutePath()).toString()));
+        manifest = manifest.withEvents(relative, failed);
+        saveManifest();
+    }
+
+    /** Where this segment's processes write their events: {@code events/<process>-seg<N>.jfr}. */
+    public Path eventFile(String process) {
+        return dir.resolve("events").resolve(process + eventSuffix() + ".jfr");
+    }
+
+    /** The end of this segment's event files' names: {@code -seg<N>}. */
+    public String eventSuffix() {
+        return "-seg" + segmentCount();
+    }
+
     public synchronized void recordTopology(String topology) throws IOException {
         manifest = manifest.withTopology(topology);
         saveManifest();

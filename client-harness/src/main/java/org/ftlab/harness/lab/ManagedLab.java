@@ -15,8 +15,10 @@ import org.ftlab.rm.api.DatabaseEndpoint;
 import org.ftlab.rm.api.ManagerEndpoint;
 import org.ftlab.rm.api.ManagerStatus;
 import org.ftlab.rm.api.NetworkLayout;
+import org.ftlab.rm.api.Observe;
 import org.ftlab.rm.net.VirtualNetwork;
 import org.ftlab.rm.os.ChildJvm;
+import org.ftlab.rm.os.Jcmd;
 import org.ftlab.rm.os.OrphanGuard;
 import org.ftlab.rm.os.ProcessTools;
 
@@ -59,20 +61,22 @@ public final class ManagedLab implements AutoCloseable {
     /**
      * Settings; {@code externalDatabase} null: the embedded database; {@code network} null: every process on this
      * machine's loopback; {@code hostsFile}: null, or the database and replicas on the other machines it names;
-     * {@code requestLog} false: replicas without the request log (the exactly-once exercise only).
+     * {@code requestLog} false: replicas without the request log (the exactly-once exercise only); {@code observe}:
+     * every JVM of the lab records events for the analysis ({@link Observe}; the shorter constructors take the
+     * environment's default).
      */
     public record Options(Path runDir, Path serverDir, int replicas, int spares, DatabaseEndpoint externalDatabase,
             long heartbeatMillis, long timeoutMillis, boolean relaunch, NetworkLayout network, Path hostsFile,
-            boolean requestLog) {
+            boolean requestLog, Observe observe) {
         public Options(Path runDir, Path serverDir, int replicas) {
             this(runDir, serverDir, replicas, DEFAULT_SPARES, null, DEFAULT_HEARTBEAT_MILLIS,
-                    DEFAULT_HEARTBEAT_TIMEOUT_MILLIS, true, null, null, true);
+                    DEFAULT_HEARTBEAT_TIMEOUT_MILLIS, true, null, null, true, Observe.byDefault());
         }
 
         public Options(Path runDir, Path serverDir, int replicas, int spares, DatabaseEndpoint externalDatabase,
                 long heartbeatMillis, long timeoutMillis, boolean relaunch, NetworkLayout network) {
             this(runDir, serverDir, replicas, spares, externalDatabase, heartbeatMillis, timeoutMillis, relaunch,
-                    network, null, true);
+                    network, null, true, Observe.byDefault());
         }
 
         public Options(Path runDir, Path serverDir, int replicas, int spares, DatabaseEndpoint externalDatabase,
@@ -88,12 +92,14 @@ public final class ManagedLab implements AutoCloseable {
         Files.deleteIfExists(runDir.resolve(ManagerEndpoint.FILE));
         LabFile description = LabFile.of(o);
         description.write(runDir);
-        List<String> cmd = ChildJvm.command(ManagerEndpoint.MAIN_CLASS, "-Xmx256m", "-Djava.net.preferIPv4Stack=true");
+        // Jcmd's option: the manager runs diagnostic commands in replicas (a forced gc, event dumps) without a jcmd
+        List<String> cmd = ChildJvm.command(ManagerEndpoint.MAIN_CLASS, "-Xmx256m", "-Djava.net.preferIPv4Stack=true",
+                Jcmd.JVM_OPTION);
         cmd.addAll(List.of("--run-dir", runDir.toString(),
                 "--server-dir", o.serverDir().toAbsolutePath().toString(),
                 "--replicas", Integer.toString(o.replicas()), "--spares", Integer.toString(o.spares()),
                 "--heartbeat-ms", Long.toString(o.heartbeatMillis()),
-                "--timeout-ms", Long.toString(o.timeoutMillis())));
+                "--timeout-ms", Long.toString(o.timeoutMillis()), "--observe", o.observe().wireName()));
         if (!o.relaunch()) {
             cmd.add("--no-relaunch");
         }

@@ -10,8 +10,10 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
 import java.time.Duration;
 import org.ftlab.rm.api.ClientReportReply;
+import org.ftlab.rm.api.EventDump;
 import org.ftlab.rm.api.FaultSpec;
 import org.ftlab.rm.api.InjectedFault;
 import org.ftlab.rm.api.ManagerEndpoint;
@@ -33,7 +35,7 @@ public final class ManagerClient {
     }
 
     /** A client for the manager described by a run directory's {@code rm.json}. */
-    public static ManagerClient forRun(java.nio.file.Path runDir) throws IOException {
+    public static ManagerClient forRun(Path runDir) throws IOException {
         ManagerEndpoint ready = JSON.readValue(runDir.resolve(ManagerEndpoint.FILE).toFile(), ManagerEndpoint.class);
         return new ManagerClient(ready.url(), ready.token());
     }
@@ -62,6 +64,16 @@ public final class ManagerClient {
                 InjectedFault.class);
     }
 
+    /**
+     * Every recording JVM of the lab writes its events since {@code sinceEpochUs} to {@code dir} (a file per process,
+     * named with {@code suffix}); returns what was written and what could not be.
+     */
+    public EventDump.Files dumpEvents(Path dir, String suffix, long sinceEpochUs) throws IOException {
+        EventDump request = new EventDump(dir.toAbsolutePath().toString(), suffix, sinceEpochUs);
+        return JSON.treeToValue(post("/events", "application/json", JSON.writeValueAsString(request),
+                Duration.ofSeconds(120)), EventDump.Files.class);
+    }
+
     public void shutdown() throws IOException {
         post("/shutdown", "application/x-www-form-urlencoded", "");
     }
@@ -72,7 +84,11 @@ public final class ManagerClient {
     }
 
     private JsonNode post(String path, String contentType, String body) throws IOException {
-        return send(HttpRequest.newBuilder(URI.create(url + path)).timeout(Duration.ofSeconds(10))
+        return post(path, contentType, body, Duration.ofSeconds(10));
+    }
+
+    private JsonNode post(String path, String contentType, String body, Duration timeout) throws IOException {
+        return send(HttpRequest.newBuilder(URI.create(url + path)).timeout(timeout)
                 .header("Content-Type", contentType)
                 .header("Authorization", authorization)
                 .POST(HttpRequest.BodyPublishers.ofString(body)).build());

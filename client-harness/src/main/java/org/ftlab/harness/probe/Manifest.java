@@ -92,10 +92,18 @@ public record Manifest(int formatVersion, String status, String profile, String 
     public record Host(String name, String os, int cpus, long memoryBytes) {
     }
 
-    /** A start or resume of the run: when it started, ended, and how. */
+    /**
+     * A start or resume of the run: when it started, ended, and how; the event files its processes wrote (process →
+     * file under the run directory) and the processes whose recording could not be written, one line each (both
+     * null: the segment recorded no events, {@code --observe off} or a run from before them).
+     */
     @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
     @JsonInclude(JsonInclude.Include.NON_NULL)
-    public record Segment(String start, String end, String status) {
+    public record Segment(String start, String end, String status, Map<String, String> events,
+            List<String> eventsFailed) {
+        public Segment(String start, String end, String status) {
+            this(start, end, status, null, null);
+        }
     }
 
     /** A segment's lab warm-up: its file, its size, and the mean latency of its first and last 10%. */
@@ -172,8 +180,16 @@ public record Manifest(int formatVersion, String status, String profile, String 
     public Manifest withFinished(String newStatus, String endTime) {
         List<Segment> s = new ArrayList<>(segments);
         Segment last = s.remove(s.size() - 1);
-        s.add(new Segment(last.start(), endTime, newStatus));
+        s.add(new Segment(last.start(), endTime, newStatus, last.events(), last.eventsFailed()));
         return copy(newStatus, endTime, configsDone, partial, s, labWarmup, topology, faults, audit, error);
+    }
+
+    /** The last segment's event files (process → file under the run directory) and the processes that wrote none. */
+    public Manifest withEvents(Map<String, String> files, List<String> failed) {
+        List<Segment> s = new ArrayList<>(segments);
+        Segment last = s.remove(s.size() - 1);
+        s.add(new Segment(last.start(), last.end(), last.status(), Map.copyOf(files), List.copyOf(failed)));
+        return copy(status, end, configsDone, partial, s, labWarmup, topology, faults, audit, error);
     }
 
     public Manifest withLabWarmup(LabWarmup w) {

@@ -66,6 +66,8 @@ public final class ProbeFile {
      */
     public final int[] sentTo;
     public final int[] client;
+    /** The request's sequence number: {@code (clientIds[client[i]], seq[i])} names it across retries. */
+    public final long[] seq;
     public final byte[] method;
     public final byte[] outcome;
     public final short[] fault;
@@ -112,6 +114,7 @@ public final class ProbeFile {
         this.detectUs = Arrays.copyOf(c.t[6], size);
         this.failoverUs = Arrays.copyOf(c.t[7], size);
         this.retryUs = Arrays.copyOf(c.t[8], size);
+        this.seq = Arrays.copyOf(c.t[10], size);
     }
 
     /** The name of a probe file (without {@code .csv}) parsed, or null when the name is not one. */
@@ -210,7 +213,7 @@ public final class ProbeFile {
         byte[] method = new byte[1024];
         byte[] outcome = new byte[1024];
         short[] fault = new short[1024];
-        long[][] t = new long[10][1024];
+        long[][] t = new long[11][1024];
         int warmupRows;
         int holdRows;
         int replicate;
@@ -283,6 +286,7 @@ public final class ProbeFile {
                 t[k][size] = v.isEmpty() ? NONE : Long.parseLong(v);
             }
             t[9][size] = v2 ? Long.parseLong(f[17]) : t[0][size];
+            t[10][size] = Long.parseLong(f[1]);
             if (t[0][size] == NONE || t[1][size] == NONE) {
                 throw new NumberFormatException("empty client timestamp");
             }

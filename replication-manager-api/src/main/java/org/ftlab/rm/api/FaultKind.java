@@ -36,11 +36,19 @@ public enum FaultKind {
     /** SIGSTOP of the database server for the duration, then SIGCONT. */
     DB_HANG("db-hang", Layer.DATABASE, true, null, 0, 0, 0),
     /** The database server's CPU capped (cgroup cpu quota) to the amount, % of one core. */
-    DB_SLOW("db-slow", Layer.DATABASE, true, "cpu_percent", 10, 1, 100, 5, 10, 20, 30);
+    DB_SLOW("db-slow", Layer.DATABASE, true, "cpu_percent", 10, 1, 100, 5, 10, 20, 30),
+    /**
+     * A stall with a known cause: a full garbage collection forced in a replica's JVM ({@code GC.run} through the
+     * attach mechanism). Over when the collection is; the attribution must name it ({@code gc-pause}).
+     */
+    GC("gc", Layer.STALL, false, null, 0, 0, 0);
 
-    /** What a kind acts on. */
+    /**
+     * What a kind acts on: a replica's process, the network, the database; or a stall (a short delay of known cause
+     * at a known time and place, which fails nothing: the causes the analysis's attribution is proved on).
+     */
     public enum Layer {
-        PROCESS, NETWORK, DATABASE
+        PROCESS, NETWORK, DATABASE, STALL
     }
 
     private final String wireName;
@@ -74,9 +82,14 @@ public enum FaultKind {
         return layer;
     }
 
-    /** Whether the fault lasts a duration and is then repaired by the lab (all but a crash). */
+    /** Whether the fault lasts a duration and is then repaired by the lab (all but a crash and a gc). */
     public boolean lasts() {
         return lasts;
+    }
+
+    /** Whether it acts on one replica's JVM (a process fault or a stall of a replica). */
+    public boolean actsOnReplicaProcess() {
+        return layer == Layer.PROCESS || this == GC;
     }
 
     /** Whether it needs hosts on a virtual network ({@code --topology netns}). */
@@ -130,14 +143,14 @@ public enum FaultKind {
             case HANG, FREEZE, LINK_DOWN -> outlastsTimeout && replicaHost;
             case PARTITION -> outlastsTimeout && spec.target().touches(FaultTarget.Node.FD)
                     && (replicaHost || spec.target().peer().isReplica());
-            case SLOW, FLAKY, BANDWIDTH, DB_HANG, DB_SLOW -> false;
+            case SLOW, FLAKY, BANDWIDTH, DB_HANG, DB_SLOW, GC -> false;
         };
     }
 
     /** The targets this kind accepts. */
     public Set<FaultTarget.Node> targets() {
         return switch (this) {
-            case CRASH, HANG, FREEZE, SLOW -> EnumSet.of(FaultTarget.Node.PRIMARY, FaultTarget.Node.BACKUP);
+            case CRASH, HANG, FREEZE, SLOW, GC -> EnumSet.of(FaultTarget.Node.PRIMARY, FaultTarget.Node.BACKUP);
             case DB_HANG, DB_SLOW -> EnumSet.of(FaultTarget.Node.DB);
             case LINK_DOWN, FLAKY, BANDWIDTH -> EnumSet.of(FaultTarget.Node.PRIMARY, FaultTarget.Node.BACKUP,
                     FaultTarget.Node.DB, FaultTarget.Node.CLIENTS);
@@ -162,6 +175,10 @@ public enum FaultKind {
         if (layer == Layer.DATABASE && !embeddedDatabase) {
             return Optional.of(wireName + " needs the embedded database: ftlab does not signal or throttle an "
                     + "external server");
+        }
+        if (this == GC && otherMachines) {
+            return Optional.of("gc attaches to the replica's JVM, which needs it on this machine; with --hosts, "
+                    + "ftlab makes process and database faults only");
         }
         if (otherMachines) {
             return Optional.empty();

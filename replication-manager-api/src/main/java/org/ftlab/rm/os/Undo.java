@@ -32,6 +32,6 @@ public interface Undo {
         };
     }
 
-    /** Nothing to undo (a crash). */
+    /** Nothing to undo (a crash, a forced collection). */
     Undo NOTHING = of(":", () -> { });
 }

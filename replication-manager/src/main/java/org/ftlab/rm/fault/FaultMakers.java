@@ -32,6 +32,7 @@ public final class FaultMakers {
             case PARTITION -> site.net().partition(site.table(), List.of(site.host()), List.of(site.peer()));
             case FLAKY -> site.net().flaky(site.table(), site.host(), spec.amount());
             case BANDWIDTH -> site.net().bandwidth(site.host(), spec.amount());
+            case GC -> ProcessFaults.forceGc(site.pid());
         };
     }
 }

@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.util.List;
 import java.util.Locale;
 import org.ftlab.rm.os.Cgroup;
+import org.ftlab.rm.os.Jcmd;
 import org.ftlab.rm.os.Placement;
 import org.ftlab.rm.os.Undo;
 
@@ -82,6 +83,15 @@ public final class ProcessFaults {
             throw e;
         }
         return Undo.of(where.shellCommand(undo), () -> where.run(undo));
+    }
+
+    /**
+     * A full garbage collection in JVM {@code pid} of this machine (what {@code System.gc()} does there: with G1, a
+     * stop-the-world full collection); returns when it is over, with nothing left to undo.
+     */
+    public static Undo forceGc(long pid) throws IOException {
+        Jcmd.run(pid, "GC.run");
+        return Undo.NOTHING;
     }
 
     /** SIGSTOP of {@code pid} on this machine; undone by SIGCONT. */

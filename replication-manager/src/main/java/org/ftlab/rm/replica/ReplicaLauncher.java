@@ -16,6 +16,7 @@ import org.ftlab.auction.api.ReplicaProperties;
 import org.ftlab.rm.api.ApplicationUser;
 import org.ftlab.rm.api.ReplicaServer;
 import org.ftlab.rm.db.DatabaseServer;
+import org.ftlab.rm.os.FlightRecording;
 import org.ftlab.rm.os.AtomicFiles;
 import org.ftlab.rm.os.FreePorts;
 import org.ftlab.rm.os.OrphanGuard;
@@ -38,6 +39,8 @@ public final class ReplicaLauncher {
     private final HeartbeatSettings heartbeat;
     private final boolean requestLog;
     private final int warmRounds;
+    /** ftlab's JDK Flight Recorder settings file, or null: replicas record no events. */
+    private final Path eventSettings;
     private static final Path NICE = Path.of("/usr/bin/nice");
     /** The machines this launcher has made sure hold the provisioned server. */
     private final java.util.Set<SshHost> serverMirrored =
@@ -46,10 +49,12 @@ public final class ReplicaLauncher {
     /**
      * {@code heartbeat} null: replicas join no heartbeat group (no Fault Detector in this lab); {@code requestLog}
      * false: replicas run without the request log (the exactly-once exercise); {@code warmRounds}: the rounds of each
-     * replica's own warm-up at deployment.
+     * replica's own warm-up at deployment; {@code eventSettings}: a JDK Flight Recorder settings file every replica
+     * on this machine records with, from its start, into its directory's {@code jfr/} (null: none).
      */
     public ReplicaLauncher(Path serverHome, Path runDir, DatabaseServer database, ApplicationUser user,
-            String maxHeap, HeartbeatSettings heartbeat, boolean requestLog, int warmRounds) {
+            String maxHeap, HeartbeatSettings heartbeat, boolean requestLog, int warmRounds, Path eventSettings) {
+        this.eventSettings = eventSettings;
         this.heartbeat = heartbeat;
         this.requestLog = requestLog;
         this.warmRounds = warmRounds;
@@ -100,6 +105,9 @@ public final class ReplicaLauncher {
                         "-Djava.net.preferIPv4Stack=true", "-Djboss.node.name=" + name,
                         "-Djboss.tx.node.id=" + name,
                         "-Djboss.socket.binding.port-offset=" + offset);
+        if (eventSettings != null && !placement.isRemote()) {
+            cmd.addJavaOptions(FlightRecording.jvmOptions(eventSettings, baseDir.resolve("jfr")).toArray(String[]::new));
+        }
         String extra = System.getenv("FTLAB_REPLICA_JAVA_OPTS");
         if (extra != null && !extra.isBlank()) {
             // For profiling a replica (e.g. -XX:StartFlightRecording=...); see docs/performance.md.

@@ -1,0 +1,226 @@
+package org.ftlab.harness.attribution;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import org.ftlab.harness.probe.ProbeFile;
+
+/**
+ * Why each slow request was slow (docs/analysis.md, "Why a request was slow"). For every block, its top 1% of
+ * requests by latency (at least one: the block's maximum) are joined to the stalls that overlapped them: those of the
+ * clients' JVM ({@code harness}, which stalls every request at once) and of the replica that served the request (every
+ * replica, for a request sent to more than one: the one it met first is not recorded). A request's
+ * <em>excess</em> is its latency minus its block's median. The stalls of one cause in one process (a label such as
+ * {@code gc-pause(r1)}) account for the time they overlap the request, counted once where they overlap each other;
+ * the label that accounts for the most is the request's cause if it accounts for at least
+ * {@value #MIN_SHARE_OF_EXCESS} of the excess, and the request is {@value #UNEXPLAINED} otherwise. The span where its
+ * time went is given beside, never as a cause.
+ */
+public final class Attribution {
+    /** The share of a block's requests, slowest first, that are explained: the top 1%. */
+    public static final double TOP_FRACTION = 0.01;
+    /** The least share of a request's excess over its block's median that a cause must account for. */
+    public static final double MIN_SHARE_OF_EXCESS = 0.5;
+    /** The verdict for a slow request no recorded stall accounts for. */
+    public static final String UNEXPLAINED = "unexplained";
+    /** The clients' JVM's name among the processes. */
+    public static final String HARNESS = "harness";
+    /** Evidence listed per request, longest overlap first. */
+    static final int MAX_EVIDENCE = 5;
+
+    /** A stall that overlapped a slow request: which, and for how long it overlapped. */
+    public record Evidence(String process, String cause, String detail, long startEpochUs, long durationUs,
+            long overlapUs) {
+    }
+
+    /**
+     * One slow request and its cause.
+     *
+     * @param block its block; {@code client} and {@code seq} name it
+     * @param latencyUs its latency; {@code excessUs}: over its block's median
+     * @param blockMax whether it is its block's slowest
+     * @param cause a label such as {@code gc-pause(r1)}, or {@value #UNEXPLAINED}
+     * @param explainedUs how much of its latency the cause's stalls overlapped (for {@value #UNEXPLAINED}: the best
+     *        label's, too little)
+     * @param share {@code explainedUs} ÷ latency
+     * @param span where its time went, from the probes ({@code database}, {@code request-leg}, …)
+     * @param evidence the cause's stalls that overlapped it (the best label's, for {@value #UNEXPLAINED})
+     */
+    public record Outlier(String block, String client, long seq, String method, long sendEpochUs, long latencyUs,
+            long excessUs, boolean blockMax, String cause, long explainedUs, double share, String span,
+            List<Evidence> evidence) {
+        public boolean explained() {
+            return !UNEXPLAINED.equals(cause);
+        }
+    }
+
+    /** A block's slow requests counted by cause ({@value #UNEXPLAINED} included). */
+    public record BlockCauses(String block, int outliers, Map<String, Integer> causes) {
+        public int unexplained() {
+            return causes.getOrDefault(UNEXPLAINED, 0);
+        }
+    }
+
+    /**
+     * The run's attribution: whether events were recorded, every slow request, the causes per block and for the
+     * run, and what was missing (a file that could not be read, a process that recorded nothing).
+     */
+    public record Result(boolean recorded, List<Outlier> outliers, List<BlockCauses> blocks,
+            Map<String, Integer> causes, List<String> problems) {
+        public static final Result NONE = new Result(false, List.of(), List.of(), Map.of(), List.of());
+
+        /** The share of slow requests with a named cause (0 when there are none). */
+        public double explainedShare() {
+            return outliers.isEmpty() ? 0 : outliers.stream().filter(Outlier::explained).count()
+                    / (double) outliers.size();
+        }
+    }
+
+    private final RunEvents events;
+    private final List<Outlier> outliers = new ArrayList<>();
+    private final List<BlockCauses> blocks = new ArrayList<>();
+
+    public Attribution(RunEvents events) {
+        this.events = events;
+    }
+
+    /** Explains one block's slow requests. */
+    public void accept(ProbeFile pf) {
+        if (!events.recorded()) {
+            return;
+        }
+        int[] done = completed(pf);
+        if (done.length == 0) {
+            return;
+        }
+        long[] latencies = new long[done.length];
+        for (int k = 0; k < done.length; k++) {
+            latencies[k] = pf.latencyUs(done[k]);
+        }
+        long[] sorted = latencies.clone();
+        Arrays.sort(sorted);
+        long median = sorted[(sorted.length - 1) / 2];
+        int top = Math.max(1, (int) Math.ceil(done.length * TOP_FRACTION));
+        Integer[] order = new Integer[done.length];
+        for (int k = 0; k < order.length; k++) {
+            order[k] = k;
+        }
+        Arrays.sort(order, Comparator.comparingLong((Integer k) -> latencies[k]).reversed());
+        Map<String, Integer> causes = new TreeMap<>();
+        for (int r = 0; r < top; r++) {
+            int i = done[order[r]];
+            Outlier o = explain(pf, i, median, r == 0);
+            outliers.add(o);
+            causes.merge(o.cause(), 1, Integer::sum);
+        }
+        blocks.add(new BlockCauses(pf.block, top, causes));
+    }
+
+    public Result finish() {
+        if (!events.recorded()) {
+            return Result.NONE;
+        }
+        Map<String, Integer> causes = new TreeMap<>();
+        outliers.forEach(o -> causes.merge(o.cause(), 1, Integer::sum));
+        return new Result(true, List.copyOf(outliers), List.copyOf(blocks), causes, events.problems());
+    }
+
+    private static int[] completed(ProbeFile pf) {
+        int[] idx = new int[pf.size];
+        int n = 0;
+        for (int i = 0; i < pf.size; i++) {
+            if (pf.completed(i)) {
+                idx[n++] = i;
+            }
+        }
+        return Arrays.copyOf(idx, n);
+    }
+
+    /** One slow request joined to the stalls that overlapped it. */
+    Outlier explain(ProbeFile pf, int i, long medianUs, boolean blockMax) {
+        long from = pf.intendedUs[i];
+        long to = pf.recvUs[i];
+        long latency = pf.latencyUs(i);
+        long excess = Math.max(0, latency - medianUs);
+        List<String> processes = new ArrayList<>(List.of(HARNESS));
+        if (pf.sentTo[i] > 1) {
+            events.byProcess().keySet().stream().filter(p -> p.matches("r\\d+")).forEach(processes::add);
+        } else if (pf.replica[i] >= 0) {
+            processes.add(pf.replicaNames.get(pf.replica[i]));
+        }
+        String best = null;
+        long bestUs = 0;
+        List<Stall> bestStalls = List.of();
+        for (String process : processes) {
+            Map<String, List<Stall>> byLabel = new LinkedHashMap<>();
+            for (Stall s : events.of(process)) {
+                if (s.startUs() >= to) {
+                    break; // by start: none later overlaps
+                }
+                if (s.overlapUs(from, to) > 0) {
+                    byLabel.computeIfAbsent(s.label(), l -> new ArrayList<>()).add(s);
+                }
+            }
+            for (Map.Entry<String, List<Stall>> e : byLabel.entrySet()) {
+                long covered = covered(e.getValue(), from, to);
+                if (covered > bestUs) {
+                    best = e.getKey();
+                    bestUs = covered;
+                    bestStalls = e.getValue();
+                }
+            }
+        }
+        boolean named = best != null && excess > 0 && bestUs >= MIN_SHARE_OF_EXCESS * excess;
+        List<Evidence> evidence = bestStalls.stream()
+                .sorted(Comparator.comparingLong((Stall s) -> s.overlapUs(from, to)).reversed())
+                .limit(MAX_EVIDENCE)
+                .map(s -> new Evidence(s.process(), s.cause().wireName(), s.detail(), s.startUs(), s.durationUs(),
+                        s.overlapUs(from, to)))
+                .toList();
+        return new Outlier(pf.block, pf.clientIds.get(pf.client[i]), pf.seq[i], pf.methods.get(pf.method[i]),
+                pf.sendUs[i], latency, excess, blockMax, named ? best : UNEXPLAINED, bestUs,
+                latency == 0 ? 0 : bestUs / (double) latency, span(pf, i), evidence);
+    }
+
+    /** How much of {@code [from, to]} the stalls cover, each µs counted once (stalls by start). */
+    static long covered(List<Stall> stalls, long from, long to) {
+        long total = 0;
+        long reach = from;
+        for (Stall s : stalls) {
+            long start = Math.max(s.startUs(), reach);
+            long end = Math.min(s.endUs(), to);
+            if (end > start) {
+                total += end - start;
+                reach = end;
+            }
+        }
+        return total;
+    }
+
+    /**
+     * Where a request's time went, from its probes: the longest of {@code client-queue} (an open-loop request waiting
+     * for a free worker), {@code failover} (a retried request's detection and fail-over), {@code request-leg} (the
+     * client to the bean), {@code server} (the bean, outside its database work), {@code database} (the bean's
+     * transaction: Hibernate, the pool, the driver and the database) and {@code reply-leg} (the bean back to the
+     * client). The legs compare a client's clock with a replica's: meaningful on one host.
+     */
+    static String span(ProbeFile pf, int i) {
+        Map<String, Long> spans = new LinkedHashMap<>();
+        spans.put("client-queue", pf.sendUs[i] - pf.intendedUs[i]);
+        if (pf.detectUs[i] != ProbeFile.NONE) {
+            spans.put("failover", pf.detectUs[i] + (pf.failoverUs[i] == ProbeFile.NONE ? 0 : pf.failoverUs[i]));
+        }
+        if (pf.hasServerProbes(i)) {
+            long start = pf.retryUs[i] != ProbeFile.NONE ? pf.recvUs[i] - pf.retryUs[i] : pf.sendUs[i];
+            spans.put("request-leg", pf.serverRecvUs[i] - start);
+            spans.put("server", (pf.dbStartUs[i] - pf.serverRecvUs[i]) + (pf.serverSendUs[i] - pf.dbEndUs[i]));
+            spans.put("database", pf.dbEndUs[i] - pf.dbStartUs[i]);
+            spans.put("reply-leg", pf.recvUs[i] - pf.serverSendUs[i]);
+        }
+        return spans.entrySet().stream().max(Map.Entry.comparingByValue()).map(Map.Entry::getKey).orElse("unknown");
+    }
+}

@@ -1,0 +1,95 @@
+package org.ftlab.harness.attribution;
+
+import java.io.IOException;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import jdk.jfr.consumer.RecordedEvent;
+import jdk.jfr.consumer.RecordingFile;
+
+/**
+ * The stalls in one process's JDK Flight Recorder file ({@code events/<process>-seg<N>.jfr}): each safepoint, from
+ * the moment the VM began stopping threads ({@code jdk.SafepointBegin}) to the moment it let them go
+ * ({@code jdk.SafepointEnd}), is a {@link Stall.Cause#GC_PAUSE} if a collection paused in it ({@code jdk.GCPhasePause})
+ * and a {@link Stall.Cause#SAFEPOINT} otherwise, named by its VM operation ({@code jdk.ExecuteVMOperation}). A GC pause
+ * the file has no safepoint for is a stall on its own. JFR's timestamps are the host's wall clock, as the probes'.
+ */
+public final class JfrStalls {
+    private JfrStalls() {
+    }
+
+    /** The file's stalls, by start. A file JFR cannot read is an {@link IOException} saying so. */
+    public static List<Stall> read(Path file, String process) throws IOException {
+        Map<Long, long[]> safepoints = new TreeMap<>(); // id -> {begin, end}
+        Map<Long, String> operations = new HashMap<>();
+        List<long[]> pauses = new ArrayList<>(); // {start, end, gcId}
+        Map<Long, String> collections = new HashMap<>();
+        try (RecordingFile in = new RecordingFile(file)) {
+            while (in.hasMoreEvents()) {
+                RecordedEvent e = in.readEvent();
+                switch (e.getEventType().getName()) {
+                    case "jdk.SafepointBegin" -> safepoints.computeIfAbsent(e.getLong("safepointId"),
+                            id -> new long[] {Long.MIN_VALUE, Long.MIN_VALUE})[0] = us(e.getStartTime());
+                    case "jdk.SafepointEnd" -> safepoints.computeIfAbsent(e.getLong("safepointId"),
+                            id -> new long[] {Long.MIN_VALUE, Long.MIN_VALUE})[1] = us(e.getEndTime());
+                    case "jdk.ExecuteVMOperation" -> {
+                        if (e.getBoolean("safepoint")) {
+                            operations.put(e.getLong("safepointId"), e.getString("operation"));
+                        }
+                    }
+                    case "jdk.GCPhasePause" -> pauses.add(new long[] {us(e.getStartTime()), us(e.getEndTime()),
+                            e.getLong("gcId")});
+                    case "jdk.GarbageCollection" -> collections.put(e.getLong("gcId"),
+                            e.getString("name") + " (" + e.getString("cause") + ")");
+                    default -> {
+                    }
+                }
+            }
+        } catch (IOException | RuntimeException e) {
+            throw new IOException(file.getFileName() + " is not a readable JFR recording (" + e.getMessage() + ")", e);
+        }
+        return stalls(process, safepoints, operations, pauses, collections);
+    }
+
+    /** Safepoints and pauses joined into stalls (separate from reading: the rules, tested on hand-made events). */
+    static List<Stall> stalls(String process, Map<Long, long[]> safepoints, Map<Long, String> operations,
+            List<long[]> pauses, Map<Long, String> collections) {
+        List<Stall> out = new ArrayList<>();
+        boolean[] covered = new boolean[pauses.size()];
+        safepoints.forEach((id, be) -> {
+            if (be[0] == Long.MIN_VALUE || be[1] == Long.MIN_VALUE || be[1] < be[0]) {
+                return; // cut off by the recording's start or end
+            }
+            String gc = null;
+            for (int i = 0; i < pauses.size(); i++) {
+                long[] p = pauses.get(i);
+                if (p[0] < be[1] && p[1] > be[0]) {
+                    covered[i] = true;
+                    gc = collections.getOrDefault(p[2], "GC " + p[2]);
+                }
+            }
+            String op = operations.get(id);
+            out.add(gc != null ? new Stall(process, Stall.Cause.GC_PAUSE, be[0], be[1], gc)
+                    : new Stall(process, Stall.Cause.SAFEPOINT, be[0], be[1],
+                            "safepoint: " + (op == null ? "unknown operation" : op)));
+        });
+        for (int i = 0; i < pauses.size(); i++) {
+            long[] p = pauses.get(i);
+            if (!covered[i] && p[1] >= p[0]) {
+                out.add(new Stall(process, Stall.Cause.GC_PAUSE, p[0], p[1],
+                        collections.getOrDefault(p[2], "GC " + p[2])));
+            }
+        }
+        out.sort(Comparator.comparingLong(Stall::startUs));
+        return out;
+    }
+
+    static long us(Instant t) {
+        return t.getEpochSecond() * 1_000_000L + t.getNano() / 1_000;
+    }
+}

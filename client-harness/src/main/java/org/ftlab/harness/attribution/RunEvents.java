@@ -1,0 +1,64 @@
+package org.ftlab.harness.attribution;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import org.ftlab.harness.probe.Manifest;
+
+/**
+ * The stalls a run's processes recorded, read from the event files its manifest lists (one per process and segment,
+ * docs/probe-format.md), by process. A file that cannot be read, and a process whose recording was never written, are
+ * {@link #problems}, one line each: the rest is analysed.
+ *
+ * @param recorded whether the run recorded events at all ({@code --observe on})
+ * @param byProcess each process's stalls, by start
+ * @param problems what is missing, one line each
+ */
+public record RunEvents(boolean recorded, Map<String, List<Stall>> byProcess, List<String> problems) {
+    /** A run that recorded no events. */
+    public static final RunEvents NONE = new RunEvents(false, Map.of(), List.of());
+
+    public static RunEvents load(Path runDir) throws IOException {
+        if (!Manifest.existsIn(runDir)) {
+            return NONE;
+        }
+        Manifest m = Manifest.readAny(runDir);
+        Map<String, List<Stall>> byProcess = new TreeMap<>();
+        List<String> problems = new ArrayList<>();
+        boolean recorded = false;
+        for (Manifest.Segment s : m.segments()) {
+            if (s.events() == null) {
+                continue;
+            }
+            recorded = true;
+            if (s.eventsFailed() != null) {
+                s.eventsFailed().forEach(line -> problems.add("no events from " + line));
+            }
+            for (Map.Entry<String, String> e : new TreeMap<>(s.events()).entrySet()) {
+                Path file = runDir.resolve(e.getValue());
+                if (!Files.isRegularFile(file)) {
+                    problems.add(e.getValue() + " is missing: " + e.getKey() + "'s events are left out");
+                    continue;
+                }
+                try {
+                    byProcess.computeIfAbsent(e.getKey(), p -> new ArrayList<>())
+                            .addAll(JfrStalls.read(file, e.getKey()));
+                } catch (IOException ex) {
+                    problems.add(ex.getMessage() + ": " + e.getKey() + "'s events in it are left out");
+                }
+            }
+        }
+        byProcess.values().forEach(l -> l.sort(Comparator.comparingLong(Stall::startUs)));
+        return new RunEvents(recorded, byProcess, List.copyOf(problems));
+    }
+
+    /** A process's stalls by start (empty when it recorded none). */
+    public List<Stall> of(String process) {
+        return byProcess.getOrDefault(process, List.of());
+    }
+}

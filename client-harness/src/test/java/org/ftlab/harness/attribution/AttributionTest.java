@@ -1,0 +1,164 @@
+package org.ftlab.harness.attribution;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import org.ftlab.harness.probe.ProbeFile;
+import org.ftlab.harness.probe.ProbeTable;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The join of slow requests to recorded stalls, and the rule that names a cause, on hand-built fixtures. */
+class AttributionTest {
+    private static final long T0 = 1_700_000_000_000_000L;
+    /** Every request takes 1 ms but those the fixtures slow down. */
+    private static final long FAST = 1_000;
+
+    @TempDir
+    Path dir;
+
+    /** A block of 200 requests of one client served by r1, 10 ms apart; {@code slow} maps a seq to its latency. */
+    private ProbeFile block(Map<Integer, Long> slow, Map<Integer, String> servedBy) throws Exception {
+        StringBuilder csv = new StringBuilder(ProbeTable.HEADER).append('\n');
+        for (int seq = 0; seq < 200; seq++) {
+            long send = sendOf(seq);
+            long latency = slow.getOrDefault(seq, FAST);
+            String replica = servedBy.getOrDefault(seq, "r1");
+            csv.append("c1,").append(seq).append(",postAuction,,").append(send).append(',').append(send + latency)
+                    .append(',').append(send + 100).append(',').append(send + 200).append(',')
+                    .append(send + latency - 300).append(',').append(send + latency - 100).append(',').append(send)
+                    .append(',').append(replica).append(",ok,,,,,").append(send).append(",measure,1,1\n");
+        }
+        Path file = dir.resolve("c01-t00-rorig.csv");
+        Files.writeString(file, csv);
+        return ProbeFile.read(file);
+    }
+
+    private static long sendOf(int seq) {
+        return T0 + seq * 10_000L;
+    }
+
+    private static RunEvents events(Stall... stalls) {
+        Map<String, List<Stall>> byProcess = new TreeMap<>();
+        for (Stall s : stalls) {
+            byProcess.computeIfAbsent(s.process(), p -> new ArrayList<>()).add(s);
+        }
+        byProcess.values().forEach(l -> l.sort(java.util.Comparator.comparingLong(Stall::startUs)));
+        return new RunEvents(true, byProcess, List.of());
+    }
+
+    private static Attribution.Result attribute(ProbeFile pf, RunEvents events) {
+        Attribution a = new Attribution(events);
+        a.accept(pf);
+        return a.finish();
+    }
+
+    private static Attribution.Outlier outlier(Attribution.Result r, long seq) {
+        return r.outliers().stream().filter(o -> o.seq() == seq).findFirst().orElseThrow();
+    }
+
+    @Test
+    void aGcPauseInTheServingReplicaThatCoversMostOfARequestIsItsCause() throws Exception {
+        ProbeFile pf = block(Map.of(50, 8_000L, 120, 6_000L), Map.of());
+        Stall gc = new Stall("r1", Stall.Cause.GC_PAUSE, sendOf(50) + 500, sendOf(50) + 7_500, "G1Full (System.gc())");
+        Attribution.Result r = attribute(pf, events(gc));
+        assertEquals(2, r.outliers().size(), "top 1% of 200 requests");
+        Attribution.Outlier o = outlier(r, 50);
+        assertEquals("gc-pause(r1)", o.cause());
+        assertEquals(7_000, o.explainedUs());
+        assertTrue(o.blockMax());
+        assertEquals(7_000 / 8_000.0, o.share(), 1e-9);
+        assertEquals("G1Full (System.gc())", o.evidence().get(0).detail());
+        assertEquals("unexplained", outlier(r, 120).cause(), "no stall overlapped the other slow request");
+        assertEquals(Map.of("gc-pause(r1)", 1, "unexplained", 1), r.causes());
+    }
+
+    @Test
+    void oneStallOverlappingTwoRequestsExplainsBoth() throws Exception {
+        // requests 50 and 51 are 10 ms apart and last 12 ms: one 15 ms pause spans the end of one, the start of next
+        ProbeFile pf = block(Map.of(50, 12_000L, 51, 12_000L), Map.of());
+        Stall gc = new Stall("harness", Stall.Cause.GC_PAUSE, sendOf(50) + 1_000, sendOf(51) + 6_000, "G1New");
+        Attribution.Result r = attribute(pf, events(gc));
+        assertEquals("gc-pause(harness)", outlier(r, 50).cause());
+        assertEquals("gc-pause(harness)", outlier(r, 51).cause());
+        assertEquals(11_000, outlier(r, 50).explainedUs());
+        assertEquals(6_000, outlier(r, 51).explainedUs());
+    }
+
+    @Test
+    void aStallThatEndedBeforeTheRequestWasSentExplainsNothing() throws Exception {
+        ProbeFile pf = block(Map.of(50, 8_000L, 120, 6_000L), Map.of());
+        Stall before = new Stall("r1", Stall.Cause.GC_PAUSE, sendOf(50) - 9_000, sendOf(50) - 1, "G1New");
+        Attribution.Outlier o = outlier(attribute(pf, events(before)), 50);
+        assertEquals("unexplained", o.cause());
+        assertEquals(0, o.explainedUs());
+        assertTrue(o.evidence().isEmpty());
+    }
+
+    @Test
+    void nestedAndOverlappingStallsOfOneCauseAreCountedOnce() throws Exception {
+        ProbeFile pf = block(Map.of(50, 10_000L, 120, 6_000L), Map.of());
+        long s = sendOf(50);
+        Stall outer = new Stall("r1", Stall.Cause.SAFEPOINT, s + 1_000, s + 5_000, "safepoint: A");
+        Stall inner = new Stall("r1", Stall.Cause.SAFEPOINT, s + 2_000, s + 3_000, "safepoint: B");
+        Stall tail = new Stall("r1", Stall.Cause.SAFEPOINT, s + 4_000, s + 6_000, "safepoint: C");
+        Attribution.Outlier o = outlier(attribute(pf, events(outer, inner, tail)), 50);
+        assertEquals("safepoint(r1)", o.cause());
+        assertEquals(5_000, o.explainedUs(), "1..6 ms once, not 4 + 1 + 2");
+        assertEquals(3, o.evidence().size());
+    }
+
+    @Test
+    void aCauseMustAccountForHalfTheExcessOverTheMedianOrTheRequestIsUnexplainedWithItsSpan() throws Exception {
+        ProbeFile pf = block(Map.of(50, 9_000L, 120, 6_000L), Map.of());
+        long s = sendOf(50);
+        // excess = 9 ms − 1 ms median = 8 ms; 3.9 ms is less than half of it
+        Stall small = new Stall("r1", Stall.Cause.GC_PAUSE, s + 1_000, s + 4_900, "G1New");
+        Attribution.Outlier o = outlier(attribute(pf, events(small)), 50);
+        assertEquals(8_000, o.excessUs());
+        assertEquals("unexplained", o.cause());
+        assertEquals(3_900, o.explainedUs(), "the best label's time is kept beside the verdict");
+        assertEquals("database", o.span(), "the fixture's bean spends the request in its transaction");
+        Stall enough = new Stall("r1", Stall.Cause.GC_PAUSE, s + 1_000, s + 5_000, "G1New");
+        assertEquals("gc-pause(r1)", outlier(attribute(pf, events(enough)), 50).cause(), "4 ms is half of 8 ms");
+    }
+
+    @Test
+    void onlyTheServingReplicaAndTheClientsJvmAreBlamedAndTheLargerOfTwoProcessesWins() throws Exception {
+        ProbeFile pf = block(Map.of(50, 10_000L, 120, 10_000L), Map.of(120, "r2"));
+        long s = sendOf(50);
+        Stall r2 = new Stall("r2", Stall.Cause.GC_PAUSE, s, s + 9_000, "G1Full on the backup");
+        Stall harness = new Stall("harness", Stall.Cause.SAFEPOINT, s + 1_000, s + 6_000, "safepoint: X");
+        Attribution.Result r = attribute(pf, events(r2, harness));
+        assertEquals("safepoint(harness)", outlier(r, 50).cause(), "r2 did not serve request 50");
+        long s120 = sendOf(120);
+        Stall r2late = new Stall("r2", Stall.Cause.GC_PAUSE, s120, s120 + 9_000, "G1Full");
+        Stall harnessLate = new Stall("harness", Stall.Cause.SAFEPOINT, s120 + 1_000, s120 + 6_000, "safepoint");
+        r = attribute(pf, events(r2late, harnessLate));
+        assertEquals("gc-pause(r2)", outlier(r, 120).cause(), "9 ms in r2 beats 5 ms in the harness");
+    }
+
+    @Test
+    void probeAndRecordingClocksAlignOnTheEpochMicrosecond() {
+        // JFR's instants and the probes are both the host's wall clock, truncated to the µs as MicroClock does
+        java.time.Instant t = java.time.Instant.ofEpochSecond(1_700_000_000L, 123_456_789);
+        assertEquals(1_700_000_000_123_456L, JfrStalls.us(t));
+        Stall s = new Stall("r1", Stall.Cause.GC_PAUSE, JfrStalls.us(t), JfrStalls.us(t.plusNanos(2_000_000)), "x");
+        assertEquals(2_000, s.durationUs());
+    }
+
+    @Test
+    void aRunWithoutEventsExplainsNothingAndSaysSo() throws Exception {
+        ProbeFile pf = block(Map.of(50, 8_000L), Map.of());
+        Attribution.Result r = attribute(pf, RunEvents.NONE);
+        assertFalse(r.recorded());
+        assertTrue(r.outliers().isEmpty());
+    }
+}

@@ -1,0 +1,68 @@
+package org.ftlab.harness.attribution;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import jdk.jfr.Recording;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Safepoints and GC pauses of a recording turned into stalls. */
+class JfrStallsTest {
+    @TempDir
+    Path dir;
+
+    @Test
+    void aSafepointInWhichACollectionPausedIsAGcPauseFromItsBeginToItsEnd() {
+        Map<Long, long[]> safepoints = new TreeMap<>(Map.of(7L, new long[] {1_000, 9_000}, 8L,
+                new long[] {20_000, 20_500}));
+        List<Stall> stalls = JfrStalls.stalls("r1", safepoints, Map.of(7L, "G1CollectFull", 8L, "Cleanup"),
+                List.of(new long[] {2_000, 8_000, 3}), Map.of(3L, "G1Full (Diagnostic Command)"));
+        assertEquals(List.of(new Stall("r1", Stall.Cause.GC_PAUSE, 1_000, 9_000, "G1Full (Diagnostic Command)"),
+                new Stall("r1", Stall.Cause.SAFEPOINT, 20_000, 20_500, "safepoint: Cleanup")), stalls);
+    }
+
+    @Test
+    void aPauseWithoutItsSafepointAndASafepointCutByTheRecordingsEdge() {
+        Map<Long, long[]> safepoints = new TreeMap<>(Map.of(1L, new long[] {Long.MIN_VALUE, 500}));
+        List<Stall> stalls = JfrStalls.stalls("harness", safepoints, Map.of(), List.of(new long[] {3_000, 4_000, 9}),
+                Map.of());
+        assertEquals(List.of(new Stall("harness", Stall.Cause.GC_PAUSE, 3_000, 4_000, "GC 9")), stalls);
+    }
+
+    @Test
+    void aForcedCollectionRecordedInThisJvmIsReadBackAsAGcPause() throws Exception {
+        Path file = dir.resolve("harness-seg1.jfr");
+        try (Recording r = new Recording()) {
+            for (String e : List.of("jdk.GCPhasePause", "jdk.GarbageCollection", "jdk.SafepointBegin",
+                    "jdk.SafepointEnd", "jdk.ExecuteVMOperation")) {
+                r.enable(e).withThreshold(java.time.Duration.ZERO);
+            }
+            r.start();
+            long before = JfrStalls.us(java.time.Instant.now());
+            System.gc();
+            long after = JfrStalls.us(java.time.Instant.now());
+            r.stop();
+            r.dump(file);
+            List<Stall> gcs = JfrStalls.read(file, "harness").stream()
+                    .filter(s -> s.cause() == Stall.Cause.GC_PAUSE).toList();
+            assertTrue(gcs.stream().anyMatch(s -> s.startUs() >= before - 1_000 && s.endUs() <= after + 1_000
+                    && s.detail().contains("System.gc()")), "the collection, on the probes' clock: " + gcs);
+        }
+    }
+
+    @Test
+    void aFileThatIsNotARecordingIsOneClearError() throws Exception {
+        Path file = dir.resolve("r1-seg1.jfr");
+        Files.writeString(file, "not a recording");
+        IOException e = assertThrows(IOException.class, () -> JfrStalls.read(file, "r1"));
+        assertTrue(e.getMessage().startsWith("r1-seg1.jfr is not a readable JFR recording"), e.getMessage());
+    }
+}
