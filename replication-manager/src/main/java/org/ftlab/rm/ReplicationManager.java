@@ -38,6 +38,7 @@ import org.ftlab.rm.os.ChildJvm;
 import org.ftlab.rm.os.FlightRecording;
 import org.ftlab.rm.os.FreePorts;
 import org.ftlab.rm.os.Janitor;
+import org.ftlab.rm.os.Jcmd;
 import org.ftlab.rm.os.OrphanGuard;
 import org.ftlab.rm.os.Placement;
 import org.ftlab.rm.os.ProcessTools;
@@ -695,6 +696,7 @@ public final class ReplicationManager implements AutoCloseable {
         sessionFence.close();
         lab.close();
         ProcessTools.terminate(detector.toHandle(), Duration.ofSeconds(5));
+        Jcmd.forget(detector.pid());
         detectorGuard.close();
         faults.close();
         FlightRecording own = ownEvents;

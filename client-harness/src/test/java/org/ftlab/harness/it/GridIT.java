@@ -23,6 +23,7 @@ import java.util.stream.Stream;
 import org.ftlab.harness.cli.FtlabCommand;
 import org.ftlab.harness.grid.RunDirectory;
 import org.ftlab.harness.lab.ManagerClient;
+import org.ftlab.harness.probe.FaultRecord;
 import org.ftlab.harness.probe.FaultsCsv;
 import org.ftlab.harness.probe.ProbeTable;
 import org.ftlab.rm.api.ManagerEndpoint;
@@ -305,5 +306,52 @@ class GridIT {
                 .anyMatch(l -> l.contains("failure replica=" + crashed + " ") && l.contains("kind=crash")),
                 "the run's detector log has the crash of " + crashed);
         assertTrue(ManagerClient.forRun(RunningLab.dir()).status().targetDegree() == 2, "the lab still answers");
+    }
+
+    @Test
+    void aFullCollectionForcedInThePrimaryUnderLoadIsNamedAsTheCauseOfTheRequestsItDelayed() throws Exception {
+        Path runDir = Files.createTempDirectory(Path.of("target").toAbsolutePath(), "grid-gc-");
+        Path schedule = runDir.resolveSibling(runDir.getFileName() + ".faults");
+        Files.writeString(schedule, "c1@30%  gc  primary\nc1@60%  gc  primary\n");
+        assertEquals(0, ftlab("grid", "--clients", "2", "--think", "0", "--reply", "orig", "--posts", "300",
+                "--views", "0", "--warmup", "10", "--lab-warmup", "20", "--faults-file", schedule.toString(),
+                "--observe", "on", "--lab", RunningLab.dir().toString(), "--out", runDir.toString()));
+        JsonNode manifest = new ObjectMapper().readTree(runDir.resolve("manifest.json").toFile());
+        JsonNode events = manifest.path("segments").get(0).path("events");
+        for (String process : List.of("harness", "rm", "fd")) {
+            assertTrue(Files.isRegularFile(runDir.resolve(events.path(process).asText())),
+                    process + "'s events are kept: " + events);
+        }
+        assertEquals(0, manifest.path("segments").get(0).path("events_failed").size(), manifest.toString());
+        assertTrue(manifest.path("audit").path("passed").asBoolean(), manifest.path("audit").toString());
+
+        List<FaultRecord> faults = FaultsCsv.readAll(runDir);
+        assertEquals(2, faults.size(), faults.toString());
+        String primary = faults.get(0).replica();
+        assertTrue(Files.isRegularFile(runDir.resolve(events.path(primary).asText())), "the primary's events");
+
+        assertEquals(0, ftlab("analyze", runDir.toString()));
+        JsonNode summary = new ObjectMapper().readTree(runDir.resolve("report/summary.json").toFile());
+        assertTrue(summary.path("events").path("recorded").asBoolean());
+        assertEquals(0, summary.path("events").path("problems").size(), summary.path("events").toString());
+        List<JsonNode> outliers = new ArrayList<>();
+        summary.path("outliers").forEach(outliers::add);
+        assertEquals(6, outliers.size(), "the top 1% of 600 requests");
+        assertTrue(outliers.stream().allMatch(o -> !o.path("cause").asText().isEmpty()), "every one has a verdict");
+        // the forced collection ended before the manager stamped the fault injected
+        List<JsonNode> forced = outliers.stream().filter(o -> o.path("cause").asText().equals("gc-pause(" + primary
+                + ")") && o.path("evidence").get(0).path("detail").asText().contains("Diagnostic Command")).toList();
+        assertFalse(forced.isEmpty(), "a request the forced collection delayed is named: " + outliers);
+        for (JsonNode o : forced) {
+            long send = o.path("send_epoch_us").asLong();
+            long recv = send + o.path("latency_us").asLong();
+            JsonNode pause = o.path("evidence").get(0);
+            long pauseStart = pause.path("start_epoch_us").asLong();
+            assertTrue(pauseStart < recv && pauseStart + pause.path("duration_us").asLong() > send,
+                    "its evidence overlaps it: " + o);
+            assertTrue(faults.stream().anyMatch(f -> pauseStart <= f.injectedUs()
+                    && f.injectedUs() - pauseStart < 30_000_000), "and is one of the injected ones: " + o);
+            assertTrue(o.path("explained_us").asLong() * 2 >= o.path("excess_us").asLong(), o.toString());
+        }
     }
 }

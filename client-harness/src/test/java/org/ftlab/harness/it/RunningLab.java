@@ -7,7 +7,8 @@ import org.junit.jupiter.api.extension.BeforeAllCallback;
 import org.junit.jupiter.api.extension.ExtensionContext;
 
 /**
- * One lab kept running by {@code scripts/ftlab lab} (2 replicas, 1 spare, the default knobs) for every grid of the
+ * One lab kept running by {@code scripts/ftlab lab} (2 replicas, 1 spare, the default knobs, its JVMs recording events
+ * although the suite's labs record none by default) for every grid of the
  * test run that can share it ({@code ftlab grid --lab DIR}): booted once, when a class that uses it starts, and stopped
  * with SIGTERM, as Ctrl-C stops it, when the test JVM's root context closes. Stopping it must leave nothing behind.
  */
@@ -24,7 +25,8 @@ public final class RunningLab implements BeforeAllCallback, ExtensionContext.Sto
             }
             dir = Files.createTempDirectory(Path.of("target").toAbsolutePath(), "running-lab-");
             Path console = dir.resolveSibling(dir.getFileName() + ".log");
-            process = new ProcessBuilder(HOME.resolve("scripts/ftlab").toString(), "lab", "--out", dir.toString())
+            process = new ProcessBuilder(HOME.resolve("scripts/ftlab").toString(), "lab", "--observe", "on", "--out",
+                    dir.toString())
                     .redirectErrorStream(true).redirectOutput(console.toFile()).start();
             context.getRoot().getStore(ExtensionContext.Namespace.GLOBAL).put(RunningLab.class.getName(), this);
             while (!Files.readString(console).contains("lab ready in")) {

@@ -58,6 +58,21 @@ public final class Jcmd {
         }
     }
 
+    /**
+     * Removes the attach socket a JVM this one attached to left behind ({@code /tmp/.java_pid<pid>}): a JVM killed
+     * with SIGKILL cannot remove its own. Does nothing while {@code pid} still runs.
+     */
+    public static void forget(long pid) {
+        if (ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false)) {
+            return;
+        }
+        try {
+            Files.deleteIfExists(Path.of("/tmp", ".java_pid" + pid));
+        } catch (IOException e) {
+            // not ours to remove, or gone already
+        }
+    }
+
     /** The JDK's attach method that runs a diagnostic command, or null when this JVM may not call it. */
     private static Method executeMethod() {
         try {

@@ -8,6 +8,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import org.ftlab.fd.ProcessState;
 import org.ftlab.rm.os.FreePorts;
+import org.ftlab.rm.os.Jcmd;
 import org.ftlab.rm.os.OrphanGuard;
 import org.ftlab.rm.os.Placement;
 import org.ftlab.rm.os.ProcessTools;
@@ -153,6 +154,9 @@ public final class Replica implements AutoCloseable {
         ProcessTools.terminate(process.toHandle(), STOP_GRACE);
         guard.close();
         FreePorts.releasePortOffset(portOffset);
+        if (!placement.isRemote()) {
+            Jcmd.forget(pid);
+        }
     }
 
     /**

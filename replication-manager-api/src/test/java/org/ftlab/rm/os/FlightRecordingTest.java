@@ -1,0 +1,78 @@
+package org.ftlab.rm.os;
+
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import jdk.jfr.consumer.RecordedEvent;
+import jdk.jfr.consumer.RecordingFile;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** A child JVM records with ftlab's settings from its start; a forced collection in it is in the file cut from it. */
+class FlightRecordingTest {
+    @TempDir
+    Path dir;
+
+    /** A child that idles until its standard input closes. */
+    public static final class Idle {
+        public static void main(String[] args) throws IOException {
+            System.out.println("ready");
+            System.out.flush();
+            System.in.read();
+        }
+    }
+
+    @Test
+    void aCollectionForcedInARecordingChildIsInTheFileCutFromItAndNothingIsLeftOfTheAttachment() throws Exception {
+        Path settings = FlightRecording.settingsFile(dir);
+        List<String> cmd = ChildJvm.command(Idle.class.getName(),
+                FlightRecording.jvmOptions(settings, dir.resolve("repo")).toArray(String[]::new));
+        long since = System.currentTimeMillis() * 1000;
+        Path console = dir.resolve("console.log");
+        Process child = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(console.toFile()).start();
+        try {
+            assertTrue(ProcessTools.awaitOutput(child, console, Duration.ofSeconds(60),
+                    out -> out.contains("ready") ? true : null) != null, "the child started");
+            Jcmd.run(child.pid(), "GC.run");
+            Path file = dir.resolve("child-seg1.jfr");
+            FlightRecording.dump(child.pid(), file, since);
+            assertFalse(Files.exists(dir.resolve("child-seg1.jfr.tmp")), "written under a temporary name");
+            List<String> collections = new ArrayList<>();
+            try (RecordingFile in = new RecordingFile(file)) {
+                while (in.hasMoreEvents()) {
+                    RecordedEvent e = in.readEvent();
+                    if (e.getEventType().getName().equals("jdk.GarbageCollection")) {
+                        collections.add(e.getString("cause"));
+                    }
+                }
+            }
+            assertTrue(collections.contains("Diagnostic Command"), "the forced collection: " + collections);
+        } finally {
+            child.getOutputStream().close();
+            child.waitFor();
+            child.destroyForcibly();
+        }
+        Jcmd.forget(child.pid());
+        assertFalse(Files.exists(Path.of("/tmp", ".java_pid" + child.pid())), "no attach socket left");
+    }
+
+    @Test
+    void aCommandForAJvmThatIsGoneFailsWithItsPid() {
+        IOException e = assertThrows(IOException.class, () -> Jcmd.run(Integer.MAX_VALUE - 1, "GC.run"));
+        assertTrue(e.getMessage().contains(Long.toString(Integer.MAX_VALUE - 1)), e.getMessage());
+    }
+
+    @Test
+    void aPathWithACommaIsRefusedWithWhatToDo() {
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                () -> FlightRecording.jvmOptions(dir.resolve("a,b.jfc"), dir));
+        assertTrue(e.getMessage().contains("--observe off"), e.getMessage());
+    }
+}
