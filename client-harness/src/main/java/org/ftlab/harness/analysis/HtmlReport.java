@@ -41,6 +41,7 @@ final class HtmlReport {
         }
         headline(h, r, configurations);
         magical(h, r);
+        CausesSection.render(h, r.attribution());
         omission(h, r);
         plots(h, configurations);
         if (!faultRun) {
@@ -86,6 +87,7 @@ final class HtmlReport {
         }
         nav.add(new String[] {"headline", "headline"});
         nav.add(new String[] {"magical", "magical 1%"});
+        nav.add(new String[] {"causes", "why slow"});
         nav.add(new String[] {"omission", "coordinated omission"});
         nav.add(new String[] {"plots", "latency plots"});
         if (!faultRun) {

@@ -3,6 +3,9 @@ package org.ftlab.harness.analysis;
 import java.io.PrintWriter;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
+import java.util.stream.Collectors;
+import org.ftlab.harness.attribution.Attribution;
 
 /** The analysis as text on a terminal: what {@code ftlab analyze} and the demo print. */
 public final class TextReport {
@@ -49,6 +52,14 @@ public final class TextReport {
         out.printf(Locale.ROOT, "magical 1%%: p99 ≤ 10×mean (at p < 0.01) in %d of %d testable configurations, "
                 + "≤ 25× in %d; %d configurations have too few requests (< 528)%n", m.within10x(), m.tested(), m.within25x(),
                 m.untestable());
+        Attribution.Result why = result.attribution();
+        if (why.recorded()) {
+            out.printf(Locale.ROOT, "why the slowest 1%% were slow: %d of %d named (%.0f%%): %s%n",
+                    why.outliers().stream().filter(Attribution.Outlier::explained).count(), why.outliers().size(),
+                    100 * why.explainedShare(), why.causes().entrySet().stream()
+                            .sorted(Map.Entry.<String, Integer>comparingByValue().reversed())
+                            .map(e -> e.getKey() + " " + e.getValue()).collect(Collectors.joining(", ")));
+        }
         RunAnalysis.Regression g = result.regression();
         if (g != null) {
             // Commons Math reports p as 0 below double precision: say "< 1e-16" rather than "0".
