@@ -227,7 +227,8 @@ public final class BenchCommand implements Callable<Integer> {
                 spares == 1 ? "" : "s");
         pw.flush();
         return ManagedLab.start(new ManagedLab.Options(dir.resolve("lab"), server.server(), 2, spares, null,
-                ManagedLab.DEFAULT_HEARTBEAT_MILLIS, ManagedLab.DEFAULT_HEARTBEAT_TIMEOUT_MILLIS, true));
+                ManagedLab.DEFAULT_HEARTBEAT_MILLIS, ManagedLab.DEFAULT_HEARTBEAT_TIMEOUT_MILLIS, true, null, null,
+                true, server.observe()));
     }
 
     @SuppressWarnings("unchecked")

@@ -78,7 +78,8 @@ public final class DemoCommand implements Callable<Integer> {
             throw new IllegalArgumentException("--out " + runDir + " exists and is not a directory");
         }
         Path server = this.server.server();
-        return new DemoRun(new DemoRun.Settings(runDir, server, external, replicas, grid, crashRun, crashes))
+        return new DemoRun(new DemoRun.Settings(runDir, server, external, replicas, grid, crashRun, crashes,
+                this.server.observe()))
                 .run(spec.commandLine().getOut());
     }
 }

@@ -5,14 +5,10 @@ import java.io.InputStream;
 import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.Locale;
-import java.util.Map;
 import java.util.Properties;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
-import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
 import org.ftlab.auction.api.MicroClock;
 import org.ftlab.harness.failover.PluginFailure;
@@ -21,16 +17,15 @@ import org.ftlab.harness.grid.FaultSchedule;
 import org.ftlab.harness.grid.GridPlan;
 import org.ftlab.harness.grid.GridRunner;
 import org.ftlab.harness.grid.RunDirectory;
+import org.ftlab.harness.grid.SegmentEvents;
 import org.ftlab.harness.lab.ManagedLab;
 import org.ftlab.harness.lab.NetworkedRun;
 import org.ftlab.harness.probe.RunSettings;
 import org.ftlab.harness.workload.ClientSession;
 import org.ftlab.harness.workload.Workloads;
 import org.ftlab.rm.api.DatabaseEndpoint;
-import org.ftlab.rm.api.EventDump;
 import org.ftlab.rm.api.NetworkLayout;
 import org.ftlab.rm.net.Hosts;
-import org.ftlab.rm.os.FlightRecording;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -118,6 +113,7 @@ public final class GridCommand implements Callable<Integer> {
     public Integer call() throws Exception {
         PrintWriter outw = spec.commandLine().getOut();
         Path runDir = FtlabCommand.runDir(out, "");
+        this.server.observe(); // checked before anything starts
         ManagedLab running = labDir == null ? null : attach();
         if (running != null && running.runDir().equals(runDir.normalize())) {
             throw new IllegalArgumentException("--out is the lab's own directory: give the run a directory of its own");
@@ -260,7 +256,7 @@ public final class GridCommand implements Callable<Integer> {
                 : "netns " + network.prefix() + ".0/24 ftlab-" + network.tag() + "-*");
         long t0 = System.nanoTime();
         // this JVM's events: its clients' pauses stall every request at once
-        FlightRecording ownEvents = this.server.observe().on() ? FlightRecording.startHere() : null;
+        SegmentEvents events = SegmentEvents.start(this.server.observe());
         ManagedLab lab;
         RunSettings settings = dir.settings();
         if (running != null) {
@@ -311,9 +307,8 @@ public final class GridCommand implements Callable<Integer> {
             if (!lab.owned()) {
                 lab.keepDetectorLog(dir.path(), startEpochUs);
             }
-            if (ownEvents != null) {
-                keepEvents(dir, lab, ownEvents, startEpochUs, outw);
-            }
+            events.keep(dir, lab, startEpochUs, outw);
+            events.close();
             finished.countDown();
             if (complete || failed) {
                 try {
@@ -328,38 +323,6 @@ public final class GridCommand implements Callable<Integer> {
             return 130;
         }
         return 0;
-    }
-
-    /**
-     * This segment's events into the run directory: this JVM's recording, and every recording JVM of the lab's since
-     * {@code sinceEpochUs}; a process whose file could not be written is named on the console and in the manifest.
-     */
-    private static void keepEvents(RunDirectory dir, ManagedLab lab, FlightRecording ownEvents, long sinceEpochUs,
-            PrintWriter outw) {
-        Map<String, Path> files = new TreeMap<>();
-        List<String> failed = new ArrayList<>();
-        Path own = dir.eventFile("harness");
-        try (ownEvents) {
-            Files.createDirectories(own.getParent());
-            ownEvents.dump(own);
-            files.put("harness", own);
-        } catch (IOException | RuntimeException e) {
-            failed.add("harness: " + e.getMessage());
-        }
-        try {
-            EventDump.Files written = lab.manager().dumpEvents(own.getParent(), dir.eventSuffix(), sinceEpochUs);
-            written.written().forEach((process, file) -> files.put(process, Path.of(file)));
-            failed.addAll(written.failures());
-        } catch (IOException | RuntimeException e) {
-            failed.add("lab: " + OneLineError.of(e));
-        }
-        failed.forEach(line -> outw.println("events not recorded for " + line));
-        outw.flush();
-        try {
-            dir.recordEvents(files, failed);
-        } catch (IOException e) {
-            outw.println("the manifest does not list the run's events: " + e.getMessage());
-        }
     }
 
     private GridPlan plan() throws IOException {

@@ -9,6 +9,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import org.ftlab.auction.api.MicroClock;
 import org.ftlab.harness.analysis.FailoverAnalysis;
 import org.ftlab.harness.analysis.Format;
 import org.ftlab.harness.analysis.HtmlPage;
@@ -20,10 +21,12 @@ import org.ftlab.harness.grid.GridPlan;
 import org.ftlab.harness.grid.GridRunner;
 import org.ftlab.harness.grid.RunDirectory;
 import org.ftlab.harness.grid.RunSummary;
+import org.ftlab.harness.grid.SegmentEvents;
 import org.ftlab.harness.lab.Home;
 import org.ftlab.harness.lab.ManagedLab;
 import org.ftlab.rm.api.DatabaseEndpoint;
 import org.ftlab.rm.api.ManagerStatus;
+import org.ftlab.rm.api.Observe;
 import org.ftlab.rm.api.ReplicaStatus;
 import org.ftlab.rm.os.AtomicFiles;
 
@@ -43,14 +46,17 @@ public final class DemoRun {
      * @param grid the fault-free grid (the quick profile by default)
      * @param crashRun the grid of each crash-injection run
      * @param crashesPerRun crashes of the primary in each crash-injection run
+     * @param observe whether the lab's JVMs and this one record events (each part keeps them in its events/)
      */
     public record Settings(Path runDir, Path serverHome, DatabaseEndpoint externalDatabase, int replicas,
-            GridPlan grid, GridPlan crashRun, int crashesPerRun) {
+            GridPlan grid, GridPlan crashRun, int crashesPerRun, Observe observe) {
     }
 
     private final Settings settings;
     private volatile GridRunner current;
     private volatile boolean aborted;
+    /** This JVM's recording, whose part of each run goes into that run's events/ with the lab's. */
+    private SegmentEvents events;
 
     public DemoRun(Settings settings) {
         this.settings = settings;
@@ -64,7 +70,8 @@ public final class DemoRun {
         long t0 = System.nanoTime();
         ManagedLab lab = ManagedLab.start(new ManagedLab.Options(runDir, settings.serverHome(), settings.replicas(),
                 ManagedLab.DEFAULT_SPARES, settings.externalDatabase(), ManagedLab.DEFAULT_HEARTBEAT_MILLIS,
-                ManagedLab.DEFAULT_HEARTBEAT_TIMEOUT_MILLIS, true));
+                ManagedLab.DEFAULT_HEARTBEAT_TIMEOUT_MILLIS, true, null, null, true, settings.observe()));
+        events = SegmentEvents.start(settings.observe());
         Thread onInterrupt = new Thread(() -> {
             aborted = true;
             GridRunner r = current;
@@ -109,6 +116,7 @@ public final class DemoRun {
             out.flush();
             return 0;
         } finally {
+            events.close();
             if (!aborted) {
                 lab.close();
                 Runtime.getRuntime().removeShutdownHook(onInterrupt);
@@ -135,11 +143,13 @@ public final class DemoRun {
             runner.abort();
         }
         boolean complete = false;
+        long startEpochUs = MicroClock.nowEpochMicros();
         try {
             complete = runner.run();
         } finally {
             current = null;
             dir.finish(complete ? "complete" : "aborted");
+            events.keep(dir, lab, startEpochUs, out);
         }
         if (!complete) {
             return null;

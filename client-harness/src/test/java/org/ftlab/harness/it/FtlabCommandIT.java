@@ -168,6 +168,10 @@ class FtlabCommandIT {
         assertOneLineError(List.of("lab", "--spares", "4"), "--spares must be 0 to 3");
         assertOneLineError(List.of("lab", "--heartbeat-ms", "100", "--heartbeat-timeout-ms", "150"),
                 "at least twice --heartbeat-ms");
+        assertOneLineError(List.of("grid", "--observe", "maybe"), "--observe must be on or off");
+        assertOneLineError(List.of("lab", "--observe", "yes"), "--observe must be on or off");
+        assertOneLineError(List.of("grid", "--fault-seed", "7", "--faults-per-config", "1", "--fault-mix", "gc"),
+                "--fault-mix must be one of process, database, network, local, stalls, all");
         assertOneLineError(List.of("demo", "--server-dir", "/nonexistent", "--out",
                 Path.of("target/never").toAbsolutePath().toString()), "no provisioned replica server");
     }
