@@ -17,12 +17,39 @@ public final class ServerProbes implements Serializable {
     private final long dbStartMicros;
     private final long dbEndMicros;
     private final long replySentMicros;
+    /** Added after the first four; a reply from an older replica reads 0 (no commit) and -1 (no thread). */
+    private final long commitStartMicros;
+    private final long threadId;
 
     public ServerProbes(long receivedMicros, long dbStartMicros, long dbEndMicros, long replySentMicros) {
+        this(receivedMicros, dbStartMicros, 0, dbEndMicros, replySentMicros, -1);
+    }
+
+    public ServerProbes(long receivedMicros, long dbStartMicros, long commitStartMicros, long dbEndMicros,
+            long replySentMicros, long threadId) {
         this.receivedMicros = receivedMicros;
         this.dbStartMicros = dbStartMicros;
+        this.commitStartMicros = commitStartMicros;
         this.dbEndMicros = dbEndMicros;
         this.replySentMicros = replySentMicros;
+        this.threadId = threadId;
+    }
+
+    /**
+     * When the bean asked the database to commit: {@code dbStart → commitStart} is the transaction's statements
+     * (Hibernate, the pool, Connector/J and the database running them), {@code commitStart → dbEnd} its commit (the
+     * database's redo log flush among it). 0 for a request without a commit (a read, a rehearsal).
+     */
+    public long commitStartMicros() {
+        return commitStartMicros;
+    }
+
+    /**
+     * The id of the replica's thread that ran the bean ({@code Thread.getId()}: JDK Flight Recorder's
+     * {@code javaThreadId}, which joins that thread's recorded events to this request); -1 if unknown.
+     */
+    public long threadId() {
+        return threadId;
     }
 
     /** When the bean began handling the request. */
@@ -47,7 +74,8 @@ public final class ServerProbes implements Serializable {
 
     @Override
     public String toString() {
-        return "ServerProbes[recv=" + receivedMicros + ", dbStart=" + dbStartMicros + ", dbEnd=" + dbEndMicros
-                + ", sent=" + replySentMicros + "]";
+        return "ServerProbes[recv=" + receivedMicros + ", dbStart=" + dbStartMicros + ", commitStart="
+                + commitStartMicros + ", dbEnd=" + dbEndMicros + ", sent=" + replySentMicros + ", thread=" + threadId
+                + "]";
     }
 }

@@ -250,8 +250,9 @@ public class AuctionServiceBean implements AuctionService {
                 tx.begin();
                 RequestLogEntry done = REQUEST_LOG ? em.find(RequestLogEntry.class, key) : null;
                 if (done != null) {
+                    long commitStart = probe(header);
                     tx.commit();
-                    return replay(header, operation, done, received, dbStart);
+                    return replay(header, operation, done, received, dbStart, commitStart);
                 }
                 T value = work.run();
                 if (REQUEST_LOG) {
@@ -259,12 +260,14 @@ public class AuctionServiceBean implements AuctionService {
                             ReplyCodec.serialize(value), Instant.now()));
                 }
                 em.flush();
+                long commitStart = 0;
                 if (header.isRehearsal()) {
                     tx.rollback(); // every statement ran; nothing is kept
                 } else {
+                    commitStart = probe(header);
                     tx.commit();
                 }
-                return reply(value, header, false, received, dbStart);
+                return reply(value, header, false, received, dbStart, commitStart);
             } catch (AuctionException refused) {
                 rollbackQuietly();
                 throw this.<E>declared(refused, declared);
@@ -298,7 +301,7 @@ public class AuctionServiceBean implements AuctionService {
             Work<T> work, Class<?>... declared) throws E {
         long dbStart = probe(header);
         try {
-            return reply(work.run(), header, false, received, dbStart);
+            return reply(work.run(), header, false, received, dbStart, 0);
         } catch (AuctionException refused) {
             throw this.<E>declared(refused, declared);
         }
@@ -306,25 +309,26 @@ public class AuctionServiceBean implements AuctionService {
 
     @SuppressWarnings("unchecked")
     private <T extends Serializable> Reply<T> replay(RequestHeader header, String operation, RequestLogEntry done,
-            long received, long dbStart) throws InvalidRequestException {
+            long received, long dbStart, long commitStart) throws InvalidRequestException {
         if (!done.getOperation().equals(operation)) {
             throw new InvalidRequestException("request " + header.clientId() + "#" + header.seq() + " was already used"
                     + " for " + done.getOperation() + ", not " + operation + "; use a new seq for every request");
         }
-        return reply((T) ReplyCodec.deserialize(done.getReply()), header, true, received, dbStart);
+        return reply((T) ReplyCodec.deserialize(done.getReply()), header, true, received, dbStart, commitStart);
     }
 
     private <T extends Serializable> Reply<T> reply(T value, RequestHeader header, boolean replayed, long received,
-            long dbStart) {
+            long dbStart, long commitStart) {
         long dbEnd = probe(header);
         ReplySize size = header.replySize();
+        long thread = Thread.currentThread().getId();
         if (size.isOriginal()) {
-            return new Reply<>(value, null, replayed, REPLICA, new ServerProbes(received, dbStart, dbEnd,
-                    probe(header)));
+            return new Reply<>(value, null, replayed, REPLICA, new ServerProbes(received, dbStart, commitStart, dbEnd,
+                    probe(header), thread));
         }
         byte[] payload = ReplyCodec.sizedPayload(value, size);
-        return new Reply<>(null, payload, replayed, REPLICA, new ServerProbes(received, dbStart, dbEnd,
-                probe(header)));
+        return new Reply<>(null, payload, replayed, REPLICA, new ServerProbes(received, dbStart, commitStart, dbEnd,
+                probe(header), thread));
     }
 
     /** A probe timestamp (µs since the epoch), or 0 when the request asked for none (probe-overhead benchmark). */

@@ -204,9 +204,10 @@ public final class Attribution {
     /**
      * Where a request's time went, from its probes: the longest of {@code client-queue} (an open-loop request waiting
      * for a free worker), {@code failover} (a retried request's detection and fail-over), {@code request-leg} (the
-     * client to the bean), {@code server} (the bean, outside its database work), {@code database} (the bean's
-     * transaction: Hibernate, the pool, the driver and the database) and {@code reply-leg} (the bean back to the
-     * client). The legs compare a client's clock with a replica's: meaningful on one host.
+     * client to the bean), {@code server} (the bean, outside its database work), {@code statements} (its transaction's
+     * statements: Hibernate, the pool, the driver and the database) and {@code commit} (its commit, the database's log
+     * flush among it) — {@code database} for both in a read or a file from before the commit was probed — and
+     * {@code reply-leg} (the bean back to the client). The legs compare a client's clock with a replica's: meaningful on one host.
      */
     static String span(ProbeFile pf, int i) {
         Map<String, Long> spans = new LinkedHashMap<>();
@@ -218,7 +219,13 @@ public final class Attribution {
             long start = pf.retryUs[i] != ProbeFile.NONE ? pf.recvUs[i] - pf.retryUs[i] : pf.sendUs[i];
             spans.put("request-leg", pf.serverRecvUs[i] - start);
             spans.put("server", (pf.dbStartUs[i] - pf.serverRecvUs[i]) + (pf.serverSendUs[i] - pf.dbEndUs[i]));
-            spans.put("database", pf.dbEndUs[i] - pf.dbStartUs[i]);
+            long commit = pf.commitStartUs[i];
+            if (commit != ProbeFile.NONE && commit >= pf.dbStartUs[i] && commit <= pf.dbEndUs[i]) {
+                spans.put("statements", commit - pf.dbStartUs[i]);
+                spans.put("commit", pf.dbEndUs[i] - commit);
+            } else {
+                spans.put("database", pf.dbEndUs[i] - pf.dbStartUs[i]);
+            }
             spans.put("reply-leg", pf.recvUs[i] - pf.serverSendUs[i]);
         }
         return spans.entrySet().stream().max(Map.Entry.comparingByValue()).map(Map.Entry::getKey).orElse("unknown");

@@ -30,6 +30,7 @@ public final class ProbeFile {
     public static final byte HEDGED = 3;
 
     private static final int COLUMNS = ProbeTable.HEADER.split(",").length;
+    private static final int COLUMNS_V3 = ProbeTable.HEADER_V3.split(",").length;
     private static final int COLUMNS_V2 = ProbeTable.HEADER_V2.split(",").length;
     private static final int COLUMNS_V1 = ProbeTable.HEADER_V1.split(",").length;
 
@@ -82,6 +83,10 @@ public final class ProbeFile {
     public final long[] detectUs;
     public final long[] failoverUs;
     public final long[] retryUs;
+    /** When the bean asked for its commit ({@link #NONE}: no commit, or a file from before the column). */
+    public final long[] commitStartUs;
+    /** The replica thread that ran the bean (JFR's javaThreadId), -1 if unknown. */
+    public final long[] serverThread;
 
     private ProbeFile(ConfigId id, Columns c) {
         this.config = id.config();
@@ -115,6 +120,8 @@ public final class ProbeFile {
         this.failoverUs = Arrays.copyOf(c.t[7], size);
         this.retryUs = Arrays.copyOf(c.t[8], size);
         this.seq = Arrays.copyOf(c.t[10], size);
+        this.commitStartUs = Arrays.copyOf(c.t[11], size);
+        this.serverThread = Arrays.copyOf(c.t[12], size);
     }
 
     /** The name of a probe file (without {@code .csv}) parsed, or null when the name is not one. */
@@ -132,12 +139,14 @@ public final class ProbeFile {
         Columns c = null;
         try (BufferedReader in = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
             String header = in.readLine();
-            int version = header == null ? 0 : header.startsWith(ProbeTable.HEADER) ? 3
-                    : header.startsWith(ProbeTable.HEADER_V2) ? 2 : header.startsWith(ProbeTable.HEADER_V1) ? 1 : 0;
+            int version = header == null ? 0 : header.startsWith(ProbeTable.HEADER) ? 4
+                    : header.startsWith(ProbeTable.HEADER_V3) ? 3 : header.startsWith(ProbeTable.HEADER_V2) ? 2
+                    : header.startsWith(ProbeTable.HEADER_V1) ? 1 : 0;
             if (version == 0) {
                 throw new IllegalArgumentException(file + ": missing or unknown header; expected " + ProbeTable.HEADER);
             }
-            int columns = version == 3 ? COLUMNS : version == 2 ? COLUMNS_V2 : COLUMNS_V1;
+            int columns = version == 4 ? COLUMNS : version == 3 ? COLUMNS_V3 : version == 2 ? COLUMNS_V2
+                    : COLUMNS_V1;
             c = new Columns(version);
             String line;
             int lineNo = 1;
@@ -213,7 +222,7 @@ public final class ProbeFile {
         byte[] method = new byte[1024];
         byte[] outcome = new byte[1024];
         short[] fault = new short[1024];
-        long[][] t = new long[11][1024];
+        long[][] t = new long[13][1024];
         int warmupRows;
         int holdRows;
         int replicate;
@@ -221,10 +230,13 @@ public final class ProbeFile {
         final boolean v2;
         /** Whether it has the sent_to column (v3). */
         final boolean v3;
+        /** Whether it has the commit_start_us and server_thread columns (v4). */
+        final boolean v4;
 
         Columns(int version) {
             this.v2 = version >= 2;
             this.v3 = version >= 3;
+            this.v4 = version >= 4;
         }
 
         void add(String[] f) {
@@ -287,6 +299,8 @@ public final class ProbeFile {
             }
             t[9][size] = v2 ? Long.parseLong(f[17]) : t[0][size];
             t[10][size] = Long.parseLong(f[1]);
+            t[11][size] = v4 && !f[21].isEmpty() ? Long.parseLong(f[21]) : NONE;
+            t[12][size] = v4 && !f[22].isEmpty() ? Long.parseLong(f[22]) : -1;
             if (t[0][size] == NONE || t[1][size] == NONE) {
                 throw new NumberFormatException("empty client timestamp");
             }

@@ -30,7 +30,11 @@ public final class ProbeTable {
     /** The probe file header (docs/probe-format.md); later columns may be added, never reordered. */
     public static final String HEADER = "client,seq,method,reply_bytes,client_send_us,client_recv_us,server_recv_us,"
             + "db_start_us,db_end_us,server_send_us,epoch_us,replica,outcome,fault_id,detect_us,failover_us,retry_us,"
-            + "intended_us,phase,replicate,sent_to";
+            + "intended_us,phase,replicate,sent_to,commit_start_us,server_thread";
+    /** The header before {@code commit_start_us} and {@code server_thread} were appended (still readable). */
+    public static final String HEADER_V3 = "client,seq,method,reply_bytes,client_send_us,client_recv_us,"
+            + "server_recv_us,db_start_us,db_end_us,server_send_us,epoch_us,replica,outcome,fault_id,detect_us,"
+            + "failover_us,retry_us,intended_us,phase,replicate,sent_to";
     /** The header before {@code sent_to} was appended (still readable). */
     public static final String HEADER_V2 = "client,seq,method,reply_bytes,client_send_us,client_recv_us,"
             + "server_recv_us,db_start_us,db_end_us,server_send_us,epoch_us,replica,outcome,fault_id,detect_us,"
@@ -72,6 +76,8 @@ public final class ProbeTable {
     private long[] dbStart;
     private long[] dbEnd;
     private long[] serverSend;
+    private long[] commitStart;
+    private long[] serverThread;
     private String[] replica;
     private String[] outcome;
     /** Fail-over phases of faulty invocations, µs; -1 for fault-free rows. */
@@ -109,6 +115,8 @@ public final class ProbeTable {
         dbStart = new long[capacity];
         dbEnd = new long[capacity];
         serverSend = new long[capacity];
+        commitStart = new long[capacity];
+        serverThread = new long[capacity];
         replica = new String[capacity];
         outcome = new String[capacity];
         detect = new long[capacity];
@@ -153,6 +161,8 @@ public final class ProbeTable {
         dbStart = java.util.Arrays.copyOf(dbStart, n);
         dbEnd = java.util.Arrays.copyOf(dbEnd, n);
         serverSend = java.util.Arrays.copyOf(serverSend, n);
+        commitStart = java.util.Arrays.copyOf(commitStart, n);
+        serverThread = java.util.Arrays.copyOf(serverThread, n);
         replica = java.util.Arrays.copyOf(replica, n);
         outcome = java.util.Arrays.copyOf(outcome, n);
         detect = java.util.Arrays.copyOf(detect, n);
@@ -181,6 +191,8 @@ public final class ProbeTable {
         dbStart[i] = p == null ? NO_PROBE : p.dbStartMicros();
         dbEnd[i] = p == null ? NO_PROBE : p.dbEndMicros();
         serverSend[i] = p == null ? NO_PROBE : p.replySentMicros();
+        commitStart[i] = p == null ? 0 : p.commitStartMicros();
+        serverThread[i] = p == null ? -1 : p.threadId();
         replica[i] = reply == null ? servedBy : reply.replica();
         outcome[i] = "ok";
         detect[i] = -1;
@@ -397,6 +409,15 @@ public final class ProbeTable {
                             .append(t.phase[i].wireName()).append(',').append(t.replicate).append(',');
                     if (t.sentTo[i] > 0) {
                         row.append(t.sentTo[i]);
+                    }
+                    row.append(',');
+                    boolean probed = ok && t.serverRecv[i] != NO_PROBE;
+                    if (probed && t.commitStart[i] > 0) {
+                        row.append(t.commitStart[i]);
+                    }
+                    row.append(',');
+                    if (probed && t.serverThread[i] >= 0) {
+                        row.append(t.serverThread[i]);
                     }
                     row.append('\n');
                     out.write(row.toString());

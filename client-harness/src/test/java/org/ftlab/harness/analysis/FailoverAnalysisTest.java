@@ -158,7 +158,7 @@ class FailoverAnalysisTest {
             rows.add(v3(103 + i, f + 100_000 + i * 100_000L, 10_000, "r2", "ok", "", ",,", 1));
         }
         Files.createDirectories(run.resolve("probes"));
-        Files.writeString(run.resolve("probes/c01-t00-rorig.csv"), ProbeTable.HEADER + "\n"
+        Files.writeString(run.resolve("probes/c01-t00-rorig.csv"), ProbeTable.HEADER_V3 + "\n"
                 + String.join("\n", rows) + "\n");
         Files.writeString(run.resolve("faults.csv"), LEGACY_FAULTS_HEADER + "\nf1,crash,r1," + f + "," + (f + 20_000)
                 + "," + (f + 21_000) + "," + (f + 500_000) + "\n");

@@ -28,7 +28,7 @@ class RunDesignAnalysisTest {
 
     private static void write(Path dir, String block, List<String> rows) throws Exception {
         Files.createDirectories(dir.resolve("probes"));
-        Files.writeString(dir.resolve("probes/" + block + ".csv"), ProbeTable.HEADER + "\n"
+        Files.writeString(dir.resolve("probes/" + block + ".csv"), ProbeTable.HEADER_V3 + "\n"
                 + String.join("\n", rows) + "\n");
     }
 

@@ -24,7 +24,10 @@ class AttributionTest {
     @TempDir
     Path dir;
 
-    /** A block of 200 requests of one client served by r1, 10 ms apart; {@code slow} maps a seq to its latency. */
+    /**
+     * A block of 200 requests of one client served by r1 (or {@code servedBy}), 10 ms apart; {@code slow} maps a seq
+     * to its latency, spent in the transaction's statements (its commit takes 100 µs).
+     */
     private ProbeFile block(Map<Integer, Long> slow, Map<Integer, String> servedBy) throws Exception {
         StringBuilder csv = new StringBuilder(ProbeTable.HEADER).append('\n');
         for (int seq = 0; seq < 200; seq++) {
@@ -34,7 +37,8 @@ class AttributionTest {
             csv.append("c1,").append(seq).append(",postAuction,,").append(send).append(',').append(send + latency)
                     .append(',').append(send + 100).append(',').append(send + 200).append(',')
                     .append(send + latency - 300).append(',').append(send + latency - 100).append(',').append(send)
-                    .append(',').append(replica).append(",ok,,,,,").append(send).append(",measure,1,1\n");
+                    .append(',').append(replica).append(",ok,,,,,").append(send).append(",measure,1,1,")
+                    .append(send + latency - 400).append(",77\n");
         }
         Path file = dir.resolve("c01-t00-rorig.csv");
         Files.writeString(file, csv);
@@ -125,7 +129,7 @@ class AttributionTest {
         assertEquals(8_000, o.excessUs());
         assertEquals("unexplained", o.cause());
         assertEquals(3_900, o.explainedUs(), "the best label's time is kept beside the verdict");
-        assertEquals("database", o.span(), "the fixture's bean spends the request in its transaction");
+        assertEquals("statements", o.span(), "the fixture's bean spends the request in its transaction's statements");
         Stall enough = new Stall("r1", Stall.Cause.GC_PAUSE, s + 1_000, s + 5_000, "G1New");
         assertEquals("gc-pause(r1)", outlier(attribute(pf, events(enough)), 50).cause(), "4 ms is half of 8 ms");
     }

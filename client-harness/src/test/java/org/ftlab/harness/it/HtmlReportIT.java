@@ -108,7 +108,7 @@ class HtmlReportIT {
         for (String config : List.of("c01-rate50-rorig", "c02-rate50-rorig", "c01-rate100-rorig",
                 "c02-rate100-rorig")) {
             for (int rep = 1; rep <= 2; rep++) {
-                StringBuilder csv = new StringBuilder(ProbeTable.HEADER).append('\n');
+                StringBuilder csv = new StringBuilder(ProbeTable.HEADER_V3).append('\n');
                 int clients = config.startsWith("c02") ? 2 : 1;
                 for (int c = 0; c < clients; c++) {
                     for (int i = 0; i < 80; i++) {
@@ -146,7 +146,7 @@ class HtmlReportIT {
         java.util.Random random = new java.util.Random(11);
         long t0 = 1_700_000_000_000_000L;
         long faultAt = t0 + 3_000_000;
-        StringBuilder csv = new StringBuilder(ProbeTable.HEADER).append('\n');
+        StringBuilder csv = new StringBuilder(ProbeTable.HEADER_V3).append('\n');
         for (int c = 0; c < 4; c++) {
             long t = t0;
             for (int i = 0; i < 600; i++) {
