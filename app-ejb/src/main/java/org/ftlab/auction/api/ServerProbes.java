@@ -20,13 +20,17 @@ public final class ServerProbes implements Serializable {
     /** Added after the first four; a reply from an older replica reads 0 (no commit) and -1 (no thread). */
     private final long commitStartMicros;
     private final long threadId;
+    private final long cpuMicros;
+    private final long runQueueMicros;
 
     public ServerProbes(long receivedMicros, long dbStartMicros, long dbEndMicros, long replySentMicros) {
-        this(receivedMicros, dbStartMicros, 0, dbEndMicros, replySentMicros, -1);
+        this(receivedMicros, dbStartMicros, 0, dbEndMicros, replySentMicros, -1, -1, -1);
     }
 
     public ServerProbes(long receivedMicros, long dbStartMicros, long commitStartMicros, long dbEndMicros,
-            long replySentMicros, long threadId) {
+            long replySentMicros, long threadId, long cpuMicros, long runQueueMicros) {
+        this.cpuMicros = cpuMicros;
+        this.runQueueMicros = runQueueMicros;
         this.receivedMicros = receivedMicros;
         this.dbStartMicros = dbStartMicros;
         this.commitStartMicros = commitStartMicros;
@@ -50,6 +54,19 @@ public final class ServerProbes implements Serializable {
      */
     public long threadId() {
         return threadId;
+    }
+
+    /** How long the bean's thread ran on a CPU from arrival to reply, µs ({@link ThreadSchedstat}); -1: unknown. */
+    public long cpuMicros() {
+        return cpuMicros;
+    }
+
+    /**
+     * How long the bean's thread waited in a run queue for a CPU from arrival to reply, µs: a request delayed by the
+     * replica's host being busy ({@link ThreadSchedstat}); -1: unknown.
+     */
+    public long runQueueMicros() {
+        return runQueueMicros;
     }
 
     /** When the bean began handling the request. */
@@ -76,6 +93,6 @@ public final class ServerProbes implements Serializable {
     public String toString() {
         return "ServerProbes[recv=" + receivedMicros + ", dbStart=" + dbStartMicros + ", commitStart="
                 + commitStartMicros + ", dbEnd=" + dbEndMicros + ", sent=" + replySentMicros + ", thread=" + threadId
-                + "]";
+                + ", cpu=" + cpuMicros + ", runQueue=" + runQueueMicros + "]";
     }
 }

@@ -43,6 +43,7 @@ import org.ftlab.auction.api.Reply;
 import org.ftlab.auction.api.ReplySize;
 import org.ftlab.auction.api.RequestHeader;
 import org.ftlab.auction.api.ServerProbes;
+import org.ftlab.auction.api.ThreadSchedstat;
 import org.ftlab.auction.api.UnknownAuctionException;
 import org.ftlab.auction.api.UnknownUserException;
 
@@ -87,7 +88,7 @@ public class AuctionServiceBean implements AuctionService {
     @Override
     public Reply<AccountInfo> createAccount(RequestHeader header, String username, String password)
             throws InvalidAccountInfoException, InvalidRequestException {
-        long received = probe(header);
+        long received = arrive(header);
         checkHeader(header);
         if (username == null || !USERNAME.matcher(username).matches()) {
             throw new InvalidAccountInfoException("username must be 3 to 64 letters, digits, '_', '.' or '-', was '"
@@ -111,7 +112,7 @@ public class AuctionServiceBean implements AuctionService {
     @Override
     public Reply<LoginToken> login(RequestHeader header, String username, String password)
             throws UnknownUserException, InvalidRequestException {
-        long received = probe(header);
+        long received = arrive(header);
         checkHeader(header);
         if (username == null || password == null) {
             throw new UnknownUserException("username and password are required");
@@ -130,7 +131,7 @@ public class AuctionServiceBean implements AuctionService {
     @Override
     public Reply<AuctionPosted> postAuction(RequestHeader header, String loginToken, AuctionDraft draft)
             throws InvalidAuctionInfoException, NotLoggedInException, InvalidRequestException {
-        long received = probe(header);
+        long received = arrive(header);
         checkHeader(header);
         checkDraft(draft);
         checkTokenPresent(loginToken);
@@ -148,7 +149,7 @@ public class AuctionServiceBean implements AuctionService {
     @Override
     public Reply<AuctionDetails> viewAuction(RequestHeader header, long auctionId)
             throws UnknownAuctionException, InvalidRequestException {
-        long received = probe(header);
+        long received = arrive(header);
         checkHeader(header);
         return executeRead(header, received, () -> {
             Auction a = readAuction(auctionId, "select a from Auction a join fetch a.seller where a.id = :id");
@@ -162,7 +163,7 @@ public class AuctionServiceBean implements AuctionService {
     public Reply<BidReceipt> placeBid(RequestHeader header, String loginToken, long auctionId, long amountCents)
             throws NotLoggedInException, UnknownAuctionException, BidTooLowException, AuctionClosedException,
             InvalidRequestException {
-        long received = probe(header);
+        long received = arrive(header);
         checkHeader(header);
         checkTokenPresent(loginToken);
         if (amountCents <= 0 || amountCents > AuctionDraft.MAX_PRICE_CENTS) {
@@ -195,7 +196,7 @@ public class AuctionServiceBean implements AuctionService {
     @Override
     public Reply<BidHistory> bidHistory(RequestHeader header, long auctionId)
             throws UnknownAuctionException, InvalidRequestException {
-        long received = probe(header);
+        long received = arrive(header);
         checkHeader(header);
         return executeRead(header, received, () -> {
             readAuction(auctionId, "select a from Auction a where a.id = :id");
@@ -214,7 +215,7 @@ public class AuctionServiceBean implements AuctionService {
     @Override
     public Reply<AuctionStatus> auctionStatus(RequestHeader header, long auctionId)
             throws UnknownAuctionException, InvalidRequestException {
-        long received = probe(header);
+        long received = arrive(header);
         checkHeader(header);
         return executeRead(header, received, () -> {
             Auction a = readAuction(auctionId,
@@ -322,13 +323,33 @@ public class AuctionServiceBean implements AuctionService {
         long dbEnd = probe(header);
         ReplySize size = header.replySize();
         long thread = Thread.currentThread().getId();
+        boolean probes = header.probes();
+        long cpu = probes ? ThreadSchedstat.deltaMicros(arrivalCpuNanos, ThreadSchedstat.cpuNanos())
+                : ThreadSchedstat.UNKNOWN;
+        long runQueue = probes ? ThreadSchedstat.deltaMicros(arrivalRunQueueNanos, ThreadSchedstat.runQueueNanos())
+                : ThreadSchedstat.UNKNOWN;
         if (size.isOriginal()) {
             return new Reply<>(value, null, replayed, REPLICA, new ServerProbes(received, dbStart, commitStart, dbEnd,
-                    probe(header), thread));
+                    probe(header), thread, cpu, runQueue));
         }
         byte[] payload = ReplyCodec.sizedPayload(value, size);
         return new Reply<>(null, payload, replayed, REPLICA, new ServerProbes(received, dbStart, commitStart, dbEnd,
-                probe(header), thread));
+                probe(header), thread, cpu, runQueue));
+    }
+
+    /**
+     * The thread's scheduler readings when this invocation arrived (the container runs one invocation at a time on
+     * a stateless instance, so they are this invocation's until its reply).
+     */
+    private long arrivalCpuNanos = ThreadSchedstat.UNKNOWN;
+    private long arrivalRunQueueNanos = ThreadSchedstat.UNKNOWN;
+
+    /** The arrival probe: its timestamp, and the thread's CPU and run-queue times then (none without probes). */
+    private long arrive(RequestHeader header) {
+        boolean probes = header == null || header.probes();
+        arrivalCpuNanos = probes ? ThreadSchedstat.cpuNanos() : ThreadSchedstat.UNKNOWN;
+        arrivalRunQueueNanos = probes ? ThreadSchedstat.runQueueNanos() : ThreadSchedstat.UNKNOWN;
+        return probe(header);
     }
 
     /** A probe timestamp (µs since the epoch), or 0 when the request asked for none (probe-overhead benchmark). */

@@ -13,7 +13,9 @@ import org.ftlab.harness.probe.ProbeFile;
  * Why each slow request was slow (docs/analysis.md, "Why a request was slow"). For every block, its top 1% of
  * requests by latency (at least one: the block's maximum) are joined to the stalls that overlapped them: those of the
  * clients' JVM ({@code harness}, which stalls every request at once) and of the replica that served the request (every
- * replica, for a request sent to more than one: the one it met first is not recorded). A request's
+ * replica, for a request sent to more than one: the one it met first is not recorded); and to the waits for a CPU its
+ * own threads measured (the bean's, {@code cpu-runqueue(r1)}, and the client's, {@code cpu-runqueue(client)}). A
+ * request's
  * <em>excess</em> is its latency minus its block's median. The stalls of one cause in one process (a label such as
  * {@code gc-pause(r1)}) account for the time they overlap the request, counted once where they overlap each other;
  * the label that accounts for the most is the request's cause if it accounts for at least
@@ -29,6 +31,10 @@ public final class Attribution {
     public static final String UNEXPLAINED = "unexplained";
     /** The clients' JVM's name among the processes. */
     public static final String HARNESS = "harness";
+    /** The client's thread, in the label of its waits for a CPU: {@code cpu-runqueue(client)}. */
+    public static final String CLIENT = "client";
+    /** The cause of a request whose thread waited for a CPU (Linux scheduler statistics, measured per request). */
+    public static final String RUN_QUEUE = "cpu-runqueue";
     /** Evidence listed per request, longest overlap first. */
     static final int MAX_EVIDENCE = 5;
 
@@ -174,13 +180,27 @@ public final class Attribution {
                 }
             }
         }
-        boolean named = best != null && excess > 0 && bestUs >= MIN_SHARE_OF_EXCESS * excess;
         List<Evidence> evidence = bestStalls.stream()
                 .sorted(Comparator.comparingLong((Stall s) -> s.overlapUs(from, to)).reversed())
                 .limit(MAX_EVIDENCE)
                 .map(s -> new Evidence(s.process(), s.cause().wireName(), s.detail(), s.startUs(), s.durationUs(),
                         s.overlapUs(from, to)))
                 .toList();
+        // measured delays of the request's own threads: their waits for a CPU
+        String served = pf.replica[i] >= 0 ? pf.replicaNames.get(pf.replica[i]) : null;
+        if (served != null && pf.serverRunQueueUs[i] > bestUs) {
+            best = RUN_QUEUE + "(" + served + ")";
+            bestUs = pf.serverRunQueueUs[i];
+            evidence = List.of(new Evidence(served, RUN_QUEUE, "the bean's thread waited for a CPU (scheduler "
+                    + "statistics)", pf.sendUs[i], bestUs, bestUs));
+        }
+        if (pf.clientRunQueueUs[i] > bestUs) {
+            best = RUN_QUEUE + "(" + CLIENT + ")";
+            bestUs = pf.clientRunQueueUs[i];
+            evidence = List.of(new Evidence(CLIENT, RUN_QUEUE, "the client's thread waited for a CPU (scheduler "
+                    + "statistics)", pf.sendUs[i], bestUs, bestUs));
+        }
+        boolean named = best != null && excess > 0 && bestUs >= MIN_SHARE_OF_EXCESS * excess;
         return new Outlier(pf.block, pf.clientIds.get(pf.client[i]), pf.seq[i], pf.methods.get(pf.method[i]),
                 pf.sendUs[i], latency, excess, blockMax, named ? best : UNEXPLAINED, bestUs,
                 latency == 0 ? 0 : bestUs / (double) latency, span(pf, i), evidence);

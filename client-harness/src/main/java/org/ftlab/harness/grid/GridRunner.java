@@ -16,6 +16,7 @@ import org.ftlab.auction.api.MicroClock;
 import org.ftlab.auction.api.Reply;
 import org.ftlab.auction.api.ReplySize;
 import org.ftlab.auction.api.RequestHeader;
+import org.ftlab.auction.api.ThreadSchedstat;
 import org.ftlab.harness.failover.ClientTuning;
 import org.ftlab.harness.failover.Outcome;
 import org.ftlab.harness.failover.PluginFailure;
@@ -341,10 +342,12 @@ public final class GridRunner {
 
     /** Invokes {@code r} and completes its row: the timed path is the invocation between two clock readings. */
     private void invoke(Sent r, GridClient c, ProbeTable table, int row, int sizedBytes) {
+        long runQueue = ThreadSchedstat.runQueueNanos(); // outside the timed path, as the second reading
         long sent = MicroClock.nowEpochMicros();
         try {
             Outcome<?> o = r.request().invoke(c.session().client);
             long received = MicroClock.nowEpochMicros();
+            table.clientRunQueue(row, ThreadSchedstat.deltaMicros(runQueue, ThreadSchedstat.runQueueNanos()));
             table.served(row, sizedBytes, sent, received, o.result() instanceof Reply<?> reply ? reply : null,
                     o.servedBy(), o.served().wireName(), o.phases(), o.sentTo());
             r.request().completed(o);

@@ -87,6 +87,12 @@ public final class ProbeFile {
     public final long[] commitStartUs;
     /** The replica thread that ran the bean (JFR's javaThreadId), -1 if unknown. */
     public final long[] serverThread;
+    /** How long the bean's thread ran on a CPU, µs; -1: unknown. */
+    public final long[] serverCpuUs;
+    /** How long the bean's thread waited for a CPU, µs; -1: unknown. */
+    public final long[] serverRunQueueUs;
+    /** How long the client's thread waited for a CPU while the request was in flight, µs; -1: unknown. */
+    public final long[] clientRunQueueUs;
 
     private ProbeFile(ConfigId id, Columns c) {
         this.config = id.config();
@@ -122,6 +128,9 @@ public final class ProbeFile {
         this.seq = Arrays.copyOf(c.t[10], size);
         this.commitStartUs = Arrays.copyOf(c.t[11], size);
         this.serverThread = Arrays.copyOf(c.t[12], size);
+        this.serverCpuUs = Arrays.copyOf(c.t[13], size);
+        this.serverRunQueueUs = Arrays.copyOf(c.t[14], size);
+        this.clientRunQueueUs = Arrays.copyOf(c.t[15], size);
     }
 
     /** The name of a probe file (without {@code .csv}) parsed, or null when the name is not one. */
@@ -222,7 +231,7 @@ public final class ProbeFile {
         byte[] method = new byte[1024];
         byte[] outcome = new byte[1024];
         short[] fault = new short[1024];
-        long[][] t = new long[13][1024];
+        long[][] t = new long[16][1024];
         int warmupRows;
         int holdRows;
         int replicate;
@@ -230,7 +239,7 @@ public final class ProbeFile {
         final boolean v2;
         /** Whether it has the sent_to column (v3). */
         final boolean v3;
-        /** Whether it has the commit_start_us and server_thread columns (v4). */
+        /** Whether it has the commit_start_us … client_runqueue_us columns (v4). */
         final boolean v4;
 
         Columns(int version) {
@@ -301,6 +310,9 @@ public final class ProbeFile {
             t[10][size] = Long.parseLong(f[1]);
             t[11][size] = v4 && !f[21].isEmpty() ? Long.parseLong(f[21]) : NONE;
             t[12][size] = v4 && !f[22].isEmpty() ? Long.parseLong(f[22]) : -1;
+            for (int k = 0; k < 3; k++) {
+                t[13 + k][size] = v4 && !f[23 + k].isEmpty() ? Long.parseLong(f[23 + k]) : -1;
+            }
             if (t[0][size] == NONE || t[1][size] == NONE) {
                 throw new NumberFormatException("empty client timestamp");
             }

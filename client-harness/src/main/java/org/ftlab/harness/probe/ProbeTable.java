@@ -30,8 +30,9 @@ public final class ProbeTable {
     /** The probe file header (docs/probe-format.md); later columns may be added, never reordered. */
     public static final String HEADER = "client,seq,method,reply_bytes,client_send_us,client_recv_us,server_recv_us,"
             + "db_start_us,db_end_us,server_send_us,epoch_us,replica,outcome,fault_id,detect_us,failover_us,retry_us,"
-            + "intended_us,phase,replicate,sent_to,commit_start_us,server_thread";
-    /** The header before {@code commit_start_us} and {@code server_thread} were appended (still readable). */
+            + "intended_us,phase,replicate,sent_to,commit_start_us,server_thread,server_cpu_us,server_runqueue_us,"
+            + "client_runqueue_us";
+    /** The header before {@code commit_start_us} … {@code client_runqueue_us} were appended (still readable). */
     public static final String HEADER_V3 = "client,seq,method,reply_bytes,client_send_us,client_recv_us,"
             + "server_recv_us,db_start_us,db_end_us,server_send_us,epoch_us,replica,outcome,fault_id,detect_us,"
             + "failover_us,retry_us,intended_us,phase,replicate,sent_to";
@@ -78,6 +79,9 @@ public final class ProbeTable {
     private long[] serverSend;
     private long[] commitStart;
     private long[] serverThread;
+    private long[] serverCpu;
+    private long[] serverRunQueue;
+    private long[] clientRunQueue;
     private String[] replica;
     private String[] outcome;
     /** Fail-over phases of faulty invocations, µs; -1 for fault-free rows. */
@@ -117,6 +121,10 @@ public final class ProbeTable {
         serverSend = new long[capacity];
         commitStart = new long[capacity];
         serverThread = new long[capacity];
+        serverCpu = new long[capacity];
+        serverRunQueue = new long[capacity];
+        clientRunQueue = new long[capacity];
+        java.util.Arrays.fill(clientRunQueue, -1);
         replica = new String[capacity];
         outcome = new String[capacity];
         detect = new long[capacity];
@@ -163,6 +171,11 @@ public final class ProbeTable {
         serverSend = java.util.Arrays.copyOf(serverSend, n);
         commitStart = java.util.Arrays.copyOf(commitStart, n);
         serverThread = java.util.Arrays.copyOf(serverThread, n);
+        serverCpu = java.util.Arrays.copyOf(serverCpu, n);
+        serverRunQueue = java.util.Arrays.copyOf(serverRunQueue, n);
+        int old = clientRunQueue.length;
+        clientRunQueue = java.util.Arrays.copyOf(clientRunQueue, n);
+        java.util.Arrays.fill(clientRunQueue, Math.min(old, n), n, -1);
         replica = java.util.Arrays.copyOf(replica, n);
         outcome = java.util.Arrays.copyOf(outcome, n);
         detect = java.util.Arrays.copyOf(detect, n);
@@ -173,6 +186,14 @@ public final class ProbeTable {
         intended = java.util.Arrays.copyOf(intended, n);
         phase = java.util.Arrays.copyOf(phase, n);
         sentTo = java.util.Arrays.copyOf(sentTo, n);
+    }
+
+    /**
+     * How long the client's thread waited in a run queue for a CPU while row {@code i}'s request was in flight, µs
+     * ({@code ThreadSchedstat}; -1: unknown).
+     */
+    public void clientRunQueue(int i, long micros) {
+        clientRunQueue[i] = micros;
     }
 
     /** Completes row {@code i}: a successful invocation; {@code replyPayloadBytes} is -1 for the natural reply. */
@@ -193,6 +214,8 @@ public final class ProbeTable {
         serverSend[i] = p == null ? NO_PROBE : p.replySentMicros();
         commitStart[i] = p == null ? 0 : p.commitStartMicros();
         serverThread[i] = p == null ? -1 : p.threadId();
+        serverCpu[i] = p == null ? -1 : p.cpuMicros();
+        serverRunQueue[i] = p == null ? -1 : p.runQueueMicros();
         replica[i] = reply == null ? servedBy : reply.replica();
         outcome[i] = "ok";
         detect[i] = -1;
@@ -418,6 +441,18 @@ public final class ProbeTable {
                     row.append(',');
                     if (probed && t.serverThread[i] >= 0) {
                         row.append(t.serverThread[i]);
+                    }
+                    row.append(',');
+                    if (probed && t.serverCpu[i] >= 0) {
+                        row.append(t.serverCpu[i]);
+                    }
+                    row.append(',');
+                    if (probed && t.serverRunQueue[i] >= 0) {
+                        row.append(t.serverRunQueue[i]);
+                    }
+                    row.append(',');
+                    if (t.clientRunQueue[i] >= 0) {
+                        row.append(t.clientRunQueue[i]);
                     }
                     row.append('\n');
                     out.write(row.toString());

@@ -29,6 +29,12 @@ class AttributionTest {
      * to its latency, spent in the transaction's statements (its commit takes 100 µs).
      */
     private ProbeFile block(Map<Integer, Long> slow, Map<Integer, String> servedBy) throws Exception {
+        return block(slow, servedBy, Map.of(), Map.of());
+    }
+
+    /** As above; {@code serverWaits} and {@code clientWaits}: a seq's threads' waits for a CPU, µs. */
+    private ProbeFile block(Map<Integer, Long> slow, Map<Integer, String> servedBy, Map<Integer, Long> serverWaits,
+            Map<Integer, Long> clientWaits) throws Exception {
         StringBuilder csv = new StringBuilder(ProbeTable.HEADER).append('\n');
         for (int seq = 0; seq < 200; seq++) {
             long send = sendOf(seq);
@@ -38,7 +44,8 @@ class AttributionTest {
                     .append(',').append(send + 100).append(',').append(send + 200).append(',')
                     .append(send + latency - 300).append(',').append(send + latency - 100).append(',').append(send)
                     .append(',').append(replica).append(",ok,,,,,").append(send).append(",measure,1,1,")
-                    .append(send + latency - 400).append(",77\n");
+                    .append(send + latency - 400).append(",77,200,").append(serverWaits.getOrDefault(seq, 0L))
+                    .append(',').append(clientWaits.getOrDefault(seq, 0L)).append('\n');
         }
         Path file = dir.resolve("c01-t00-rorig.csv");
         Files.writeString(file, csv);
@@ -147,6 +154,19 @@ class AttributionTest {
         Stall harnessLate = new Stall("harness", Stall.Cause.SAFEPOINT, s120 + 1_000, s120 + 6_000, "safepoint");
         r = attribute(pf, events(r2late, harnessLate));
         assertEquals("gc-pause(r2)", outlier(r, 120).cause(), "9 ms in r2 beats 5 ms in the harness");
+    }
+
+    @Test
+    void aRequestWhoseThreadsWaitedForACpuIsNamedForTheLongerWaitWhenNoStallAccountsForMore() throws Exception {
+        ProbeFile pf = block(Map.of(50, 10_000L, 120, 10_000L), Map.of(), Map.of(50, 6_000L, 120, 1_000L),
+                Map.of(50, 500L, 120, 7_000L));
+        Attribution.Result r = attribute(pf, events());
+        assertEquals("cpu-runqueue(r1)", outlier(r, 50).cause());
+        assertEquals(6_000, outlier(r, 50).explainedUs());
+        assertEquals("cpu-runqueue(client)", outlier(r, 120).cause());
+        long s = sendOf(50);
+        Stall gc = new Stall("r1", Stall.Cause.GC_PAUSE, s + 100, s + 8_100, "G1New");
+        assertEquals("gc-pause(r1)", outlier(attribute(pf, events(gc)), 50).cause(), "8 ms of pause beat 6 ms of wait");
     }
 
     @Test
