@@ -20,6 +20,17 @@ public final class ReplicaProperties {
     public static final String WARM_ROUNDS = "ftlab.warm_rounds";
     public static final int DEFAULT_WARM_ROUNDS = 300;
 
+    /**
+     * The database server's process id, when it runs on this replica's machine (the embedded database): the replica
+     * then reads its connection threads' scheduler statistics for the probes. Absent otherwise.
+     */
+    public static final String DB_PID = "ftlab.db.pid";
+
+    /** The database server's process id on this machine, or -1. */
+    public static long databasePid() {
+        return Long.getLong(DB_PID, -1);
+    }
+
     /** Whether this JVM's replica keeps the request log. */
     public static boolean requestLogOn() {
         return !"off".equals(System.getProperty(REQUEST_LOG, "on"));

@@ -22,13 +22,18 @@ public final class ServerProbes implements Serializable {
     private final long threadId;
     private final long cpuMicros;
     private final long runQueueMicros;
+    private final long dbCpuMicros;
+    private final long dbRunQueueMicros;
 
     public ServerProbes(long receivedMicros, long dbStartMicros, long dbEndMicros, long replySentMicros) {
-        this(receivedMicros, dbStartMicros, 0, dbEndMicros, replySentMicros, -1, -1, -1);
+        this(receivedMicros, dbStartMicros, 0, dbEndMicros, replySentMicros, -1, -1, -1, -1, -1);
     }
 
     public ServerProbes(long receivedMicros, long dbStartMicros, long commitStartMicros, long dbEndMicros,
-            long replySentMicros, long threadId, long cpuMicros, long runQueueMicros) {
+            long replySentMicros, long threadId, long cpuMicros, long runQueueMicros, long dbCpuMicros,
+            long dbRunQueueMicros) {
+        this.dbCpuMicros = dbCpuMicros;
+        this.dbRunQueueMicros = dbRunQueueMicros;
         this.cpuMicros = cpuMicros;
         this.runQueueMicros = runQueueMicros;
         this.receivedMicros = receivedMicros;
@@ -69,6 +74,19 @@ public final class ServerProbes implements Serializable {
         return runQueueMicros;
     }
 
+    /**
+     * How long the database server's thread serving the transaction's connection ran on a CPU during the
+     * transaction, µs (the embedded database on the replica's machine only); -1: unknown.
+     */
+    public long dbCpuMicros() {
+        return dbCpuMicros;
+    }
+
+    /** How long that database thread waited in a run queue for a CPU during the transaction, µs; -1: unknown. */
+    public long dbRunQueueMicros() {
+        return dbRunQueueMicros;
+    }
+
     /** When the bean began handling the request. */
     public long receivedMicros() {
         return receivedMicros;
@@ -93,6 +111,7 @@ public final class ServerProbes implements Serializable {
     public String toString() {
         return "ServerProbes[recv=" + receivedMicros + ", dbStart=" + dbStartMicros + ", commitStart="
                 + commitStartMicros + ", dbEnd=" + dbEndMicros + ", sent=" + replySentMicros + ", thread=" + threadId
-                + ", cpu=" + cpuMicros + ", runQueue=" + runQueueMicros + "]";
+                + ", cpu=" + cpuMicros + ", runQueue=" + runQueueMicros + ", dbCpu=" + dbCpuMicros + ", dbRunQueue="
+                + dbRunQueueMicros + "]";
     }
 }

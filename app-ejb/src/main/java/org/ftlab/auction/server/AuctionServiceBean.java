@@ -20,6 +20,7 @@ import java.time.Instant;
 import java.util.Base64;
 import java.util.List;
 import java.util.regex.Pattern;
+import javax.sql.DataSource;
 import org.ftlab.auction.api.AccountInfo;
 import org.ftlab.auction.api.AuctionClosedException;
 import org.ftlab.auction.api.AuctionDetails;
@@ -79,6 +80,10 @@ public class AuctionServiceBean implements AuctionService {
 
     @Resource
     private UserTransaction tx;
+
+    /** The persistence unit's data source: only to name the transaction's connection for the probes. */
+    @Resource(lookup = "java:jboss/datasources/FtlabDS")
+    private DataSource dataSource;
 
     @Override
     public String ping() {
@@ -249,6 +254,9 @@ public class AuctionServiceBean implements AuctionService {
         for (int attempt = 1; ; attempt++) {
             try {
                 tx.begin();
+                if (header.probes()) {
+                    database = DatabaseThreads.start(dataSource); // takes the connection the statements will use
+                }
                 RequestLogEntry done = REQUEST_LOG ? em.find(RequestLogEntry.class, key) : null;
                 if (done != null) {
                     long commitStart = probe(header);
@@ -328,13 +336,15 @@ public class AuctionServiceBean implements AuctionService {
                 : ThreadSchedstat.UNKNOWN;
         long runQueue = probes ? ThreadSchedstat.deltaMicros(arrivalRunQueueNanos, ThreadSchedstat.runQueueNanos())
                 : ThreadSchedstat.UNKNOWN;
+        long[] db = database == null ? new long[] {-1, -1} : database.sinceStart();
+        database = null;
         if (size.isOriginal()) {
             return new Reply<>(value, null, replayed, REPLICA, new ServerProbes(received, dbStart, commitStart, dbEnd,
-                    probe(header), thread, cpu, runQueue));
+                    probe(header), thread, cpu, runQueue, db[0], db[1]));
         }
         byte[] payload = ReplyCodec.sizedPayload(value, size);
         return new Reply<>(null, payload, replayed, REPLICA, new ServerProbes(received, dbStart, commitStart, dbEnd,
-                probe(header), thread, cpu, runQueue));
+                probe(header), thread, cpu, runQueue, db[0], db[1]));
     }
 
     /**
@@ -343,12 +353,15 @@ public class AuctionServiceBean implements AuctionService {
      */
     private long arrivalCpuNanos = ThreadSchedstat.UNKNOWN;
     private long arrivalRunQueueNanos = ThreadSchedstat.UNKNOWN;
+    /** The database thread's readings at the start of this invocation's transaction, or null. */
+    private DatabaseThreads.Reading database;
 
     /** The arrival probe: its timestamp, and the thread's CPU and run-queue times then (none without probes). */
     private long arrive(RequestHeader header) {
         boolean probes = header == null || header.probes();
         arrivalCpuNanos = probes ? ThreadSchedstat.cpuNanos() : ThreadSchedstat.UNKNOWN;
         arrivalRunQueueNanos = probes ? ThreadSchedstat.runQueueNanos() : ThreadSchedstat.UNKNOWN;
+        database = null;
         return probe(header);
     }
 

@@ -14,7 +14,9 @@ import org.ftlab.harness.probe.ProbeFile;
  * requests by latency (at least one: the block's maximum) are joined to the stalls that overlapped them: those of the
  * clients' JVM ({@code harness}, which stalls every request at once) and of the replica that served the request (every
  * replica, for a request sent to more than one: the one it met first is not recorded); and to the waits for a CPU its
- * own threads measured (the bean's, {@code cpu-runqueue(r1)}, and the client's, {@code cpu-runqueue(client)}). A
+ * own threads measured (the bean's, {@code cpu-runqueue(r1)}, the database's for its transaction,
+ * {@code cpu-runqueue(db)}, and the client's, {@code cpu-runqueue(client)}; where no single one accounts for enough,
+ * their sum along the request's path, e.g. {@code cpu-runqueue(r1+db)}: its threads run one after another). A
  * request's
  * <em>excess</em> is its latency minus its block's median. The stalls of one cause in one process (a label such as
  * {@code gc-pause(r1)}) account for the time they overlap the request, counted once where they overlap each other;
@@ -33,6 +35,8 @@ public final class Attribution {
     public static final String HARNESS = "harness";
     /** The client's thread, in the label of its waits for a CPU: {@code cpu-runqueue(client)}. */
     public static final String CLIENT = "client";
+    /** The database server, in the label of its connection thread's waits for a CPU: {@code cpu-runqueue(db)}. */
+    public static final String DATABASE = "db";
     /** The cause of a request whose thread waited for a CPU (Linux scheduler statistics, measured per request). */
     public static final String RUN_QUEUE = "cpu-runqueue";
     /** Evidence listed per request, longest overlap first. */
@@ -194,11 +198,42 @@ public final class Attribution {
             evidence = List.of(new Evidence(served, RUN_QUEUE, "the bean's thread waited for a CPU (scheduler "
                     + "statistics)", pf.sendUs[i], bestUs, bestUs));
         }
+        if (pf.dbRunQueueUs[i] > bestUs) {
+            best = RUN_QUEUE + "(" + DATABASE + ")";
+            bestUs = pf.dbRunQueueUs[i];
+            evidence = List.of(new Evidence(DATABASE, RUN_QUEUE, "the database thread of the transaction's connection "
+                    + "waited for a CPU (scheduler statistics)", pf.sendUs[i], bestUs, bestUs));
+        }
         if (pf.clientRunQueueUs[i] > bestUs) {
             best = RUN_QUEUE + "(" + CLIENT + ")";
             bestUs = pf.clientRunQueueUs[i];
             evidence = List.of(new Evidence(CLIENT, RUN_QUEUE, "the client's thread waited for a CPU (scheduler "
                     + "statistics)", pf.sendUs[i], bestUs, bestUs));
+        }
+        // a request's threads run one after another (the client's waits for the bean, the bean's for the database):
+        // their waits for a CPU add up along its path, and together are the busy host's share of its latency
+        if (bestUs < MIN_SHARE_OF_EXCESS * excess) {
+            Map<String, Long> waits = new LinkedHashMap<>();
+            if (served != null && pf.serverRunQueueUs[i] > 0) {
+                waits.put(served, pf.serverRunQueueUs[i]);
+            }
+            if (pf.dbRunQueueUs[i] > 0) {
+                waits.put(DATABASE, pf.dbRunQueueUs[i]);
+            }
+            if (pf.clientRunQueueUs[i] > 0) {
+                waits.put(CLIENT, pf.clientRunQueueUs[i]);
+            }
+            long total = waits.values().stream().mapToLong(Long::longValue).sum();
+            if (waits.size() > 1 && total > bestUs) {
+                List<Map.Entry<String, Long>> byWait = waits.entrySet().stream()
+                        .sorted(Map.Entry.<String, Long>comparingByValue().reversed()).toList();
+                // one name per set of threads, in the path's order (replica, database, client): counts add up
+                best = RUN_QUEUE + "(" + String.join("+", waits.keySet()) + ")";
+                bestUs = total;
+                evidence = byWait.stream().map(e -> new Evidence(e.getKey(), RUN_QUEUE, "a thread of the request "
+                        + "waited for a CPU (scheduler statistics)", pf.sendUs[i], e.getValue(), e.getValue()))
+                        .toList();
+            }
         }
         boolean named = best != null && excess > 0 && bestUs >= MIN_SHARE_OF_EXCESS * excess;
         return new Outlier(pf.block, pf.clientIds.get(pf.client[i]), pf.seq[i], pf.methods.get(pf.method[i]),

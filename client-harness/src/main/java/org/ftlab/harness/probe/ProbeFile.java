@@ -93,6 +93,10 @@ public final class ProbeFile {
     public final long[] serverRunQueueUs;
     /** How long the client's thread waited for a CPU while the request was in flight, µs; -1: unknown. */
     public final long[] clientRunQueueUs;
+    /** How long the database thread serving the transaction ran on a CPU during it, µs; -1: unknown. */
+    public final long[] dbCpuUs;
+    /** How long that database thread waited for a CPU during the transaction, µs; -1: unknown. */
+    public final long[] dbRunQueueUs;
 
     private ProbeFile(ConfigId id, Columns c) {
         this.config = id.config();
@@ -131,6 +135,8 @@ public final class ProbeFile {
         this.serverCpuUs = Arrays.copyOf(c.t[13], size);
         this.serverRunQueueUs = Arrays.copyOf(c.t[14], size);
         this.clientRunQueueUs = Arrays.copyOf(c.t[15], size);
+        this.dbCpuUs = Arrays.copyOf(c.t[16], size);
+        this.dbRunQueueUs = Arrays.copyOf(c.t[17], size);
     }
 
     /** The name of a probe file (without {@code .csv}) parsed, or null when the name is not one. */
@@ -231,7 +237,7 @@ public final class ProbeFile {
         byte[] method = new byte[1024];
         byte[] outcome = new byte[1024];
         short[] fault = new short[1024];
-        long[][] t = new long[16][1024];
+        long[][] t = new long[18][1024];
         int warmupRows;
         int holdRows;
         int replicate;
@@ -239,7 +245,7 @@ public final class ProbeFile {
         final boolean v2;
         /** Whether it has the sent_to column (v3). */
         final boolean v3;
-        /** Whether it has the commit_start_us … client_runqueue_us columns (v4). */
+        /** Whether it has the commit_start_us … db_runqueue_us columns (v4). */
         final boolean v4;
 
         Columns(int version) {
@@ -310,7 +316,7 @@ public final class ProbeFile {
             t[10][size] = Long.parseLong(f[1]);
             t[11][size] = v4 && !f[21].isEmpty() ? Long.parseLong(f[21]) : NONE;
             t[12][size] = v4 && !f[22].isEmpty() ? Long.parseLong(f[22]) : -1;
-            for (int k = 0; k < 3; k++) {
+            for (int k = 0; k < 5; k++) {
                 t[13 + k][size] = v4 && !f[23 + k].isEmpty() ? Long.parseLong(f[23 + k]) : -1;
             }
             if (t[0][size] == NONE || t[1][size] == NONE) {

@@ -35,6 +35,12 @@ class AttributionTest {
     /** As above; {@code serverWaits} and {@code clientWaits}: a seq's threads' waits for a CPU, µs. */
     private ProbeFile block(Map<Integer, Long> slow, Map<Integer, String> servedBy, Map<Integer, Long> serverWaits,
             Map<Integer, Long> clientWaits) throws Exception {
+        return block(slow, servedBy, serverWaits, clientWaits, Map.of());
+    }
+
+    /** As above; {@code dbWaits}: the database thread's wait for a CPU during a seq's transaction, µs. */
+    private ProbeFile block(Map<Integer, Long> slow, Map<Integer, String> servedBy, Map<Integer, Long> serverWaits,
+            Map<Integer, Long> clientWaits, Map<Integer, Long> dbWaits) throws Exception {
         StringBuilder csv = new StringBuilder(ProbeTable.HEADER).append('\n');
         for (int seq = 0; seq < 200; seq++) {
             long send = sendOf(seq);
@@ -45,7 +51,8 @@ class AttributionTest {
                     .append(send + latency - 300).append(',').append(send + latency - 100).append(',').append(send)
                     .append(',').append(replica).append(",ok,,,,,").append(send).append(",measure,1,1,")
                     .append(send + latency - 400).append(",77,200,").append(serverWaits.getOrDefault(seq, 0L))
-                    .append(',').append(clientWaits.getOrDefault(seq, 0L)).append('\n');
+                    .append(',').append(clientWaits.getOrDefault(seq, 0L)).append(",100,")
+                    .append(dbWaits.getOrDefault(seq, 0L)).append('\n');
         }
         Path file = dir.resolve("c01-t00-rorig.csv");
         Files.writeString(file, csv);
@@ -167,6 +174,17 @@ class AttributionTest {
         long s = sendOf(50);
         Stall gc = new Stall("r1", Stall.Cause.GC_PAUSE, s + 100, s + 8_100, "G1New");
         assertEquals("gc-pause(r1)", outlier(attribute(pf, events(gc)), 50).cause(), "8 ms of pause beat 6 ms of wait");
+        ProbeFile db = block(Map.of(50, 10_000L, 120, 10_000L), Map.of(), Map.of(50, 2_000L), Map.of(),
+                Map.of(50, 5_000L));
+        assertEquals("cpu-runqueue(db)", outlier(attribute(db, events()), 50).cause(),
+                "the database thread of its transaction waited longest");
+        // excess 9 ms: neither 3 ms nor 2.5 ms is half of it, together with the client's 0.5 ms they are 6 ms
+        ProbeFile both = block(Map.of(50, 10_000L, 120, 10_000L), Map.of(), Map.of(50, 3_000L), Map.of(50, 500L),
+                Map.of(50, 2_500L));
+        Attribution.Outlier o = outlier(attribute(both, events()), 50);
+        assertEquals("cpu-runqueue(r1+db+client)", o.cause(), "the waits of the request's threads add up");
+        assertEquals(6_000, o.explainedUs());
+        assertEquals(3, o.evidence().size());
     }
 
     @Test

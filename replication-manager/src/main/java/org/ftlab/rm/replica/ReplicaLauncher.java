@@ -90,7 +90,8 @@ public final class ReplicaLauncher {
         int offset = FreePorts.reservePortOffset(100);
         Path props;
         try {
-            props = writeSystemProperties(baseDir, name, placement.address());
+            props = writeSystemProperties(baseDir, name, placement.address(),
+                    !placement.isRemote() && !database.placement().isRemote() ? database.pid().orElse(-1) : -1);
         } catch (IOException e) {
             FreePorts.releasePortOffset(offset);
             throw e;
@@ -179,7 +180,8 @@ public final class ReplicaLauncher {
     }
 
     /** The database password goes in a mode-600 file passed with -P, not on the command line where ps shows it. */
-    private Path writeSystemProperties(Path baseDir, String name, String address) throws IOException {
+    private Path writeSystemProperties(Path baseDir, String name, String address, long databasePid)
+            throws IOException {
         Properties p = new Properties();
         p.setProperty("ftlab.db.url", database.endpoint().jdbcUrl());
         p.setProperty("ftlab.db.user", database.endpoint().user());
@@ -190,6 +192,9 @@ public final class ReplicaLauncher {
             p.setProperty(ReplicaProperties.REQUEST_LOG, "off");
         }
         p.setProperty(ReplicaProperties.WARM_ROUNDS, Integer.toString(warmRounds));
+        if (databasePid > 0) {
+            p.setProperty(ReplicaProperties.DB_PID, Long.toString(databasePid)); // the same machine's kernel
+        }
         if (heartbeat != null) {
             p.setProperty("ftlab.hb.bind_port", Integer.toString(FreePorts.findFreePortPair()));
             p.setProperty("ftlab.hb.bind_addr", address);

@@ -1,0 +1,105 @@
+package org.ftlab.auction.server;
+
+import com.mysql.cj.jdbc.JdbcConnection;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentMap;
+import javax.sql.DataSource;
+import org.ftlab.auction.api.ReplicaProperties;
+import org.ftlab.auction.api.ThreadSchedstat;
+
+/**
+ * The database server's thread that serves a transaction's connection, and its scheduler statistics: how long it ran
+ * and how long it waited for a CPU while the transaction ran. Only when the database runs on this machine (the
+ * embedded one: {@link ReplicaProperties#DB_PID}), and MariaDB names its connection threads
+ * ({@code information_schema.PROCESSLIST.TID}, looked up once per connection). Anything missing gives no reading:
+ * a probe must never fail a request.
+ */
+final class DatabaseThreads {
+    private static final long PID = ReplicaProperties.databasePid();
+    /** The server thread (Linux tid) of each connection id, -1 when it has none. */
+    private static final ConcurrentMap<Long, Long> TIDS = new ConcurrentHashMap<>();
+
+    private DatabaseThreads() {
+    }
+
+    /** The readings of one transaction's database thread: taken at its start, compared at its end. */
+    static final class Reading {
+        private final long tid;
+        private final long cpuNanos;
+        private final long runQueueNanos;
+
+        private Reading(long tid, long cpuNanos, long runQueueNanos) {
+            this.tid = tid;
+            this.cpuNanos = cpuNanos;
+            this.runQueueNanos = runQueueNanos;
+        }
+
+        /** {cpu µs, run-queue µs} since the start reading; -1 each when unknown. */
+        long[] sinceStart() {
+            long[] now = schedstat(tid);
+            return new long[] {ThreadSchedstat.deltaMicros(cpuNanos, now[0]),
+                    ThreadSchedstat.deltaMicros(runQueueNanos, now[1])};
+        }
+    }
+
+    /**
+     * The reading at the start of the calling thread's JTA transaction: the connection the transaction uses (the
+     * data source hands every request of one transaction the same one) and its server thread's counters now; null
+     * when the database is not on this machine or a step fails.
+     */
+    static Reading start(DataSource dataSource) {
+        if (PID <= 0 || dataSource == null) {
+            return null;
+        }
+        try (Connection c = dataSource.getConnection()) {
+            JdbcConnection mysql = c.unwrap(JdbcConnection.class);
+            long id = mysql.getId();
+            Long tid = TIDS.get(id);
+            if (tid == null) {
+                tid = lookUp(c, id);
+                TIDS.put(id, tid);
+            }
+            if (tid < 0) {
+                return null;
+            }
+            long[] now = schedstat(tid);
+            return now[0] < 0 ? null : new Reading(tid, now[0], now[1]);
+        } catch (SQLException | RuntimeException e) {
+            return null;
+        }
+    }
+
+    private static long lookUp(Connection c, long id) {
+        try (PreparedStatement s = c.prepareStatement("SELECT TID FROM information_schema.PROCESSLIST WHERE ID = ?")) {
+            s.setLong(1, id);
+            try (ResultSet r = s.executeQuery()) {
+                return r.next() ? r.getLong(1) : -1;
+            }
+        } catch (SQLException e) {
+            return -1; // not MariaDB, or no such column: no readings for this connection
+        }
+    }
+
+    /** {cpu ns, run-queue ns} of thread {@code tid} of the database server, -1 each when unreadable. */
+    private static long[] schedstat(long tid) {
+        Path file = Path.of("/proc", Long.toString(PID), "task", Long.toString(tid), "schedstat");
+        try (FileChannel ch = FileChannel.open(file, StandardOpenOption.READ)) {
+            ByteBuffer b = ByteBuffer.allocate(96);
+            ch.read(b);
+            String[] f = new String(b.array(), 0, b.position(), java.nio.charset.StandardCharsets.US_ASCII).trim()
+                    .split(" ");
+            return new long[] {Long.parseLong(f[0]), Long.parseLong(f[1])};
+        } catch (IOException | RuntimeException e) {
+            return new long[] {-1, -1};
+        }
+    }
+}
