@@ -31,6 +31,17 @@ public final class ReplicaProperties {
         return Long.getLong(DB_PID, -1);
     }
 
+    /**
+     * {@code on} when the lab records events ({@code --observe on}): the replica's probes then also read its threads'
+     * and the database connection's scheduler counters for the attribution of slow requests. Default {@code off}.
+     */
+    public static final String OBSERVE = "ftlab.observe";
+
+    /** Whether this JVM's replica reads scheduler counters in its probes. */
+    public static boolean observeOn() {
+        return "on".equals(System.getProperty(OBSERVE, "off"));
+    }
+
     /** Whether this JVM's replica keeps the request log. */
     public static boolean requestLogOn() {
         return !"off".equals(System.getProperty(REQUEST_LOG, "on"));

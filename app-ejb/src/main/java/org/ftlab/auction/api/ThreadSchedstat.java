@@ -22,6 +22,21 @@ public final class ThreadSchedstat {
     private ThreadSchedstat() {
     }
 
+    /**
+     * Both counters of this thread from one reading: {@code into[0]} the ns it ran on a CPU, {@code into[1]} the ns it
+     * waited in a run queue ({@link #UNKNOWN} each if unreadable). No allocation.
+     */
+    public static void read(long[] into) {
+        Reader r = READER.get();
+        if (!r.load()) {
+            into[0] = UNKNOWN;
+            into[1] = UNKNOWN;
+            return;
+        }
+        into[0] = r.parsed(0);
+        into[1] = r.parsed(1);
+    }
+
     /** Nanoseconds this thread has waited in a run queue since it started, or {@link #UNKNOWN}. */
     public static long runQueueNanos() {
         return READER.get().field(1);
@@ -30,6 +45,55 @@ public final class ThreadSchedstat {
     /** Nanoseconds this thread has run on a CPU since it started, or {@link #UNKNOWN}. */
     public static long cpuNanos() {
         return READER.get().field(0);
+    }
+
+    /**
+     * Another thread's counters, {@code {cpu ns, run-queue ns}} of thread {@code tid} of process {@code pid} on this
+     * machine ({@code /proc/<pid>/task/<tid>/schedstat}, opened and read once); {@link #UNKNOWN} each if unreadable.
+     */
+    public static long[] of(long pid, long tid) {
+        Path file = Path.of("/proc", Long.toString(pid), "task", Long.toString(tid), "schedstat");
+        try (FileChannel ch = FileChannel.open(file, StandardOpenOption.READ)) {
+            return new Reader(ch).both();
+        } catch (IOException | RuntimeException e) {
+            return new long[] {UNKNOWN, UNKNOWN};
+        }
+    }
+
+    /**
+     * Another thread's counters kept open for repeated readings: {@link #both()} re-reads them (one system call). Safe
+     * to share between threads.
+     */
+    public static final class Other implements AutoCloseable {
+        private final FileChannel channel;
+
+        private Other(FileChannel channel) {
+            this.channel = channel;
+        }
+
+        /** Thread {@code tid} of process {@code pid} on this machine, or null if its counters cannot be read. */
+        public static Other open(long pid, long tid) {
+            try {
+                return new Other(FileChannel.open(Path.of("/proc", Long.toString(pid), "task", Long.toString(tid),
+                        "schedstat"), StandardOpenOption.READ));
+            } catch (IOException | RuntimeException e) {
+                return null;
+            }
+        }
+
+        /** {@code {cpu ns, run-queue ns}} now, {@link #UNKNOWN} each if unreadable (the thread ended). */
+        public long[] both() {
+            return new Reader(channel).both();
+        }
+
+        @Override
+        public void close() {
+            try {
+                channel.close();
+            } catch (IOException e) {
+                // nothing to keep
+            }
+        }
     }
 
     /** µs between two readings, or {@link #UNKNOWN} if either is. */
@@ -56,17 +120,28 @@ public final class ThreadSchedstat {
         }
 
         long field(int index) {
+            return load() ? parsed(index) : UNKNOWN;
+        }
+
+        long[] both() {
+            return load() ? new long[] {parsed(0), parsed(1)} : new long[] {UNKNOWN, UNKNOWN};
+        }
+
+        /** Reads the file afresh into the buffer; false if it cannot be read. */
+        boolean load() {
             if (channel == null) {
-                return UNKNOWN;
+                return false;
             }
             buffer.clear();
             try {
-                if (channel.read(buffer, 0) <= 0) {
-                    return UNKNOWN;
-                }
+                return channel.read(buffer, 0) > 0;
             } catch (IOException e) {
-                return UNKNOWN;
+                return false;
             }
+        }
+
+        /** Field {@code index} of the loaded text. */
+        long parsed(int index) {
             long value = 0;
             int field = 0;
             boolean digits = false;

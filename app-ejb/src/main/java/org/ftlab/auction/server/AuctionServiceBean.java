@@ -74,6 +74,8 @@ public class AuctionServiceBean implements AuctionService {
     private static final int MAX_TRANSACTION_RUNS = 3;
     /** Off only for the exactly-once exercise ({@link ReplicaProperties#REQUEST_LOG}). */
     static final boolean REQUEST_LOG = ReplicaProperties.requestLogOn();
+    /** Whether the lab records events: then the probes also read the scheduler's counters (a few µs a request). */
+    static final boolean OBSERVE = ReplicaProperties.observeOn();
 
     @PersistenceContext(unitName = "ftlab")
     private EntityManager em;
@@ -254,7 +256,7 @@ public class AuctionServiceBean implements AuctionService {
         for (int attempt = 1; ; attempt++) {
             try {
                 tx.begin();
-                if (header.probes()) {
+                if (OBSERVE && header.probes()) {
                     database = DatabaseThreads.start(dataSource); // takes the connection the statements will use
                 }
                 RequestLogEntry done = REQUEST_LOG ? em.find(RequestLogEntry.class, key) : null;
@@ -331,11 +333,13 @@ public class AuctionServiceBean implements AuctionService {
         long dbEnd = probe(header);
         ReplySize size = header.replySize();
         long thread = Thread.currentThread().getId();
-        boolean probes = header.probes();
-        long cpu = probes ? ThreadSchedstat.deltaMicros(arrivalCpuNanos, ThreadSchedstat.cpuNanos())
-                : ThreadSchedstat.UNKNOWN;
-        long runQueue = probes ? ThreadSchedstat.deltaMicros(arrivalRunQueueNanos, ThreadSchedstat.runQueueNanos())
-                : ThreadSchedstat.UNKNOWN;
+        long cpu = ThreadSchedstat.UNKNOWN;
+        long runQueue = ThreadSchedstat.UNKNOWN;
+        if (arrivalSchedstat[0] >= 0) {
+            ThreadSchedstat.read(replySchedstat);
+            cpu = ThreadSchedstat.deltaMicros(arrivalSchedstat[0], replySchedstat[0]);
+            runQueue = ThreadSchedstat.deltaMicros(arrivalSchedstat[1], replySchedstat[1]);
+        }
         long[] db = database == null ? new long[] {-1, -1} : database.sinceStart();
         database = null;
         if (size.isOriginal()) {
@@ -351,16 +355,19 @@ public class AuctionServiceBean implements AuctionService {
      * The thread's scheduler readings when this invocation arrived (the container runs one invocation at a time on
      * a stateless instance, so they are this invocation's until its reply).
      */
-    private long arrivalCpuNanos = ThreadSchedstat.UNKNOWN;
-    private long arrivalRunQueueNanos = ThreadSchedstat.UNKNOWN;
+    private final long[] arrivalSchedstat = {ThreadSchedstat.UNKNOWN, ThreadSchedstat.UNKNOWN};
+    private final long[] replySchedstat = new long[2];
     /** The database thread's readings at the start of this invocation's transaction, or null. */
     private DatabaseThreads.Reading database;
 
     /** The arrival probe: its timestamp, and the thread's CPU and run-queue times then (none without probes). */
     private long arrive(RequestHeader header) {
-        boolean probes = header == null || header.probes();
-        arrivalCpuNanos = probes ? ThreadSchedstat.cpuNanos() : ThreadSchedstat.UNKNOWN;
-        arrivalRunQueueNanos = probes ? ThreadSchedstat.runQueueNanos() : ThreadSchedstat.UNKNOWN;
+        if (OBSERVE && (header == null || header.probes())) {
+            ThreadSchedstat.read(arrivalSchedstat);
+        } else {
+            arrivalSchedstat[0] = ThreadSchedstat.UNKNOWN;
+            arrivalSchedstat[1] = ThreadSchedstat.UNKNOWN;
+        }
         database = null;
         return probe(header);
     }

@@ -1,11 +1,6 @@
 package org.ftlab.auction.server;
 
 import com.mysql.cj.jdbc.JdbcConnection;
-import java.io.IOException;
-import java.nio.ByteBuffer;
-import java.nio.channels.FileChannel;
-import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -27,6 +22,8 @@ final class DatabaseThreads {
     private static final long PID = ReplicaProperties.databasePid();
     /** The server thread (Linux tid) of each connection id, -1 when it has none. */
     private static final ConcurrentMap<Long, Long> TIDS = new ConcurrentHashMap<>();
+    /** Each server thread's counters, kept open (a connection's thread lives as long as the connection). */
+    private static final ConcurrentMap<Long, ThreadSchedstat.Other> COUNTERS = new ConcurrentHashMap<>();
 
     private DatabaseThreads() {
     }
@@ -91,15 +88,12 @@ final class DatabaseThreads {
 
     /** {cpu ns, run-queue ns} of thread {@code tid} of the database server, -1 each when unreadable. */
     private static long[] schedstat(long tid) {
-        Path file = Path.of("/proc", Long.toString(PID), "task", Long.toString(tid), "schedstat");
-        try (FileChannel ch = FileChannel.open(file, StandardOpenOption.READ)) {
-            ByteBuffer b = ByteBuffer.allocate(96);
-            ch.read(b);
-            String[] f = new String(b.array(), 0, b.position(), java.nio.charset.StandardCharsets.US_ASCII).trim()
-                    .split(" ");
-            return new long[] {Long.parseLong(f[0]), Long.parseLong(f[1])};
-        } catch (IOException | RuntimeException e) {
-            return new long[] {-1, -1};
+        ThreadSchedstat.Other counters = COUNTERS.computeIfAbsent(tid, t -> ThreadSchedstat.Other.open(PID, t));
+        long[] now = counters == null ? new long[] {-1, -1} : counters.both();
+        if (now[0] < 0 && counters != null) {
+            COUNTERS.remove(tid, counters); // the thread ended: its id may come back as another connection's
+            counters.close();
         }
+        return now;
     }
 }

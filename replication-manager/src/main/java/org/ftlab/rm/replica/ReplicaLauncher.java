@@ -192,6 +192,9 @@ public final class ReplicaLauncher {
             p.setProperty(ReplicaProperties.REQUEST_LOG, "off");
         }
         p.setProperty(ReplicaProperties.WARM_ROUNDS, Integer.toString(warmRounds));
+        if (eventSettings != null) {
+            p.setProperty(ReplicaProperties.OBSERVE, "on");
+        }
         if (databasePid > 0) {
             p.setProperty(ReplicaProperties.DB_PID, Long.toString(databasePid)); // the same machine's kernel
         }
