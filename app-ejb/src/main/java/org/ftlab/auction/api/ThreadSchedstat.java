@@ -42,24 +42,6 @@ public final class ThreadSchedstat {
         return READER.get().field(1);
     }
 
-    /** Nanoseconds this thread has run on a CPU since it started, or {@link #UNKNOWN}. */
-    public static long cpuNanos() {
-        return READER.get().field(0);
-    }
-
-    /**
-     * Another thread's counters, {@code {cpu ns, run-queue ns}} of thread {@code tid} of process {@code pid} on this
-     * machine ({@code /proc/<pid>/task/<tid>/schedstat}, opened and read once); {@link #UNKNOWN} each if unreadable.
-     */
-    public static long[] of(long pid, long tid) {
-        Path file = Path.of("/proc", Long.toString(pid), "task", Long.toString(tid), "schedstat");
-        try (FileChannel ch = FileChannel.open(file, StandardOpenOption.READ)) {
-            return new Reader(ch).both();
-        } catch (IOException | RuntimeException e) {
-            return new long[] {UNKNOWN, UNKNOWN};
-        }
-    }
-
     /**
      * Another thread's counters kept open for repeated readings: {@link #both()} re-reads them (one system call). Safe
      * to share between threads.
