@@ -29,6 +29,7 @@ import org.ftlab.rm.api.NetworkLayout;
 import org.ftlab.rm.api.PrimaryBackupView;
 import org.ftlab.rm.api.ReplicaState;
 import org.ftlab.rm.api.ReplicaStatus;
+import org.ftlab.rm.db.LockWaitRecorder;
 import org.ftlab.rm.db.SessionFence;
 import org.ftlab.rm.fault.FaultSite;
 import org.ftlab.rm.fault.FaultsInEffect;
@@ -89,6 +90,8 @@ public final class ReplicationManager implements AutoCloseable {
     private volatile boolean closed;
     /** This JVM's own event recording, or null: the lab records none. */
     private volatile FlightRecording ownEvents;
+    /** The database's row-lock waits, sampled into {@link #ownEvents}; null when the lab records no events. */
+    private volatile LockWaitRecorder lockWaits;
 
     /** A replica's process and how it was launched. */
     private static final class ReplicaRecord {
@@ -186,6 +189,7 @@ public final class ReplicationManager implements AutoCloseable {
         try {
             if (observe) {
                 rm.ownEvents = FlightRecording.startHere();
+                rm.lockWaits = LockWaitRecorder.start(lab.database().endpoint());
             }
             for (int i = 0; i < settings.replicas(); i++) {
                 rm.launchAndJoin(0);
@@ -606,8 +610,12 @@ public final class ReplicationManager implements AutoCloseable {
             } else if (spec.kind().layer() == FaultKind.Layer.DATABASE) {
                 pid = lab.database().pid().orElseThrow();
                 where = lab.database().placement();
+            } else if (spec.kind() == FaultKind.CPU_HOG) {
+                // beside the target: in its host's namespace (the CPUs are this machine's, shared by every host)
+                where = target.node() == FaultTarget.Node.DB ? lab.database().placement()
+                        : records.get(replica).replica.placement();
             }
-            site = new FaultSite(view.nextFaultId(), host, peer, pid, where, net);
+            site = new FaultSite(view.nextFaultId(), host, peer, pid, where, net, lab.database().endpoint());
             if (spec.kind() == FaultKind.CRASH) {
                 records.get(replica).replica.kill();
                 InjectedFault fault = new InjectedFault(site.faultId(), spec, replica, pid, epochMicros(), 0,
@@ -616,9 +624,11 @@ public final class ReplicationManager implements AutoCloseable {
                 return fault;
             }
         }
+        long making = epochMicros();
         Undo undo = faults.make(spec, site);
-        // The fault exists from the moment it was made.
-        long injected = epochMicros();
+        // The fault exists from the moment it was made; one that is over once made (a forced collection) from the
+        // moment its making began.
+        long injected = spec.kind().lasts() ? epochMicros() : making;
         String faultId = site.faultId();
         synchronized (lock) {
             InjectedFault fault = new InjectedFault(faultId, spec, replica, site.pid(), injected, 0,
@@ -699,6 +709,10 @@ public final class ReplicationManager implements AutoCloseable {
         Jcmd.forget(detector.pid());
         detectorGuard.close();
         faults.close();
+        LockWaitRecorder waits = lockWaits;
+        if (waits != null) {
+            waits.close();
+        }
         FlightRecording own = ownEvents;
         if (own != null) {
             own.close();

@@ -24,14 +24,17 @@ public final class ServerProbes implements Serializable {
     private final long runQueueMicros;
     private final long dbCpuMicros;
     private final long dbRunQueueMicros;
+    /** Added last: a reply from an older replica reads 0 (unknown). */
+    private final long dbConnection;
 
     public ServerProbes(long receivedMicros, long dbStartMicros, long dbEndMicros, long replySentMicros) {
-        this(receivedMicros, dbStartMicros, 0, dbEndMicros, replySentMicros, -1, -1, -1, -1, -1);
+        this(receivedMicros, dbStartMicros, 0, dbEndMicros, replySentMicros, -1, -1, -1, -1, -1, -1);
     }
 
     public ServerProbes(long receivedMicros, long dbStartMicros, long commitStartMicros, long dbEndMicros,
             long replySentMicros, long threadId, long cpuMicros, long runQueueMicros, long dbCpuMicros,
-            long dbRunQueueMicros) {
+            long dbRunQueueMicros, long dbConnection) {
+        this.dbConnection = dbConnection;
         this.dbCpuMicros = dbCpuMicros;
         this.dbRunQueueMicros = dbRunQueueMicros;
         this.cpuMicros = cpuMicros;
@@ -59,6 +62,14 @@ public final class ServerProbes implements Serializable {
      */
     public long threadId() {
         return threadId;
+    }
+
+    /**
+     * The id of the database connection the request's transaction ran on (the database's process list ID, which its
+     * row-lock waits are recorded by); -1 if unknown (no transaction, no events, an older replica).
+     */
+    public long dbConnection() {
+        return dbConnection > 0 ? dbConnection : -1;
     }
 
     /** How long the bean's thread ran on a CPU from arrival to reply, µs ({@link ThreadSchedstat}); -1: unknown. */

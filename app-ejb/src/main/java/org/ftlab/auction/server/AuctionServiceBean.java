@@ -341,14 +341,15 @@ public class AuctionServiceBean implements AuctionService {
             runQueue = ThreadSchedstat.deltaMicros(arrivalSchedstat[1], replySchedstat[1]);
         }
         long[] db = database == null ? new long[] {-1, -1} : database.sinceStart();
+        long connection = database == null ? -1 : database.connection();
         database = null;
         if (size.isOriginal()) {
             return new Reply<>(value, null, replayed, REPLICA, new ServerProbes(received, dbStart, commitStart, dbEnd,
-                    probe(header), thread, cpu, runQueue, db[0], db[1]));
+                    probe(header), thread, cpu, runQueue, db[0], db[1], connection));
         }
         byte[] payload = ReplyCodec.sizedPayload(value, size);
         return new Reply<>(null, payload, replayed, REPLICA, new ServerProbes(received, dbStart, commitStart, dbEnd,
-                probe(header), thread, cpu, runQueue, db[0], db[1]));
+                probe(header), thread, cpu, runQueue, db[0], db[1], connection));
     }
 
     /**

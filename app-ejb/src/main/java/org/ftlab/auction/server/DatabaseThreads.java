@@ -12,8 +12,9 @@ import org.ftlab.auction.api.ReplicaProperties;
 import org.ftlab.auction.api.ThreadSchedstat;
 
 /**
- * The database server's thread that serves a transaction's connection, and its scheduler statistics: how long it ran
- * and how long it waited for a CPU while the transaction ran. Only when the database runs on this machine (the
+ * The database connection of a transaction (its id: the database records lock waits by it), the database server's
+ * thread that serves it, and that thread's scheduler statistics: how long it ran and how long it waited for a CPU
+ * while the transaction ran. The thread and its statistics only when the database runs on this machine (the
  * embedded one: {@link ReplicaProperties#DB_PID}), and MariaDB names its connection threads
  * ({@code information_schema.PROCESSLIST.TID}, looked up once per connection). Anything missing gives no reading:
  * a probe must never fail a request.
@@ -30,18 +31,28 @@ final class DatabaseThreads {
 
     /** The readings of one transaction's database thread: taken at its start, compared at its end. */
     static final class Reading {
+        private final long connection;
         private final long tid;
         private final long cpuNanos;
         private final long runQueueNanos;
 
-        private Reading(long tid, long cpuNanos, long runQueueNanos) {
+        private Reading(long connection, long tid, long cpuNanos, long runQueueNanos) {
+            this.connection = connection;
             this.tid = tid;
             this.cpuNanos = cpuNanos;
             this.runQueueNanos = runQueueNanos;
         }
 
+        /** The connection's id in the database (its process list's ID, what its lock waits are recorded by). */
+        long connection() {
+            return connection;
+        }
+
         /** {cpu µs, run-queue µs} since the start reading; -1 each when unknown. */
         long[] sinceStart() {
+            if (tid < 0) {
+                return new long[] {ThreadSchedstat.UNKNOWN, ThreadSchedstat.UNKNOWN};
+            }
             long[] now = schedstat(tid);
             return new long[] {ThreadSchedstat.deltaMicros(cpuNanos, now[0]),
                     ThreadSchedstat.deltaMicros(runQueueNanos, now[1])};
@@ -50,26 +61,25 @@ final class DatabaseThreads {
 
     /**
      * The reading at the start of the calling thread's JTA transaction: the connection the transaction uses (the
-     * data source hands every request of one transaction the same one) and its server thread's counters now; null
-     * when the database is not on this machine or a step fails.
+     * data source hands every request of one transaction the same one), its id, and its server thread's counters now
+     * when the database is on this machine; null when a step fails.
      */
     static Reading start(DataSource dataSource) {
-        if (PID <= 0 || dataSource == null) {
+        if (dataSource == null) {
             return null;
         }
         try (Connection c = dataSource.getConnection()) {
-            JdbcConnection mysql = c.unwrap(JdbcConnection.class);
-            long id = mysql.getId();
+            long id = c.unwrap(JdbcConnection.class).getId();
+            if (PID <= 0) {
+                return new Reading(id, -1, -1, -1);
+            }
             Long tid = TIDS.get(id);
             if (tid == null) {
                 tid = lookUp(c, id);
                 TIDS.put(id, tid);
             }
-            if (tid < 0) {
-                return null;
-            }
-            long[] now = schedstat(tid);
-            return now[0] < 0 ? null : new Reading(tid, now[0], now[1]);
+            long[] now = tid < 0 ? new long[] {-1, -1} : schedstat(tid);
+            return now[0] < 0 ? new Reading(id, -1, -1, -1) : new Reading(id, tid, now[0], now[1]);
         } catch (SQLException | RuntimeException e) {
             return null;
         }

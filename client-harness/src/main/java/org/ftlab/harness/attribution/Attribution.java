@@ -13,7 +13,8 @@ import org.ftlab.harness.probe.ProbeFile;
  * Why each slow request was slow (docs/analysis.md, "Why a request was slow"). For every block, its top 1% of
  * requests by latency (at least one: the block's maximum) are joined to the stalls that overlapped them: those of the
  * clients' JVM ({@code harness}, which stalls every request at once) and of the replica that served the request (every
- * replica, for a request sent to more than one: the one it met first is not recorded); and to the waits for a CPU its
+ * replica, for a request sent to more than one: the one it met first is not recorded), and the row-lock waits of the
+ * database connection its transaction ran on ({@code db-lock-wait(db)}); and to the waits for a CPU its
  * own threads measured (the bean's, {@code cpu-runqueue(r1)}, the database's for its transaction,
  * {@code cpu-runqueue(db)}, and the client's, {@code cpu-runqueue(client)}; where no single one accounts for enough,
  * their sum along the request's path, e.g. {@code cpu-runqueue(r1+db)}: its threads run one after another). A
@@ -162,6 +163,8 @@ public final class Attribution {
         } else if (pf.replica[i] >= 0) {
             processes.add(pf.replicaNames.get(pf.replica[i]));
         }
+        processes.add(DATABASE); // its lock waits, each of one connection: only the request's own
+        long connection = pf.dbConnection[i];
         String best = null;
         long bestUs = 0;
         List<Stall> bestStalls = List.of();
@@ -171,7 +174,7 @@ public final class Attribution {
                 if (s.startUs() >= to) {
                     break; // by start: none later overlaps
                 }
-                if (s.overlapUs(from, to) > 0) {
+                if (s.overlapUs(from, to) > 0 && s.holdsUp(connection)) {
                     byLabel.computeIfAbsent(s.label(), l -> new ArrayList<>()).add(s);
                 }
             }

@@ -11,24 +11,28 @@ import java.util.Map;
 import java.util.TreeMap;
 import jdk.jfr.consumer.RecordedEvent;
 import jdk.jfr.consumer.RecordingFile;
+import org.ftlab.rm.api.DatabaseLockWait;
 
 /**
  * The stalls in one process's JDK Flight Recorder file ({@code events/<process>-seg<N>.jfr}): each safepoint, from
  * the moment the VM began stopping threads ({@code jdk.SafepointBegin}) to the moment it let them go
  * ({@code jdk.SafepointEnd}), is a {@link Stall.Cause#GC_PAUSE} if a collection paused in it ({@code jdk.GCPhasePause})
  * and a {@link Stall.Cause#SAFEPOINT} otherwise, named by its VM operation ({@code jdk.ExecuteVMOperation}). A GC pause
- * the file has no safepoint for is a stall on its own. JFR's timestamps are the host's wall clock, as the probes'.
+ * the file has no safepoint for is a stall on its own. The manager's file also holds the database's row-lock waits
+ * ({@code ftlab.DatabaseLockWait}): each a {@link Stall.Cause#DB_LOCK_WAIT} of process {@code db} for the one
+ * connection that waited. JFR's timestamps are the host's wall clock, as the probes'.
  */
 public final class JfrStalls {
     private JfrStalls() {
     }
 
-    /** The file's stalls, by start. A file JFR cannot read is an {@link IOException} saying so. */
+    /** The file's stalls (of {@code process}, and lock waits of {@code db}), by start. A file JFR cannot read is an {@link IOException} saying so. */
     public static List<Stall> read(Path file, String process) throws IOException {
         Map<Long, long[]> safepoints = new TreeMap<>(); // id -> {begin, end}
         Map<Long, String> operations = new HashMap<>();
         List<long[]> pauses = new ArrayList<>(); // {start, end, gcId}
         Map<Long, String> collections = new HashMap<>();
+        List<Stall> lockWaits = new ArrayList<>();
         try (RecordingFile in = new RecordingFile(file)) {
             while (in.hasMoreEvents()) {
                 RecordedEvent e = in.readEvent();
@@ -46,6 +50,11 @@ public final class JfrStalls {
                             e.getLong("gcId")});
                     case "jdk.GarbageCollection" -> collections.put(e.getLong("gcId"),
                             e.getString("name") + " (" + e.getString("cause") + ")");
+                    case DatabaseLockWait.NAME -> lockWaits.add(new Stall(Attribution.DATABASE,
+                            Stall.Cause.DB_LOCK_WAIT, us(e.getStartTime()), us(e.getEndTime()), "connection "
+                                    + e.getLong(DatabaseLockWait.CONNECTION) + " waited for a row lock (transaction "
+                                    + e.getString(DatabaseLockWait.TRANSACTION) + ")",
+                            e.getLong(DatabaseLockWait.CONNECTION)));
                     default -> {
                     }
                 }
@@ -53,8 +62,12 @@ public final class JfrStalls {
         } catch (IOException | RuntimeException e) {
             throw new IOException(file.getFileName() + " is not a readable JFR recording (" + e.getMessage() + ")", e);
         }
-        return stalls(process, safepoints, operations, pauses, collections);
+        List<Stall> out = new ArrayList<>(stalls(process, safepoints, operations, pauses, collections));
+        out.addAll(lockWaits);
+        out.sort(Comparator.comparingLong(Stall::startUs));
+        return out;
     }
+
 
     /** Safepoints and pauses joined into stalls (separate from reading: the rules, tested on hand-made events). */
     static List<Stall> stalls(String process, Map<Long, long[]> safepoints, Map<Long, String> operations,

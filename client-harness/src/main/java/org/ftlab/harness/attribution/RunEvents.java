@@ -46,8 +46,10 @@ public record RunEvents(boolean recorded, Map<String, List<Stall>> byProcess, Li
                     continue;
                 }
                 try {
-                    byProcess.computeIfAbsent(e.getKey(), p -> new ArrayList<>())
-                            .addAll(JfrStalls.read(file, e.getKey()));
+                    // a file's stalls are its process's, and the manager's file has the database's lock waits
+                    for (Stall stall : JfrStalls.read(file, e.getKey())) {
+                        byProcess.computeIfAbsent(stall.process(), p -> new ArrayList<>()).add(stall);
+                    }
                 } catch (IOException ex) {
                     problems.add(ex.getMessage() + ": " + e.getKey() + "'s events in it are left out");
                 }

@@ -10,12 +10,26 @@ package org.ftlab.harness.attribution;
  * @param startUs when it began, µs since the epoch on the process's host clock (the probes' clock)
  * @param endUs when it ended, same clock
  * @param detail what the recording says of it: {@code G1Full (Diagnostic Command)}, {@code safepoint: ICBufferFull}
+ * @param connection the one database connection it held up ({@link #EVERY_REQUEST}: every request of the process)
  */
-public record Stall(String process, Cause cause, long startUs, long endUs, String detail) {
+public record Stall(String process, Cause cause, long startUs, long endUs, String detail, long connection) {
+    /** The {@code connection} of a stall that held up every request of its process (a pause of a JVM). */
+    public static final long EVERY_REQUEST = -1;
+
     public Stall {
         if (endUs < startUs) {
             throw new IllegalArgumentException("a stall ends before it begins: " + startUs + " > " + endUs);
         }
+    }
+
+    /** A stall of a whole process. */
+    public Stall(String process, Cause cause, long startUs, long endUs, String detail) {
+        this(process, cause, startUs, endUs, detail, EVERY_REQUEST);
+    }
+
+    /** Whether it held up the request whose transaction ran on database connection {@code dbConnection}. */
+    public boolean holdsUp(long dbConnection) {
+        return connection == EVERY_REQUEST || connection == dbConnection;
     }
 
     /** The causes a stall can have, each a recorded event, with their names in summaries and reports. */
@@ -23,7 +37,9 @@ public record Stall(String process, Cause cause, long startUs, long endUs, Strin
         /** A stop-the-world garbage collection pause: every thread of the JVM stopped, from safepoint to resume. */
         GC_PAUSE("gc-pause"),
         /** Any other safepoint: every Java thread stopped for a VM operation (deoptimization, code cache, …). */
-        SAFEPOINT("safepoint");
+        SAFEPOINT("safepoint"),
+        /** A database session waited for a row lock another held (the database's lock waits, sampled). */
+        DB_LOCK_WAIT("db-lock-wait");
 
         private final String wireName;
 

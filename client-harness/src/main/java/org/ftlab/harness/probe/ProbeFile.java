@@ -30,6 +30,7 @@ public final class ProbeFile {
     public static final byte HEDGED = 3;
 
     private static final int COLUMNS = ProbeTable.HEADER.split(",").length;
+    private static final int COLUMNS_V4 = ProbeTable.HEADER_V4.split(",").length;
     private static final int COLUMNS_V3 = ProbeTable.HEADER_V3.split(",").length;
     private static final int COLUMNS_V2 = ProbeTable.HEADER_V2.split(",").length;
     private static final int COLUMNS_V1 = ProbeTable.HEADER_V1.split(",").length;
@@ -97,6 +98,8 @@ public final class ProbeFile {
     public final long[] dbCpuUs;
     /** How long that database thread waited for a CPU during the transaction, µs; -1: unknown. */
     public final long[] dbRunQueueUs;
+    /** The database connection the request's transaction ran on (the id its lock waits are recorded by); -1: unknown. */
+    public final long[] dbConnection;
 
     private ProbeFile(ConfigId id, Columns c) {
         this.config = id.config();
@@ -137,6 +140,7 @@ public final class ProbeFile {
         this.clientRunQueueUs = Arrays.copyOf(c.t[15], size);
         this.dbCpuUs = Arrays.copyOf(c.t[16], size);
         this.dbRunQueueUs = Arrays.copyOf(c.t[17], size);
+        this.dbConnection = Arrays.copyOf(c.t[18], size);
     }
 
     /** The name of a probe file (without {@code .csv}) parsed, or null when the name is not one. */
@@ -154,13 +158,13 @@ public final class ProbeFile {
         Columns c = null;
         try (BufferedReader in = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
             String header = in.readLine();
-            int version = header == null ? 0 : header.startsWith(ProbeTable.HEADER) ? 4
-                    : header.startsWith(ProbeTable.HEADER_V3) ? 3 : header.startsWith(ProbeTable.HEADER_V2) ? 2
+            int version = header == null ? 0 : header.startsWith(ProbeTable.HEADER) ? 5
+                    : header.startsWith(ProbeTable.HEADER_V4) ? 4 : header.startsWith(ProbeTable.HEADER_V3) ? 3 : header.startsWith(ProbeTable.HEADER_V2) ? 2
                     : header.startsWith(ProbeTable.HEADER_V1) ? 1 : 0;
             if (version == 0) {
                 throw new IllegalArgumentException(file + ": missing or unknown header; expected " + ProbeTable.HEADER);
             }
-            int columns = version == 4 ? COLUMNS : version == 3 ? COLUMNS_V3 : version == 2 ? COLUMNS_V2
+            int columns = version == 5 ? COLUMNS : version == 4 ? COLUMNS_V4 : version == 3 ? COLUMNS_V3 : version == 2 ? COLUMNS_V2
                     : COLUMNS_V1;
             c = new Columns(version);
             String line;
@@ -237,7 +241,7 @@ public final class ProbeFile {
         byte[] method = new byte[1024];
         byte[] outcome = new byte[1024];
         short[] fault = new short[1024];
-        long[][] t = new long[18][1024];
+        long[][] t = new long[19][1024];
         int warmupRows;
         int holdRows;
         int replicate;
@@ -247,8 +251,11 @@ public final class ProbeFile {
         final boolean v3;
         /** Whether it has the commit_start_us … db_runqueue_us columns (v4). */
         final boolean v4;
+        /** Whether it has the db_connection column (v5). */
+        final boolean v5;
 
         Columns(int version) {
+            this.v5 = version >= 5;
             this.v2 = version >= 2;
             this.v3 = version >= 3;
             this.v4 = version >= 4;
@@ -319,6 +326,7 @@ public final class ProbeFile {
             for (int k = 0; k < 5; k++) {
                 t[13 + k][size] = v4 && !f[23 + k].isEmpty() ? Long.parseLong(f[23 + k]) : -1;
             }
+            t[18][size] = v5 && !f[28].isEmpty() ? Long.parseLong(f[28]) : -1;
             if (t[0][size] == NONE || t[1][size] == NONE) {
                 throw new NumberFormatException("empty client timestamp");
             }

@@ -31,7 +31,12 @@ public final class ProbeTable {
     public static final String HEADER = "client,seq,method,reply_bytes,client_send_us,client_recv_us,server_recv_us,"
             + "db_start_us,db_end_us,server_send_us,epoch_us,replica,outcome,fault_id,detect_us,failover_us,retry_us,"
             + "intended_us,phase,replicate,sent_to,commit_start_us,server_thread,server_cpu_us,server_runqueue_us,"
-            + "client_runqueue_us,db_cpu_us,db_runqueue_us";
+            + "client_runqueue_us,db_cpu_us,db_runqueue_us,db_connection";
+    /** The header before {@code db_connection} was appended (still readable). */
+    public static final String HEADER_V4 = "client,seq,method,reply_bytes,client_send_us,client_recv_us,"
+            + "server_recv_us,db_start_us,db_end_us,server_send_us,epoch_us,replica,outcome,fault_id,detect_us,"
+            + "failover_us,retry_us,intended_us,phase,replicate,sent_to,commit_start_us,server_thread,server_cpu_us,"
+            + "server_runqueue_us,client_runqueue_us,db_cpu_us,db_runqueue_us";
     /** The header before {@code commit_start_us} … {@code client_runqueue_us} were appended (still readable). */
     public static final String HEADER_V3 = "client,seq,method,reply_bytes,client_send_us,client_recv_us,"
             + "server_recv_us,db_start_us,db_end_us,server_send_us,epoch_us,replica,outcome,fault_id,detect_us,"
@@ -84,6 +89,7 @@ public final class ProbeTable {
     private long[] clientRunQueue;
     private long[] dbCpu;
     private long[] dbRunQueue;
+    private long[] dbConnection;
     private String[] replica;
     private String[] outcome;
     /** Fail-over phases of faulty invocations, µs; -1 for fault-free rows. */
@@ -128,6 +134,7 @@ public final class ProbeTable {
         clientRunQueue = new long[capacity];
         dbCpu = new long[capacity];
         dbRunQueue = new long[capacity];
+        dbConnection = new long[capacity];
         java.util.Arrays.fill(clientRunQueue, -1);
         replica = new String[capacity];
         outcome = new String[capacity];
@@ -179,6 +186,7 @@ public final class ProbeTable {
         serverRunQueue = java.util.Arrays.copyOf(serverRunQueue, n);
         dbCpu = java.util.Arrays.copyOf(dbCpu, n);
         dbRunQueue = java.util.Arrays.copyOf(dbRunQueue, n);
+        dbConnection = java.util.Arrays.copyOf(dbConnection, n);
         int old = clientRunQueue.length;
         clientRunQueue = java.util.Arrays.copyOf(clientRunQueue, n);
         java.util.Arrays.fill(clientRunQueue, Math.min(old, n), n, -1);
@@ -224,6 +232,7 @@ public final class ProbeTable {
         serverRunQueue[i] = p == null ? -1 : p.runQueueMicros();
         dbCpu[i] = p == null ? -1 : p.dbCpuMicros();
         dbRunQueue[i] = p == null ? -1 : p.dbRunQueueMicros();
+        dbConnection[i] = p == null ? -1 : p.dbConnection();
         replica[i] = reply == null ? servedBy : reply.replica();
         outcome[i] = "ok";
         detect[i] = -1;
@@ -469,6 +478,10 @@ public final class ProbeTable {
                     row.append(',');
                     if (probed && t.dbRunQueue[i] >= 0) {
                         row.append(t.dbRunQueue[i]);
+                    }
+                    row.append(',');
+                    if (probed && t.dbConnection[i] > 0) {
+                        row.append(t.dbConnection[i]);
                     }
                     row.append('\n');
                     out.write(row.toString());

@@ -20,6 +20,8 @@ class AttributionTest {
     private static final long T0 = 1_700_000_000_000_000L;
     /** Every request takes 1 ms but those the fixtures slow down. */
     private static final long FAST = 1_000;
+    /** The database connection of every transaction but those a fixture names. */
+    private static final long CONNECTION = 12;
 
     @TempDir
     Path dir;
@@ -41,6 +43,13 @@ class AttributionTest {
     /** As above; {@code dbWaits}: the database thread's wait for a CPU during a seq's transaction, µs. */
     private ProbeFile block(Map<Integer, Long> slow, Map<Integer, String> servedBy, Map<Integer, Long> serverWaits,
             Map<Integer, Long> clientWaits, Map<Integer, Long> dbWaits) throws Exception {
+        return block(slow, servedBy, serverWaits, clientWaits, dbWaits, Map.of());
+    }
+
+    /** As above; {@code connections}: the database connection of a seq's transaction (default {@value #CONNECTION}). */
+    private ProbeFile block(Map<Integer, Long> slow, Map<Integer, String> servedBy, Map<Integer, Long> serverWaits,
+            Map<Integer, Long> clientWaits, Map<Integer, Long> dbWaits, Map<Integer, Long> connections)
+            throws Exception {
         StringBuilder csv = new StringBuilder(ProbeTable.HEADER).append('\n');
         for (int seq = 0; seq < 200; seq++) {
             long send = sendOf(seq);
@@ -52,7 +61,8 @@ class AttributionTest {
                     .append(',').append(replica).append(",ok,,,,,").append(send).append(",measure,1,1,")
                     .append(send + latency - 400).append(",77,200,").append(serverWaits.getOrDefault(seq, 0L))
                     .append(',').append(clientWaits.getOrDefault(seq, 0L)).append(",100,")
-                    .append(dbWaits.getOrDefault(seq, 0L)).append('\n');
+                    .append(dbWaits.getOrDefault(seq, 0L)).append(',')
+                    .append(connections.getOrDefault(seq, CONNECTION)).append('\n');
         }
         Path file = dir.resolve("c01-t00-rorig.csv");
         Files.writeString(file, csv);
@@ -96,6 +106,32 @@ class AttributionTest {
         assertEquals("G1Full (System.gc())", o.evidence().get(0).detail());
         assertEquals("unexplained", outlier(r, 120).cause(), "no stall overlapped the other slow request");
         assertEquals(Map.of("gc-pause(r1)", 1, "unexplained", 1), r.causes());
+    }
+
+    @Test
+    void aRowLockWaitOfTheRequestsOwnDatabaseConnectionIsItsCauseAndAnotherConnectionsIsNot() throws Exception {
+        // seq 50 ran on connection 12, seq 120 on connection 30: both waited the same 6 ms, but the database recorded
+        // a lock wait of connection 12 only, overlapping both requests in time
+        ProbeFile pf = block(Map.of(50, 8_000L, 120, 8_000L), Map.of(), Map.of(), Map.of(), Map.of(),
+                Map.of(120, 30L));
+        Stall wait50 = new Stall("db", Stall.Cause.DB_LOCK_WAIT, sendOf(50) + 1_000, sendOf(50) + 7_000,
+                "connection 12 waited for a row lock", 12);
+        Stall wait120 = new Stall("db", Stall.Cause.DB_LOCK_WAIT, sendOf(120) + 1_000, sendOf(120) + 7_000,
+                "connection 12 waited for a row lock", 12);
+        Attribution.Result r = attribute(pf, events(wait50, wait120));
+        Attribution.Outlier o = outlier(r, 50);
+        assertEquals("db-lock-wait(db)", o.cause());
+        assertEquals(6_000, o.explainedUs());
+        assertEquals("connection 12 waited for a row lock", o.evidence().get(0).detail());
+        assertEquals("unexplained", outlier(r, 120).cause(), "another connection's wait holds up nobody else");
+    }
+
+    @Test
+    void aRequestWithoutAKnownDatabaseConnectionIsHeldUpByNoLockWait() throws Exception {
+        ProbeFile pf = block(Map.of(50, 8_000L), Map.of(), Map.of(), Map.of(), Map.of(), Map.of(50, -1L));
+        Stall wait = new Stall("db", Stall.Cause.DB_LOCK_WAIT, sendOf(50) + 1_000, sendOf(50) + 7_000,
+                "connection 12 waited for a row lock", 12);
+        assertEquals("unexplained", outlier(attribute(pf, events(wait)), 50).cause());
     }
 
     @Test

@@ -11,6 +11,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import jdk.jfr.Recording;
+import org.ftlab.rm.api.DatabaseLockWait;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -55,6 +56,33 @@ class JfrStallsTest {
                     .filter(s -> s.cause() == Stall.Cause.GC_PAUSE).toList();
             assertTrue(gcs.stream().anyMatch(s -> s.startUs() >= before - 1_000 && s.endUs() <= after + 1_000
                     && s.detail().contains("System.gc()")), "the collection, on the probes' clock: " + gcs);
+        }
+    }
+
+    @Test
+    void theManagersRecordedLockWaitIsAStallOfTheDatabaseForTheConnectionThatWaited() throws Exception {
+        Path file = dir.resolve("rm-seg1.jfr");
+        try (Recording r = new Recording()) {
+            r.enable(DatabaseLockWait.NAME).withThreshold(java.time.Duration.ZERO);
+            r.start();
+            long before = JfrStalls.us(java.time.Instant.now());
+            DatabaseLockWait wait = new DatabaseLockWait();
+            wait.begin();
+            wait.connection = 41;
+            wait.transaction = "1207";
+            Thread.sleep(20);
+            wait.commit();
+            long after = JfrStalls.us(java.time.Instant.now());
+            r.stop();
+            r.dump(file);
+            List<Stall> stalls = JfrStalls.read(file, "rm");
+            assertEquals(1, stalls.stream().filter(s -> s.cause() == Stall.Cause.DB_LOCK_WAIT).count(), stalls.toString());
+            Stall s = stalls.stream().filter(x -> x.cause() == Stall.Cause.DB_LOCK_WAIT).findFirst().orElseThrow();
+            assertEquals("db", s.process(), "a wait in the database, whichever process sampled it");
+            assertEquals(41, s.connection());
+            assertTrue(s.holdsUp(41) && !s.holdsUp(42));
+            assertTrue(s.startUs() >= before && s.endUs() <= after && s.durationUs() >= 19_000, s.toString());
+            assertEquals("db-lock-wait(db)", s.label());
         }
     }
 

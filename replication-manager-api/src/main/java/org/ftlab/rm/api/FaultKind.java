@@ -41,7 +41,19 @@ public enum FaultKind {
      * A stall with a known cause: a full garbage collection forced in a replica's JVM ({@code GC.run} through the
      * attach mechanism). Over when the collection is; the attribution must name it ({@code gc-pause}).
      */
-    GC("gc", Layer.STALL, false, null, 0, 0, 0);
+    GC("gc", Layer.STALL, false, null, 0, 0, 0),
+    /**
+     * A stall with a known cause: processes that burn CPU (busy loops, the amount: how many, default one per core)
+     * started beside a replica or the database for the duration, then killed. The threads of requests wait for a CPU;
+     * the attribution must name it ({@code cpu-runqueue}).
+     */
+    CPU_HOG("cpu-hog", Layer.STALL, true, "processes", 2, 1, 64, 1, 2, 4),
+    /**
+     * A stall with a known cause: another database session holds the rows every post and bid needs (the accounts,
+     * {@code SELECT … FOR UPDATE}: their foreign-key checks wait) for the duration, then rolls back. The attribution
+     * must name it ({@code db-lock-wait}).
+     */
+    DB_LOCK("db-lock", Layer.STALL, true, null, 0, 0, 0);
 
     /**
      * What a kind acts on: a replica's process, the network, the database; or a stall (a short delay of known cause
@@ -90,6 +102,11 @@ public enum FaultKind {
     /** Whether it acts on one replica's JVM (a process fault or a stall of a replica). */
     public boolean actsOnReplicaProcess() {
         return layer == Layer.PROCESS || this == GC;
+    }
+
+    /** Whether it acts on the database server (a database fault, or a lock held in it). */
+    public boolean actsOnDatabase() {
+        return layer == Layer.DATABASE || this == DB_LOCK;
     }
 
     /** Whether it needs hosts on a virtual network ({@code --topology netns}). */
@@ -143,7 +160,7 @@ public enum FaultKind {
             case HANG, FREEZE, LINK_DOWN -> outlastsTimeout && replicaHost;
             case PARTITION -> outlastsTimeout && spec.target().touches(FaultTarget.Node.FD)
                     && (replicaHost || spec.target().peer().isReplica());
-            case SLOW, FLAKY, BANDWIDTH, DB_HANG, DB_SLOW, GC -> false;
+            case SLOW, FLAKY, BANDWIDTH, DB_HANG, DB_SLOW, GC, CPU_HOG, DB_LOCK -> false;
         };
     }
 
@@ -151,7 +168,8 @@ public enum FaultKind {
     public Set<FaultTarget.Node> targets() {
         return switch (this) {
             case CRASH, HANG, FREEZE, SLOW, GC -> EnumSet.of(FaultTarget.Node.PRIMARY, FaultTarget.Node.BACKUP);
-            case DB_HANG, DB_SLOW -> EnumSet.of(FaultTarget.Node.DB);
+            case DB_HANG, DB_SLOW, DB_LOCK -> EnumSet.of(FaultTarget.Node.DB);
+            case CPU_HOG -> EnumSet.of(FaultTarget.Node.PRIMARY, FaultTarget.Node.BACKUP, FaultTarget.Node.DB);
             case LINK_DOWN, FLAKY, BANDWIDTH -> EnumSet.of(FaultTarget.Node.PRIMARY, FaultTarget.Node.BACKUP,
                     FaultTarget.Node.DB, FaultTarget.Node.CLIENTS);
             case PARTITION -> EnumSet.allOf(FaultTarget.Node.class);
@@ -179,6 +197,10 @@ public enum FaultKind {
         if (this == GC && otherMachines) {
             return Optional.of("gc attaches to the replica's JVM, which needs it on this machine; with --hosts, "
                     + "ftlab makes process and database faults only");
+        }
+        if (this == CPU_HOG && otherMachines) {
+            return Optional.of("cpu-hog starts its processes on this machine, which shares no CPU with --hosts' "
+                    + "machines; run it without --hosts");
         }
         if (otherMachines) {
             return Optional.empty();

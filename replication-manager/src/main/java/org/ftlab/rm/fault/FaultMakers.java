@@ -33,6 +33,8 @@ public final class FaultMakers {
             case FLAKY -> site.net().flaky(site.table(), site.host(), spec.amount());
             case BANDWIDTH -> site.net().bandwidth(site.host(), spec.amount());
             case GC -> ProcessFaults.forceGc(site.pid());
+            case CPU_HOG -> ProcessFaults.cpuHog(site.where(), (int) spec.amount());
+            case DB_LOCK -> DatabaseLock.holdAccounts(site.database());
         };
     }
 }

@@ -94,6 +94,42 @@ public final class ProcessFaults {
         return Undo.NOTHING;
     }
 
+    /**
+     * {@code processes} processes that burn CPU (a shell's busy loop each, in {@code where}'s namespace on this
+     * machine), started now; undone by SIGKILL. They compete with every process on the machine's CPUs: with as many as
+     * there are cores, each thread that wants one waits about half the time.
+     */
+    public static Undo cpuHog(Placement where, int processes) throws IOException {
+        if (where.isRemote()) {
+            throw new IllegalArgumentException("cpu-hog starts its processes on this machine only");
+        }
+        if (processes < 1 || processes > 64) {
+            throw new IllegalArgumentException("cpu-hog takes 1 to 64 processes, was " + processes);
+        }
+        List<Process> hogs = new java.util.ArrayList<>();
+        try {
+            for (int i = 0; i < processes; i++) {
+                hogs.add(new ProcessBuilder(where.wrap(List.of("sh", "-c", "while :; do :; done")))
+                        .redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD).start());
+            }
+        } catch (IOException | RuntimeException e) {
+            hogs.forEach(ProcessFaults::kill);
+            throw new IOException("could not start a CPU-burning process: " + e.getMessage(), e);
+        }
+        StringBuilder script = new StringBuilder("kill -KILL");
+        hogs.forEach(p -> script.append(' ').append(p.pid()));
+        return Undo.of(script.append(" 2>/dev/null; true").toString(), () -> hogs.forEach(ProcessFaults::kill));
+    }
+
+    private static void kill(Process p) {
+        p.destroyForcibly();
+        try {
+            p.waitFor(5, java.util.concurrent.TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
     /** SIGSTOP of {@code pid} on this machine; undone by SIGCONT. */
     public static Undo stop(long pid) throws IOException {
         return stop(Placement.LOCAL, pid);

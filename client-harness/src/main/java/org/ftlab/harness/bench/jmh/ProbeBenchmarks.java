@@ -75,7 +75,7 @@ public class ProbeBenchmarks {
         long commitStart = MicroClock.nowEpochMicros();
         long dbEnd = MicroClock.nowEpochMicros();
         return new ServerProbes(received, dbStart, commitStart, dbEnd, MicroClock.nowEpochMicros(),
-                Thread.currentThread().getId(), -1, -1, -1, -1);
+                Thread.currentThread().getId(), -1, -1, -1, -1, -1);
     }
 
     /**
