@@ -14,7 +14,8 @@ import org.ftlab.harness.probe.ProbeFile;
  * requests by latency (at least one: the block's maximum) are joined to the stalls that overlapped them: those of the
  * clients' JVM ({@code harness}, which stalls every request at once) and of the replica that served the request (every
  * replica, for a request sent to more than one: the one it met first is not recorded), and the row-lock waits of the
- * database connection its transaction ran on ({@code db-lock-wait(db)}); and to the waits for a CPU its
+ * database connection its transaction ran on ({@code db-lock-wait(db)}; of every connection, for a request sent to
+ * more than one replica: only the answering transaction's connection is recorded); and to the waits for a CPU its
  * own threads measured (the bean's, {@code cpu-runqueue(r1)}, the database's for its transaction,
  * {@code cpu-runqueue(db)}, and the client's, {@code cpu-runqueue(client)}; where no single one accounts for enough,
  * their sum along the request's path, e.g. {@code cpu-runqueue(r1+db)}: its threads run one after another). A
@@ -40,6 +41,8 @@ public final class Attribution {
     public static final String DATABASE = "db";
     /** The cause of a request whose thread waited for a CPU (Linux scheduler statistics, measured per request). */
     public static final String RUN_QUEUE = "cpu-runqueue";
+    /** A request's connection when it may have run transactions on several: every lock wait may have held it up. */
+    private static final long ANY_CONNECTION = Long.MIN_VALUE;
     /** Evidence listed per request, longest overlap first. */
     static final int MAX_EVIDENCE = 5;
 
@@ -164,7 +167,9 @@ public final class Attribution {
             processes.add(pf.replicaNames.get(pf.replica[i]));
         }
         processes.add(DATABASE); // its lock waits, each of one connection: only the request's own
-        long connection = pf.dbConnection[i];
+        // a request sent to more than one replica ran a transaction on each: only the answering one's connection is
+        // recorded, so every connection's waits count (as every replica's stalls do)
+        long connection = pf.sentTo[i] > 1 ? ANY_CONNECTION : pf.dbConnection[i];
         String best = null;
         long bestUs = 0;
         List<Stall> bestStalls = List.of();
@@ -174,7 +179,7 @@ public final class Attribution {
                 if (s.startUs() >= to) {
                     break; // by start: none later overlaps
                 }
-                if (s.overlapUs(from, to) > 0 && s.holdsUp(connection)) {
+                if (s.overlapUs(from, to) > 0 && (connection == ANY_CONNECTION || s.holdsUp(connection))) {
                     byLabel.computeIfAbsent(s.label(), l -> new ArrayList<>()).add(s);
                 }
             }

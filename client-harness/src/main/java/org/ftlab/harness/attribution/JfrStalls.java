@@ -51,7 +51,9 @@ public final class JfrStalls {
                     case "jdk.GarbageCollection" -> collections.put(e.getLong("gcId"),
                             e.getString("name") + " (" + e.getString("cause") + ")");
                     case DatabaseLockWait.NAME -> lockWaits.add(new Stall(Attribution.DATABASE,
-                            Stall.Cause.DB_LOCK_WAIT, us(e.getStartTime()), us(e.getEndTime()), "connection "
+                            Stall.Cause.DB_LOCK_WAIT, us(e.getStartTime()) - (e.hasField(DatabaseLockWait.WAITED_BEFORE)
+                                    ? e.getDuration(DatabaseLockWait.WAITED_BEFORE).toNanos() / 1000 : 0),
+                            us(e.getEndTime()), "connection "
                                     + e.getLong(DatabaseLockWait.CONNECTION) + " waited for a row lock (transaction "
                                     + e.getString(DatabaseLockWait.TRANSACTION) + ")",
                             e.getLong(DatabaseLockWait.CONNECTION)));

@@ -23,6 +23,7 @@ import java.util.stream.Stream;
 import org.ftlab.harness.analysis.FailoverAnalysis;
 import org.ftlab.harness.analysis.RunAnalysis;
 import org.ftlab.harness.bench.AgreementBench;
+import org.ftlab.harness.bench.AttributionBench;
 import org.ftlab.harness.bench.FailoverBench;
 import org.ftlab.harness.bench.ServiceBench;
 import org.ftlab.harness.bench.SyntheticRun;
@@ -47,7 +48,10 @@ import picocli.CommandLine.Option;
                         + "(faulty-invocation latency and phases, detection, restoration, hand-over, extra requests, "
                         + "database work), then fault-free minutes with the single-target, hedged and active "
                         + "strategies in alternating blocks (p99.9, false suspicions, the warmer's CPU).",
-                "analysis: time and peak memory to analyse a synthetic full-size run (2,640,000 rows)."})
+                "analysis: time and peak memory to analyse a synthetic full-size run (2,640,000 rows).",
+                "attribution (not in the default list): stalls of known cause (gc, cpu-hog, db-lock) injected "
+                        + "--stalls times each under load, and the share the analysis names right (recall, "
+                        + "precision)."})
 public final class BenchCommand implements Callable<Integer> {
     @picocli.CommandLine.Spec
     picocli.CommandLine.Model.CommandSpec spec;
@@ -110,6 +114,16 @@ public final class BenchCommand implements Callable<Integer> {
                     + "${DEFAULT-VALUE}; shorter gives a quick, noisier look).")
     int jmhIterationMillis;
 
+    @Option(names = "--stalls", paramLabel = "N", defaultValue = "10",
+            description = "Stalls of each kind in the attribution suite, one of each per block (default "
+                    + "${DEFAULT-VALUE}).")
+    int stalls;
+
+    @Option(names = "--stall-posts", paramLabel = "N", defaultValue = "2000",
+            description = "Posts per client in each block of the attribution suite (default ${DEFAULT-VALUE}: "
+                    + "several seconds, so that the block's stalls are apart).")
+    int stallPosts;
+
     @Option(names = "--requests-per-method", paramLabel = "N", defaultValue = "5000",
             description = "Posts and views per client in the synthetic run (default ${DEFAULT-VALUE}, the full "
                     + "profile).")
@@ -118,9 +132,9 @@ public final class BenchCommand implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         for (String suite : suites) {
-            if (!List.of("service", "agreement", "failover", "analysis", "jmh").contains(suite)) {
+            if (!List.of("service", "agreement", "failover", "analysis", "jmh", "attribution").contains(suite)) {
                 throw new IllegalArgumentException("--suites: unknown suite '" + suite + "'; choose from service, "
-                        + "agreement, failover, analysis, jmh");
+                        + "agreement, failover, analysis, jmh, attribution");
             }
         }
         if (failoverClients.stream().anyMatch(c -> c < 1 || c > 50)) {
@@ -142,11 +156,18 @@ public final class BenchCommand implements Callable<Integer> {
         if (repeat < 1 || repeat > 100) {
             throw new IllegalArgumentException("--repeat must be between 1 and 100, not " + repeat);
         }
+        if (stalls < 1 || stalls > 200 || stallPosts < 500 || stallPosts > 100_000) {
+            throw new IllegalArgumentException("--stalls must be 1 to 200 and --stall-posts 500 to 100000");
+        }
+        if (suites.contains("attribution") && !server.observe().on()) {
+            throw new IllegalArgumentException("--suites attribution needs events: leave out --observe off");
+        }
         if (requestsPerMethod < 1 || requestsPerMethod > 100_000) {
             throw new IllegalArgumentException("--requests-per-method must be between 1 and 100000, not "
                     + requestsPerMethod);
         }
-        boolean needsLab = suites.contains("service") || suites.contains("failover") || suites.contains("agreement");
+        boolean needsLab = suites.contains("service") || suites.contains("failover") || suites.contains("agreement")
+                || suites.contains("attribution");
         if (labDir != null && server.given()) {
             throw new IllegalArgumentException("--server-dir: the lab in --lab has its own; give it to 'ftlab lab', "
                     + "or leave out --lab");
@@ -202,6 +223,13 @@ public final class BenchCommand implements Callable<Integer> {
                 if (suites.contains("failover")) {
                     failover(new FailoverBench(lab, dir, pw), json, root, table);
                 }
+                if (suites.contains("attribution")) {
+                    List<AttributionBench.KindResult> kinds = new AttributionBench(lab, dir, pw).run(stalls,
+                            stallPosts);
+                    ObjectMapper snake = json.copy().setPropertyNamingStrategy(PropertyNamingStrategies.SNAKE_CASE);
+                    root.set("attribution", snake.valueToTree(kinds));
+                    attributionTable(table, kinds);
+                }
             }
         }
         if (suites.contains("analysis")) {
@@ -244,6 +272,19 @@ public final class BenchCommand implements Callable<Integer> {
             ServiceBench.Spread r = (ServiceBench.Spread) f.get("grid_over_bench");
             table.append(String.format(Locale.ROOT, "%-8s %-5s %14.3f %14.3f %8.3f [%.3f–%.3f]%n", k[0], k[1],
                     b.median() / 1e3, g.median() / 1e3, r.median(), r.min(), r.max()));
+        }
+    }
+
+    private static void attributionTable(StringBuilder t, List<AttributionBench.KindResult> kinds) {
+        t.append(String.format(Locale.ROOT, "%nattribution: stalls of known cause under load (docs/performance.md, "
+                + "\"Attribution\"); targets: recall and precision >= 95%%%n%-8s %-20s %8s %8s %6s %8s %8s %6s "
+                + "%10s %8s%n", "kind", "expected cause", "injected", "delayed", "found", "recall", "named",
+                "right", "precision", "natural"));
+        for (AttributionBench.KindResult k : kinds) {
+            t.append(String.format(Locale.ROOT, "%-8s %-20s %8d %8d %6d %7.1f%% %8d %6d %9.1f%% %8d%n", k.kind(),
+                    k.expectedCause(), k.injected(), k.injected() - k.delayedNone(), k.found(), 100 * k.recall(),
+                    k.attributions(), k.right(), 100 * k.precision(), k.natural()));
+            k.missed().forEach(m -> t.append("  missed ").append(m).append('\n'));
         }
     }
 

@@ -132,7 +132,7 @@ final class FaultInjector {
                     next++;
                 }
                 progress.printf(Locale.ROOT, "  fault %s: %s%s%s%n", f.faultId(), e.spec(),
-                        f.replica() == null ? "" : " (" + f.replica() + ", pid " + f.pid() + ")",
+                        f.replica() == null ? "" : " (" + f.replica() + (f.pid() > 0 ? ", pid " + f.pid() : "") + ")",
                         spareReady ? "" : "; its spare was still booting (waiting longer would have run past the "
                                 + "next fault)");
                 progress.flush();

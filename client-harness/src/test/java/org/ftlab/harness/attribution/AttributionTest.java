@@ -54,11 +54,14 @@ class AttributionTest {
         for (int seq = 0; seq < 200; seq++) {
             long send = sendOf(seq);
             long latency = slow.getOrDefault(seq, FAST);
-            String replica = servedBy.getOrDefault(seq, "r1");
+            // "r2*": answered by r2 after being sent to two replicas (failed over, hedged)
+            String served = servedBy.getOrDefault(seq, "r1");
+            String replica = served.replace("*", "");
+            int sentTo = served.endsWith("*") ? 2 : 1;
             csv.append("c1,").append(seq).append(",postAuction,,").append(send).append(',').append(send + latency)
                     .append(',').append(send + 100).append(',').append(send + 200).append(',')
                     .append(send + latency - 300).append(',').append(send + latency - 100).append(',').append(send)
-                    .append(',').append(replica).append(",ok,,,,,").append(send).append(",measure,1,1,")
+                    .append(',').append(replica).append(",ok,,,,,").append(send).append(",measure,1,").append(sentTo).append(',')
                     .append(send + latency - 400).append(",77,200,").append(serverWaits.getOrDefault(seq, 0L))
                     .append(',').append(clientWaits.getOrDefault(seq, 0L)).append(",100,")
                     .append(dbWaits.getOrDefault(seq, 0L)).append(',')
@@ -124,6 +127,19 @@ class AttributionTest {
         assertEquals(6_000, o.explainedUs());
         assertEquals("connection 12 waited for a row lock", o.evidence().get(0).detail());
         assertEquals("unexplained", outlier(r, 120).cause(), "another connection's wait holds up nobody else");
+    }
+
+    @Test
+    void aRequestSentToTwoReplicasIsHeldUpByEveryConnectionsLockWaitAndEveryReplicasPause() throws Exception {
+        // seq 50 waited on r1's connection 12, timed out, and was answered by r2 on connection 30 (the recorded one)
+        ProbeFile pf = block(Map.of(50, 8_000L, 120, 8_000L), Map.of(50, "r2*", 120, "r2*"), Map.of(), Map.of(),
+                Map.of(), Map.of(50, 30L, 120, 30L));
+        Stall waitOnR1 = new Stall("db", Stall.Cause.DB_LOCK_WAIT, sendOf(50) + 500, sendOf(50) + 7_000,
+                "connection 12 waited for a row lock", 12);
+        Stall gcOfR1 = new Stall("r1", Stall.Cause.GC_PAUSE, sendOf(120) + 500, sendOf(120) + 7_000, "G1Full");
+        Attribution.Result r = attribute(pf, events(waitOnR1, gcOfR1));
+        assertEquals("db-lock-wait(db)", outlier(r, 50).cause());
+        assertEquals("gc-pause(r1)", outlier(r, 120).cause(), "the replica it met first is not recorded");
     }
 
     @Test

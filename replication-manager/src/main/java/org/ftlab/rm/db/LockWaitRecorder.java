@@ -1,27 +1,64 @@
 package org.ftlab.rm.db;
 
 import java.sql.Connection;
-import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.sql.Statement;
 import java.util.HashMap;
-import java.util.HashSet;
 import java.util.Map;
-import java.util.Set;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import jdk.jfr.Event;
 import org.ftlab.rm.api.DatabaseEndpoint;
 import org.ftlab.rm.api.DatabaseLockWait;
 
 /**
  * Records the database's row-lock waits into this JVM's flight recording: every {@value #PERIOD_MILLIS} ms it asks
- * InnoDB which transactions wait for a lock ({@code information_schema.INNODB_TRX}, state {@code LOCK WAIT}) and keeps
- * one {@link DatabaseLockWait} event per wait, from the first sample that saw it to the first that did not (each end known to
- * within a period). The event names the waiting session by its connection id, which the replicas' probes record per
- * request ({@code db_connection}): the join is exact. Mechanism only; what a wait explains is the analysis's rule.
+ * InnoDB which transactions wait for a lock ({@code SHOW ENGINE INNODB STATUS}: its transactions marked
+ * {@code LOCK WAIT}, with their session's thread id and how long they have waited; MariaDB's
+ * {@code information_schema.INNODB_TRX} reads empty in ftlab's embedded server) and keeps one
+ * {@link DatabaseLockWait} event per wait, from the first sample that saw it to the first that did not, with how long it
+ * had waited when first seen (so its start is known to the µs, its end to within a period). The event names the
+ * waiting session by its connection id, which the replicas' probes record per request ({@code db_connection}): the
+ * join is exact. Needs the PROCESS privilege (the embedded database's user has it). Mechanism only; what a wait
+ * explains is the analysis's rule.
  */
 public final class LockWaitRecorder implements AutoCloseable {
     /** How often InnoDB is asked, ms: a wait shorter than this may be missed. */
     public static final int PERIOD_MILLIS = 10;
+    /** MySQL/MariaDB: the statement needs a privilege the user lacks (here PROCESS). */
+    private static final int ER_SPECIFIC_ACCESS_DENIED = 1227;
+    private static final Pattern THREAD = Pattern.compile("^(?:MariaDB|MySQL) thread id (\\d+),", Pattern.MULTILINE);
+    private static final Pattern WAITING = Pattern.compile("TRX HAS BEEN WAITING (\\d+) (us|SEC) FOR THIS LOCK");
+    private static final Pattern TRANSACTION = Pattern.compile("^---TRANSACTION ([^,]+),");
+
+    /** A transaction waiting for a lock, as one sample saw it. */
+    record Waiting(long connection, String transaction, long waitedMicros) {
+    }
+
+    /**
+     * The transactions of an InnoDB status text that wait for a lock, by the connection (thread id) of their
+     * session; MariaDB gives the wait in µs, MySQL in seconds.
+     */
+    static Map<Long, Waiting> waiting(String innodbStatus) {
+        Map<Long, Waiting> out = new HashMap<>();
+        for (String section : innodbStatus.split("\\n(?=---TRANSACTION )")) {
+            if (!section.startsWith("---TRANSACTION ") || !section.contains("\nLOCK WAIT ")) {
+                continue;
+            }
+            Matcher thread = THREAD.matcher(section);
+            if (!thread.find()) {
+                continue;
+            }
+            Matcher waited = WAITING.matcher(section);
+            long micros = !waited.find() ? 0 : waited.group(2).equals("us") ? Long.parseLong(waited.group(1))
+                    : Long.parseLong(waited.group(1)) * 1_000_000L;
+            Matcher trx = TRANSACTION.matcher(section);
+            long connection = Long.parseLong(thread.group(1));
+            out.put(connection, new Waiting(connection, trx.find() ? trx.group(1) : "", micros));
+        }
+        return out;
+    }
 
     private final DatabaseEndpoint endpoint;
     private final Thread thread;
@@ -43,30 +80,22 @@ public final class LockWaitRecorder implements AutoCloseable {
     private void run() {
         Map<Long, DatabaseLockWait> open = new HashMap<>();
         while (!stopped) {
-            try (Connection c = endpoint.connect();
-                    PreparedStatement s = c.prepareStatement("SELECT trx_mysql_thread_id, trx_id FROM "
-                            + "information_schema.INNODB_TRX WHERE trx_state = 'LOCK WAIT'")) {
+            try (Connection c = endpoint.connect(); Statement s = c.createStatement()) {
                 while (!stopped) {
-                    Set<Long> seen = new HashSet<>();
-                    try (ResultSet r = s.executeQuery()) {
-                        while (r.next()) {
-                            long connection = r.getLong(1);
-                            seen.add(connection);
-                            open.computeIfAbsent(connection, id -> {
-                                DatabaseLockWait e = new DatabaseLockWait();
-                                e.begin();
-                                e.connection = id;
-                                try {
-                                    e.transaction = r.getString(2);
-                                } catch (SQLException ex) {
-                                    e.transaction = "";
-                                }
-                                return e;
-                            });
-                        }
+                    Map<Long, Waiting> now;
+                    try (ResultSet r = s.executeQuery("SHOW ENGINE INNODB STATUS")) {
+                        now = r.next() ? waiting(r.getString("Status")) : Map.of();
                     }
+                    now.values().forEach(w -> open.computeIfAbsent(w.connection(), id -> {
+                        DatabaseLockWait e = new DatabaseLockWait();
+                        e.begin();
+                        e.connection = id;
+                        e.transaction = w.transaction();
+                        e.waitedBeforeMicros = w.waitedMicros();
+                        return e;
+                    }));
                     open.entrySet().removeIf(e -> {
-                        if (seen.contains(e.getKey())) {
+                        if (now.containsKey(e.getKey())) {
                             return false;
                         }
                         e.getValue().commit(); // ends now: the first sample without it
@@ -75,6 +104,11 @@ public final class LockWaitRecorder implements AutoCloseable {
                     Thread.sleep(PERIOD_MILLIS);
                 }
             } catch (SQLException e) {
+                if (e.getErrorCode() == ER_SPECIFIC_ACCESS_DENIED) {
+                    System.err.println("replication-manager: database lock waits not recorded: the database user "
+                            + "needs the PROCESS privilege (GRANT PROCESS ON *.* TO the lab's user)");
+                    break;
+                }
                 if (!stopped) {
                     System.err.println("replication-manager: database lock waits not recorded for a while: "
                             + e.getMessage());

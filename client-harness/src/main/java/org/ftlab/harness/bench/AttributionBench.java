@@ -1,0 +1,200 @@
+package org.ftlab.harness.bench;
+
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.function.Predicate;
+import org.ftlab.auction.api.MicroClock;
+import org.ftlab.auction.api.ReplySize;
+import org.ftlab.harness.analysis.RunAnalysis;
+import org.ftlab.harness.attribution.Attribution;
+import org.ftlab.harness.grid.FaultSchedule;
+import org.ftlab.harness.grid.GridPlan;
+import org.ftlab.harness.grid.GridRunner;
+import org.ftlab.harness.grid.RunDirectory;
+import org.ftlab.harness.grid.SegmentEvents;
+import org.ftlab.harness.lab.Home;
+import org.ftlab.harness.lab.LabFile;
+import org.ftlab.harness.lab.ManagedLab;
+import org.ftlab.harness.probe.FaultRecord;
+import org.ftlab.harness.probe.FaultsCsv;
+import org.ftlab.harness.probe.RunSettings;
+import org.ftlab.rm.api.FaultKind;
+import org.ftlab.rm.api.Observe;
+
+/**
+ * Is the attribution right? Stalls of known cause, at known times and places, injected many times under load, and
+ * the run's own analysis compared with them (docs/performance.md, "Attribution"). One grid run of posts with
+ * {@value #CLIENTS} clients and no think time, in blocks; each block gets one stall of each kind:
+ * a full collection forced in the primary ({@code gc}), two CPU-burning processes beside it for
+ * {@value #HOG_MILLIS} ms ({@code cpu-hog}), and another session holding every account for {@value #LOCK_MILLIS} ms
+ * ({@code db-lock}), a quarter of a block apart.
+ *
+ * <p>A stall <em>delayed</em> the slow requests (its block's top 1%, as {@code analyze} picks them) whose time in
+ * flight overlapped it (from when it began being made to when it was undone). Per kind: <b>recall</b>, the share of
+ * stalls that delayed a slow request whose delayed requests were mostly (at least half) attributed to the expected
+ * cause ({@code gc-pause(<the primary>)}, any {@code cpu-runqueue(…)}: every host of one machine shares its CPUs,
+ * {@code db-lock-wait(db)}); <b>precision</b>, the share of the run's attributions to that cause that overlap a stall
+ * of that kind injected there. A stall that delayed no slow request is counted apart, not as found or missed.
+ */
+public final class AttributionBench {
+    static final int CLIENTS = 4;
+    static final int HOG_MILLIS = 500;
+    static final int LOCK_MILLIS = 300;
+    /** The kinds injected, in the order they come in a block, and where each is in its block. */
+    private static final Map<FaultKind, String> STALLS = new LinkedHashMap<>();
+
+    static {
+        STALLS.put(FaultKind.GC, "@25%      gc         primary");
+        STALLS.put(FaultKind.CPU_HOG, "@50%      cpu-hog    primary   " + HOG_MILLIS + "ms   2");
+        STALLS.put(FaultKind.DB_LOCK, "@75%      db-lock    db        " + LOCK_MILLIS + "ms");
+    }
+
+    /** One kind's figures. */
+    public record KindResult(String kind, String expectedCause, int injected, int delayedNone, int found,
+            double recall, int attributions, int right, double precision, int natural, List<String> missed) {
+    }
+
+    private final ManagedLab lab;
+    private final Path benchDir;
+    private final PrintWriter out;
+
+    public AttributionBench(ManagedLab lab, Path benchDir, PrintWriter out) {
+        this.lab = lab;
+        this.benchDir = benchDir;
+        this.out = out;
+    }
+
+    /** The schedule: {@code blocks} blocks with one stall of each kind. */
+    static FaultSchedule schedule(int blocks) {
+        StringBuilder text = new StringBuilder();
+        for (int b = 1; b <= blocks; b++) {
+            for (String line : STALLS.values()) {
+                text.append('c').append(b).append(line).append('\n');
+            }
+        }
+        return FaultSchedule.parse(text.toString(), "the attribution bench's schedule");
+    }
+
+    /**
+     * Runs {@code stallsPerKind} blocks of {@code postsPerClient} posts per client (each with one stall of each kind)
+     * on the lab, analyses the run and returns its figures per kind.
+     */
+    public List<KindResult> run(int stallsPerKind, int postsPerClient) throws Exception {
+        GridPlan plan = new GridPlan("custom", List.of(CLIENTS), List.of(0), List.of(ReplySize.ORIGINAL),
+                postsPerClient, 0, new GridPlan.Design(GridPlan.DEFAULT_WARMUP_PER_CLIENT, stallsPerKind,
+                        GridPlan.Order.SEQUENTIAL, 0L, GridPlan.Arrival.CLOSED, List.of(), 300));
+        Path dir = benchDir.resolve("attribution");
+        LabFile shape = lab.description();
+        RunDirectory rd = RunDirectory.create(dir, plan, "preconnected", schedule(stallsPerKind), shape.replicas(),
+                shape.spares(), shape.database(), Home.path(), RunSettings.of(shape));
+        out.printf(Locale.ROOT, "attribution: %d blocks of %d posts per client (%d clients, no think time), each with "
+                + "a gc of the primary, a %d-ms cpu-hog beside it and a %d-ms db-lock%n", stallsPerKind,
+                postsPerClient, CLIENTS, HOG_MILLIS, LOCK_MILLIS);
+        out.flush();
+        boolean complete;
+        try (SegmentEvents events = SegmentEvents.start(Observe.ON)) {
+            long since = MicroClock.nowEpochMicros();
+            try {
+                complete = GridRunner.runToEnd(lab, rd, out);
+            } finally {
+                events.keep(rd, lab, since, out);
+            }
+        }
+        if (!complete) {
+            throw new IllegalStateException("the attribution run " + dir + " did not complete");
+        }
+        RunAnalysis.Result r = RunAnalysis.analyze(dir);
+        RunAnalysis.write(dir, r);
+        Attribution.Result a = r.attribution();
+        if (!a.recorded() || a.problems().stream().anyMatch(p -> p.contains("rm"))) {
+            throw new IllegalStateException("the attribution run recorded no events of the lab (" + a.problems()
+                    + "): start the lab with --observe on");
+        }
+        return score(a.outliers(), FaultsCsv.readAll(dir));
+    }
+
+    /** The figures per kind, from the run's slow requests and its injected faults. */
+    static List<KindResult> score(List<Attribution.Outlier> outliers, List<FaultRecord> faults) {
+        List<KindResult> results = new ArrayList<>();
+        for (FaultKind kind : STALLS.keySet()) {
+            List<FaultRecord> injected = faults.stream().filter(f -> f.kind() == kind).toList();
+            int none = 0;
+            int found = 0;
+            List<String> missed = new ArrayList<>();
+            for (FaultRecord f : injected) {
+                Predicate<String> expected = expected(kind, f.replica());
+                List<Attribution.Outlier> delayed = outliers.stream().filter(o -> overlaps(o, f)).toList();
+                if (delayed.isEmpty()) {
+                    none++;
+                    continue;
+                }
+                long right = delayed.stream().filter(o -> expected.test(o.cause())).count();
+                if (2 * right >= delayed.size()) {
+                    found++;
+                } else {
+                    missed.add(f.id() + ": " + right + " of " + delayed.size() + " delayed requests named "
+                            + delayed.stream().map(Attribution.Outlier::cause).distinct().toList());
+                }
+            }
+            Predicate<String> ofKind = ofKind(kind);
+            List<Attribution.Outlier> attributed = outliers.stream().filter(o -> ofKind.test(o.cause())).toList();
+            int right = 0;
+            int natural = 0;
+            for (Attribution.Outlier o : attributed) {
+                boolean matched = injected.stream().anyMatch(f -> overlaps(o, f)
+                        && expected(kind, f.replica()).test(o.cause()));
+                if (matched) {
+                    right++;
+                } else if (kind == FaultKind.GC && o.evidence().stream()
+                        .noneMatch(e -> e.detail().contains("Diagnostic Command"))) {
+                    natural++; // a collection the JVM ran on its own: a true cause nobody injected
+                }
+            }
+            int delayedSome = injected.size() - none;
+            results.add(new KindResult(kind.wireName(), cause(kind), injected.size(), none, found,
+                    delayedSome == 0 ? Double.NaN : found / (double) delayedSome, attributed.size(), right,
+                    attributed.isEmpty() ? Double.NaN : right / (double) attributed.size(), natural, missed));
+        }
+        return results;
+    }
+
+    /** Whether a slow request was in flight while the fault was on (from its making to its undoing). */
+    static boolean overlaps(Attribution.Outlier o, FaultRecord f) {
+        long end = f.repairedUs() > f.injectedUs() ? f.repairedUs() : f.injectedUs();
+        return o.sendEpochUs() < end && o.sendEpochUs() + o.latencyUs() > f.injectedUs();
+    }
+
+    /** The cause the analysis should name for a stall of {@code kind} on {@code replica}. */
+    static Predicate<String> expected(FaultKind kind, String replica) {
+        return switch (kind) {
+            case GC -> c -> c.equals("gc-pause(" + replica + ")");
+            case CPU_HOG -> c -> c.startsWith(Attribution.RUN_QUEUE + "(");
+            case DB_LOCK -> c -> c.equals("db-lock-wait(" + Attribution.DATABASE + ")");
+            default -> throw new IllegalArgumentException(kind.wireName());
+        };
+    }
+
+    /** Whether a named cause is of the kind's sort, wherever (for precision). */
+    private static Predicate<String> ofKind(FaultKind kind) {
+        return switch (kind) {
+            case GC -> c -> c.startsWith("gc-pause(");
+            case CPU_HOG -> c -> c.startsWith(Attribution.RUN_QUEUE + "(");
+            case DB_LOCK -> c -> c.startsWith("db-lock-wait(");
+            default -> throw new IllegalArgumentException(kind.wireName());
+        };
+    }
+
+    private static String cause(FaultKind kind) {
+        return switch (kind) {
+            case GC -> "gc-pause(<primary>)";
+            case CPU_HOG -> "cpu-runqueue(...)";
+            case DB_LOCK -> "db-lock-wait(db)";
+            default -> kind.wireName();
+        };
+    }
+}

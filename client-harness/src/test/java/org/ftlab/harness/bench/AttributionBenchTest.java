@@ -1,0 +1,75 @@
+package org.ftlab.harness.bench;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.List;
+import org.ftlab.harness.attribution.Attribution;
+import org.ftlab.harness.grid.FaultSchedule;
+import org.ftlab.harness.probe.FaultRecord;
+import org.ftlab.harness.probe.ProbeFile;
+import org.ftlab.rm.api.FaultKind;
+import org.junit.jupiter.api.Test;
+
+/** How the attribution bench scores a run: recall per injected stall, precision per named cause. */
+class AttributionBenchTest {
+    private static final long T0 = 1_700_000_000_000_000L;
+
+    private static FaultRecord fault(String id, FaultKind kind, String replica, long fromMs, long toMs) {
+        long none = ProbeFile.NONE;
+        return new FaultRecord(id, kind, "primary", replica, T0 + fromMs * 1000, none, none, none,
+                FaultRecord.UNKNOWN, T0 + toMs * 1000, "undone", toMs - fromMs, 0, "", 0);
+    }
+
+    private static Attribution.Outlier slow(long sendMs, long latencyMs, String cause, String detail) {
+        return new Attribution.Outlier("c04-t00-rorig", "c1", sendMs, "postAuction", T0 + sendMs * 1000,
+                latencyMs * 1000, latencyMs * 1000, false, cause, 0, 0.5, "statements",
+                List.of(new Attribution.Evidence("r1", "gc-pause", detail, 0, 0, 0)));
+    }
+
+    private static AttributionBench.KindResult kind(List<AttributionBench.KindResult> r, String name) {
+        return r.stream().filter(k -> k.kind().equals(name)).findFirst().orElseThrow();
+    }
+
+    @Test
+    void aStallIsFoundWhenMostOfTheSlowRequestsItDelayedNameItsCause() {
+        List<FaultRecord> faults = List.of(fault("f1", FaultKind.GC, "r1", 1_000, 1_100),
+                fault("f2", FaultKind.GC, "r1", 5_000, 5_100), fault("f3", FaultKind.DB_LOCK, null, 9_000, 9_300),
+                fault("f4", FaultKind.CPU_HOG, "r1", 20_000, 20_500));
+        List<Attribution.Outlier> outliers = List.of(
+                slow(1_050, 80, "gc-pause(r1)", "G1Full (Diagnostic Command)"),
+                slow(1_060, 70, "gc-pause(r1)", "G1Full (Diagnostic Command)"),
+                slow(1_070, 60, "unexplained", ""),
+                // f2 delayed two slow requests, named otherwise: missed
+                slow(5_050, 80, "cpu-runqueue(r1)", ""),
+                slow(5_060, 80, "unexplained", ""),
+                slow(9_100, 300, "db-lock-wait(db)", "connection 12 waited"),
+                // a young collection nobody injected: a natural cause, not a right one
+                slow(30_000, 40, "gc-pause(r1)", "G1New (G1 Evacuation Pause)"),
+                slow(31_000, 40, "cpu-runqueue(r1+db+client)", ""));
+        List<AttributionBench.KindResult> r = AttributionBench.score(outliers, faults);
+        AttributionBench.KindResult gc = kind(r, "gc");
+        assertEquals(2, gc.injected());
+        assertEquals(1, gc.found());
+        assertEquals(0.5, gc.recall(), 1e-9);
+        assertEquals(3, gc.attributions());
+        assertEquals(2, gc.right());
+        assertEquals(1, gc.natural());
+        assertTrue(gc.missed().get(0).startsWith("f2: 0 of 2"), gc.missed().toString());
+        AttributionBench.KindResult lock = kind(r, "db-lock");
+        assertEquals(1.0, lock.recall(), 1e-9);
+        assertEquals(1.0, lock.precision(), 1e-9);
+        AttributionBench.KindResult hog = kind(r, "cpu-hog");
+        assertEquals(1, hog.delayedNone(), "no slow request was in flight during the cpu-hog");
+        assertTrue(Double.isNaN(hog.recall()));
+        assertEquals(0.0, hog.precision(), 1e-9, "both run-queue namings fell outside every cpu-hog");
+    }
+
+    @Test
+    void theScheduleHasOneStallOfEachKindInEveryBlock() {
+        FaultSchedule s = AttributionBench.schedule(3);
+        assertEquals(9, s.entries().size());
+        assertEquals(List.of(FaultKind.GC, FaultKind.CPU_HOG, FaultKind.DB_LOCK), s.kinds());
+        s.checkBlocks(3);
+    }
+}
