@@ -8,6 +8,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.TreeSet;
 import org.ftlab.harness.attribution.Attribution;
+import org.ftlab.harness.attribution.InjectedStalls;
 
 /**
  * The report's "Why slow" section: the causes of each block's slowest 1% (docs/analysis.md), a table per block with the
@@ -40,7 +41,32 @@ final class CausesSection {
             h.append("</ul></div>\n");
         }
         blocks(h, a);
+        injected(h, a.injected());
         outliers(h, a.outliers());
+    }
+
+    /** The stalls the run injected on purpose, each with the slow requests it delayed and what they were named. */
+    private static void injected(StringBuilder h, List<InjectedStalls.Verdict> verdicts) {
+        if (verdicts.isEmpty()) {
+            return;
+        }
+        h.append("<h3>Stalls injected on purpose</h3>\n<p>Each stall of known cause the schedule injected, the slow "
+                + "requests in flight while it was on, and whether at least half of them name its cause.</p>\n"
+                + "<table><tr><th>fault</th><th>kind</th><th>where</th><th>expected cause</th><th>slow requests "
+                + "delayed</th><th>named it</th><th>verdict</th><th>causes named</th></tr>\n");
+        for (InjectedStalls.Verdict v : verdicts) {
+            String where = v.fault().replica() == null || v.fault().replica().isEmpty() ? v.fault().target()
+                    : v.fault().target() + " (" + v.fault().replica() + ")";
+            String verdict = v.delayed() == 0 ? "delayed none" : v.found() ? "found" : "missed";
+            h.append("<tr><td>").append(esc(v.fault().id())).append("</td><td>").append(esc(v.fault().label()))
+                    .append("</td><td>").append(esc(where)).append("</td><td>").append(esc(v.expected()))
+                    .append("</td><td>").append(v.delayed()).append("</td><td>").append(v.named()).append("</td><td")
+                    .append(v.delayed() > 0 && !v.found() ? " class=\"bad\"" : "").append(">").append(verdict)
+                    .append("</td><td>");
+            v.causes().forEach((c, n) -> h.append(esc(c)).append(" ").append(n).append("<br>"));
+            h.append("</td></tr>\n");
+        }
+        h.append("</table>\n");
     }
 
     private static void blocks(StringBuilder h, Attribution.Result a) {

@@ -221,7 +221,7 @@ public final class RunAnalysis {
         FailoverAnalysis.Result fo = failover.finish(header.strategy());
         return new Result(header.strategy(), header.faultKind(), header.settings(), design, entries,
                 anova(entries, design), factorial(entries, design), regression(entries), magical(entries), fo,
-                blocks.plots(), blocks.histograms(), warnings, null, attribution.finish());
+                blocks.plots(), blocks.histograms(), warnings, null, attribution.finish(faults));
     }
 
     /** The run's probe files in grid order; a clear error when there are none. */

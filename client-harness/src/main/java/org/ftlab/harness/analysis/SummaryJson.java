@@ -9,6 +9,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import org.ftlab.harness.attribution.Attribution;
+import org.ftlab.harness.attribution.InjectedStalls;
 import org.ftlab.harness.probe.FaultRecord;
 
 /**
@@ -198,7 +199,8 @@ final class SummaryJson {
 
     /**
      * {@code causes} (the run's slow requests counted by cause, then each block's) and {@code outliers} (every slow
-     * request with its cause, share and evidence); {@code events}: whether the run recorded them, and what is missing.
+     * request with its cause, share and evidence); {@code events}: whether the run recorded them, and what is missing;
+     * {@code injected_stalls}: each stall the run injected on purpose, the slow requests it delayed and their causes.
      */
     private static void putAttribution(ObjectNode root, Attribution.Result a) {
         ObjectNode events = root.putObject("events");
@@ -214,6 +216,21 @@ final class SummaryJson {
         ObjectNode blocks = causes.putObject("blocks");
         for (Attribution.BlockCauses b : a.blocks()) {
             blocks.set(b.block(), JSON.valueToTree(b.causes()));
+        }
+        ArrayNode injected = root.putArray("injected_stalls");
+        for (InjectedStalls.Verdict v : a.injected()) {
+            ObjectNode n = injected.addObject();
+            n.put("fault_id", v.fault().id());
+            n.put("kind", v.fault().label());
+            n.put("target", v.fault().target());
+            n.put("replica", v.fault().replica());
+            n.put("injected_epoch_us", v.fault().injectedUs());
+            n.put("repaired_epoch_us", v.fault().repairedUs());
+            n.put("expected_cause", v.expected());
+            n.put("delayed", v.delayed());
+            n.put("named", v.named());
+            n.put("found", v.found());
+            n.set("causes", JSON.valueToTree(v.causes()));
         }
         ArrayNode outliers = root.putArray("outliers");
         for (Attribution.Outlier o : a.outliers()) {

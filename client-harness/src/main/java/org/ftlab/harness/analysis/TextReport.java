@@ -6,6 +6,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.stream.Collectors;
 import org.ftlab.harness.attribution.Attribution;
+import org.ftlab.harness.attribution.InjectedStalls;
 
 /** The analysis as text on a terminal: what {@code ftlab analyze} and the demo print. */
 public final class TextReport {
@@ -59,6 +60,13 @@ public final class TextReport {
                     100 * why.explainedShare(), why.causes().entrySet().stream()
                             .sorted(Map.Entry.<String, Integer>comparingByValue().reversed())
                             .map(e -> e.getKey() + " " + e.getValue()).collect(Collectors.joining(", ")));
+            for (InjectedStalls.Verdict v : why.injected()) {
+                out.printf(Locale.ROOT, "  stall %s %s%s: %s%n", v.fault().id(), v.fault().label(),
+                        v.fault().replica() == null || v.fault().replica().isEmpty() ? "" : " (" + v.fault().replica()
+                                + ")", v.delayed() == 0 ? "delayed no slow request"
+                                : (v.found() ? "found" : "MISSED") + ", " + v.named() + " of " + v.delayed()
+                                        + " slow requests it delayed named " + v.expected() + " " + v.causes());
+            }
         }
         RunAnalysis.Regression g = result.regression();
         if (g != null) {

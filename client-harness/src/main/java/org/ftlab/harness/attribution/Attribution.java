@@ -7,6 +7,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import org.ftlab.harness.probe.FaultRecord;
 import org.ftlab.harness.probe.ProbeFile;
 
 /**
@@ -81,11 +82,12 @@ public final class Attribution {
 
     /**
      * The run's attribution: whether events were recorded, every slow request, the causes per block and for the
-     * run, and what was missing (a file that could not be read, a process that recorded nothing).
+     * run, what was missing (a file that could not be read, a process that recorded nothing), and the stalls the run
+     * injected on purpose set against what was named ({@link InjectedStalls}).
      */
     public record Result(boolean recorded, List<Outlier> outliers, List<BlockCauses> blocks,
-            Map<String, Integer> causes, List<String> problems) {
-        public static final Result NONE = new Result(false, List.of(), List.of(), Map.of(), List.of());
+            Map<String, Integer> causes, List<String> problems, List<InjectedStalls.Verdict> injected) {
+        public static final Result NONE = new Result(false, List.of(), List.of(), Map.of(), List.of(), List.of());
 
         /** The share of slow requests with a named cause (0 when there are none). */
         public double explainedShare() {
@@ -134,13 +136,15 @@ public final class Attribution {
         blocks.add(new BlockCauses(pf.block, top, causes));
     }
 
-    public Result finish() {
+    /** The run's attribution, with {@code faults} (its {@code faults.csv}) for the stalls it injected. */
+    public Result finish(List<FaultRecord> faults) {
         if (!events.recorded()) {
             return Result.NONE;
         }
         Map<String, Integer> causes = new TreeMap<>();
         outliers.forEach(o -> causes.merge(o.cause(), 1, Integer::sum));
-        return new Result(true, List.copyOf(outliers), List.copyOf(blocks), causes, events.problems());
+        return new Result(true, List.copyOf(outliers), List.copyOf(blocks), causes, events.problems(),
+                InjectedStalls.judge(outliers, faults));
     }
 
     private static int[] completed(ProbeFile pf) {

@@ -12,6 +12,7 @@ import org.ftlab.auction.api.MicroClock;
 import org.ftlab.auction.api.ReplySize;
 import org.ftlab.harness.analysis.RunAnalysis;
 import org.ftlab.harness.attribution.Attribution;
+import org.ftlab.harness.attribution.InjectedStalls;
 import org.ftlab.harness.grid.FaultSchedule;
 import org.ftlab.harness.grid.GridPlan;
 import org.ftlab.harness.grid.GridRunner;
@@ -120,34 +121,23 @@ public final class AttributionBench {
 
     /** The figures per kind, from the run's slow requests and its injected faults. */
     static List<KindResult> score(List<Attribution.Outlier> outliers, List<FaultRecord> faults) {
+        List<InjectedStalls.Verdict> verdicts = InjectedStalls.judge(outliers, faults);
         List<KindResult> results = new ArrayList<>();
         for (FaultKind kind : STALLS.keySet()) {
-            List<FaultRecord> injected = faults.stream().filter(f -> f.kind() == kind).toList();
-            int none = 0;
-            int found = 0;
-            List<String> missed = new ArrayList<>();
-            for (FaultRecord f : injected) {
-                Predicate<String> expected = expected(kind, f.replica());
-                List<Attribution.Outlier> delayed = outliers.stream().filter(o -> overlaps(o, f)).toList();
-                if (delayed.isEmpty()) {
-                    none++;
-                    continue;
-                }
-                long right = delayed.stream().filter(o -> expected.test(o.cause())).count();
-                if (2 * right >= delayed.size()) {
-                    found++;
-                } else {
-                    missed.add(f.id() + ": " + right + " of " + delayed.size() + " delayed requests named "
-                            + delayed.stream().map(Attribution.Outlier::cause).distinct().toList());
-                }
-            }
-            Predicate<String> ofKind = ofKind(kind);
+            List<InjectedStalls.Verdict> injected = verdicts.stream().filter(v -> v.fault().kind() == kind).toList();
+            int none = (int) injected.stream().filter(v -> v.delayed() == 0).count();
+            int found = (int) injected.stream().filter(InjectedStalls.Verdict::found).count();
+            List<String> missed = injected.stream().filter(v -> v.delayed() > 0 && !v.found())
+                    .map(v -> v.fault().id() + ": " + v.named() + " of " + v.delayed() + " delayed requests named "
+                            + v.causes().keySet())
+                    .toList();
+            Predicate<String> ofKind = InjectedStalls.ofKind(kind);
             List<Attribution.Outlier> attributed = outliers.stream().filter(o -> ofKind.test(o.cause())).toList();
             int right = 0;
             int natural = 0;
             for (Attribution.Outlier o : attributed) {
-                boolean matched = injected.stream().anyMatch(f -> overlaps(o, f)
-                        && expected(kind, f.replica()).test(o.cause()));
+                boolean matched = injected.stream().anyMatch(v -> InjectedStalls.overlaps(o, v.fault())
+                        && InjectedStalls.expected(kind, v.fault().replica()).test(o.cause()));
                 if (matched) {
                     right++;
                 } else if (kind == FaultKind.GC && o.evidence().stream()
@@ -156,45 +146,10 @@ public final class AttributionBench {
                 }
             }
             int delayedSome = injected.size() - none;
-            results.add(new KindResult(kind.wireName(), cause(kind), injected.size(), none, found,
-                    delayedSome == 0 ? Double.NaN : found / (double) delayedSome, attributed.size(), right,
-                    attributed.isEmpty() ? Double.NaN : right / (double) attributed.size(), natural, missed));
+            results.add(new KindResult(kind.wireName(), InjectedStalls.describe(kind, "<primary>"), injected.size(),
+                    none, found, delayedSome == 0 ? Double.NaN : found / (double) delayedSome, attributed.size(),
+                    right, attributed.isEmpty() ? Double.NaN : right / (double) attributed.size(), natural, missed));
         }
         return results;
-    }
-
-    /** Whether a slow request was in flight while the fault was on (from its making to its undoing). */
-    static boolean overlaps(Attribution.Outlier o, FaultRecord f) {
-        long end = f.repairedUs() > f.injectedUs() ? f.repairedUs() : f.injectedUs();
-        return o.sendEpochUs() < end && o.sendEpochUs() + o.latencyUs() > f.injectedUs();
-    }
-
-    /** The cause the analysis should name for a stall of {@code kind} on {@code replica}. */
-    static Predicate<String> expected(FaultKind kind, String replica) {
-        return switch (kind) {
-            case GC -> c -> c.equals("gc-pause(" + replica + ")");
-            case CPU_HOG -> c -> c.startsWith(Attribution.RUN_QUEUE + "(");
-            case DB_LOCK -> c -> c.equals("db-lock-wait(" + Attribution.DATABASE + ")");
-            default -> throw new IllegalArgumentException(kind.wireName());
-        };
-    }
-
-    /** Whether a named cause is of the kind's sort, wherever (for precision). */
-    private static Predicate<String> ofKind(FaultKind kind) {
-        return switch (kind) {
-            case GC -> c -> c.startsWith("gc-pause(");
-            case CPU_HOG -> c -> c.startsWith(Attribution.RUN_QUEUE + "(");
-            case DB_LOCK -> c -> c.startsWith("db-lock-wait(");
-            default -> throw new IllegalArgumentException(kind.wireName());
-        };
-    }
-
-    private static String cause(FaultKind kind) {
-        return switch (kind) {
-            case GC -> "gc-pause(<primary>)";
-            case CPU_HOG -> "cpu-runqueue(...)";
-            case DB_LOCK -> "db-lock-wait(db)";
-            default -> kind.wireName();
-        };
     }
 }

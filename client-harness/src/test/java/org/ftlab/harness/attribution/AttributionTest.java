@@ -88,7 +88,7 @@ class AttributionTest {
     private static Attribution.Result attribute(ProbeFile pf, RunEvents events) {
         Attribution a = new Attribution(events);
         a.accept(pf);
-        return a.finish();
+        return a.finish(List.of());
     }
 
     private static Attribution.Outlier outlier(Attribution.Result r, long seq) {

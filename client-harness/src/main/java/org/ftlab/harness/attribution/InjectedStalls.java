@@ -1,0 +1,101 @@
+package org.ftlab.harness.attribution;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.function.Predicate;
+import org.ftlab.harness.probe.FaultRecord;
+import org.ftlab.rm.api.FaultKind;
+
+/**
+ * The stalls a run injected on purpose ({@code gc}, {@code cpu-hog}, {@code db-lock}: a known cause at a known time
+ * and place) set against what the attribution named (docs/analysis.md, "Stalls injected on purpose"). A stall
+ * <em>delayed</em> the slow requests that were in flight while it was on (from when it began being made to when it
+ * was undone); it is <em>found</em> when at least half of them name its cause: {@code gc-pause(<its replica>)}, any
+ * {@code cpu-runqueue(…)} (every host of one machine shares its CPUs, so which threads wait is not the hog's place),
+ * {@code db-lock-wait(db)}.
+ */
+public final class InjectedStalls {
+    private InjectedStalls() {
+    }
+
+    /**
+     * One injected stall and the slow requests it delayed.
+     *
+     * @param expected the cause the attribution should name, as a reader writes it ({@code gc-pause(r1)})
+     * @param delayed how many slow requests were in flight while it was on
+     * @param named how many of those name its cause
+     * @param causes the delayed requests counted by the cause they name
+     */
+    public record Verdict(FaultRecord fault, String expected, int delayed, int named, Map<String, Integer> causes) {
+        /** Whether at least half of the slow requests it delayed name its cause (false when it delayed none). */
+        public boolean found() {
+            return delayed > 0 && 2 * named >= delayed;
+        }
+    }
+
+    /** Whether a kind is a stall of known cause, which the attribution is judged on. */
+    public static boolean judged(FaultKind kind) {
+        return kind == FaultKind.GC || kind == FaultKind.CPU_HOG || kind == FaultKind.DB_LOCK;
+    }
+
+    /** Each injected stall of {@code faults} with the slow requests of {@code outliers} it delayed. */
+    public static List<Verdict> judge(List<Attribution.Outlier> outliers, List<FaultRecord> faults) {
+        List<Verdict> out = new ArrayList<>();
+        for (FaultRecord f : faults) {
+            if (f.kind() == null || !judged(f.kind())) {
+                continue;
+            }
+            Predicate<String> expected = expected(f.kind(), f.replica());
+            Map<String, Integer> causes = new TreeMap<>();
+            int delayed = 0;
+            int named = 0;
+            for (Attribution.Outlier o : outliers) {
+                if (overlaps(o, f)) {
+                    delayed++;
+                    named += expected.test(o.cause()) ? 1 : 0;
+                    causes.merge(o.cause(), 1, Integer::sum);
+                }
+            }
+            out.add(new Verdict(f, describe(f.kind(), f.replica()), delayed, named, causes));
+        }
+        return out;
+    }
+
+    /** Whether a slow request was in flight while the fault was on (from its making to its undoing). */
+    public static boolean overlaps(Attribution.Outlier o, FaultRecord f) {
+        long end = Math.max(f.repairedUs(), f.injectedUs());
+        return o.sendEpochUs() < end && o.sendEpochUs() + o.latencyUs() > f.injectedUs();
+    }
+
+    /** Whether a named cause is the one a stall of {@code kind} on {@code replica} should be named by. */
+    public static Predicate<String> expected(FaultKind kind, String replica) {
+        return switch (kind) {
+            case GC -> c -> c.equals(Stall.Cause.GC_PAUSE.wireName() + "(" + replica + ")");
+            case CPU_HOG -> c -> c.startsWith(Attribution.RUN_QUEUE + "(");
+            case DB_LOCK -> c -> c.equals(Stall.Cause.DB_LOCK_WAIT.wireName() + "(" + Attribution.DATABASE + ")");
+            default -> throw new IllegalArgumentException(kind.wireName() + " is not a stall of known cause");
+        };
+    }
+
+    /** Whether a named cause is of the sort a stall of {@code kind} is named by, in any process. */
+    public static Predicate<String> ofKind(FaultKind kind) {
+        return switch (kind) {
+            case GC -> c -> c.startsWith(Stall.Cause.GC_PAUSE.wireName() + "(");
+            case CPU_HOG -> c -> c.startsWith(Attribution.RUN_QUEUE + "(");
+            case DB_LOCK -> c -> c.startsWith(Stall.Cause.DB_LOCK_WAIT.wireName() + "(");
+            default -> throw new IllegalArgumentException(kind.wireName() + " is not a stall of known cause");
+        };
+    }
+
+    /** The expected cause as a reader writes it. */
+    public static String describe(FaultKind kind, String replica) {
+        return switch (kind) {
+            case GC -> Stall.Cause.GC_PAUSE.wireName() + "(" + replica + ")";
+            case CPU_HOG -> Attribution.RUN_QUEUE + "(…)";
+            case DB_LOCK -> Stall.Cause.DB_LOCK_WAIT.wireName() + "(" + Attribution.DATABASE + ")";
+            default -> throw new IllegalArgumentException(kind.wireName() + " is not a stall of known cause");
+        };
+    }
+}
