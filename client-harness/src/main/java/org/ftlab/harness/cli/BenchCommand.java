@@ -278,12 +278,13 @@ public final class BenchCommand implements Callable<Integer> {
     private static void attributionTable(StringBuilder t, List<AttributionBench.KindResult> kinds) {
         t.append(String.format(Locale.ROOT, "%nattribution: stalls of known cause under load (docs/performance.md, "
                 + "\"Attribution\"); targets: recall and precision >= 95%%%n%-8s %-20s %8s %8s %6s %8s %8s %6s "
-                + "%10s %8s%n", "kind", "expected cause", "injected", "delayed", "found", "recall", "named",
-                "right", "precision", "natural"));
+                + "%10s %8s %18s%n", "kind", "expected cause", "injected", "delayed", "found", "recall", "named",
+                "right", "precision", "natural", "precision+natural"));
         for (AttributionBench.KindResult k : kinds) {
-            t.append(String.format(Locale.ROOT, "%-8s %-20s %8d %8d %6d %7.1f%% %8d %6d %9.1f%% %8d%n", k.kind(),
-                    k.expectedCause(), k.injected(), k.injected() - k.delayedNone(), k.found(), 100 * k.recall(),
-                    k.attributions(), k.right(), 100 * k.precision(), k.natural()));
+            t.append(String.format(Locale.ROOT, "%-8s %-20s %8d %8d %6d %7.1f%% %8d %6d %9.1f%% %8d %17.1f%%%n",
+                    k.kind(), k.expectedCause(), k.injected(), k.injected() - k.delayedNone(), k.found(),
+                    100 * k.recall(), k.attributions(), k.right(), 100 * k.precision(), k.natural(),
+                    100 * k.precisionWithNatural()));
             k.missed().forEach(m -> t.append("  missed ").append(m).append('\n'));
         }
     }

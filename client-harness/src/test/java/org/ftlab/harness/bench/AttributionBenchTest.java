@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.List;
 import org.ftlab.harness.attribution.Attribution;
+import org.ftlab.harness.attribution.InjectedStalls;
 import org.ftlab.harness.grid.FaultSchedule;
 import org.ftlab.harness.probe.FaultRecord;
 import org.ftlab.harness.probe.ProbeFile;
@@ -63,6 +64,18 @@ class AttributionBenchTest {
         assertEquals(1, hog.delayedNone(), "no slow request was in flight during the cpu-hog");
         assertTrue(Double.isNaN(hog.recall()));
         assertEquals(0.0, hog.precision(), 1e-9, "both run-queue namings fell outside every cpu-hog");
+    }
+
+    @Test
+    void aForcedCollectionDelaysOnlyTheRequestsInFlightInItsPauseAtTheEndOfItsMaking() {
+        // the making took 400 ms (the attach, then the pause): a request done 100 ms into it met no pause
+        FaultRecord gc = fault("f1", FaultKind.GC, "r1", 1_000, 1_400);
+        assertTrue(!InjectedStalls.overlaps(slow(1_010, 90, "cpu-runqueue(r1)", ""), gc), "done before the pause");
+        assertTrue(InjectedStalls.overlaps(slow(1_200, 250, "gc-pause(r1)", ""), gc), "in flight in the pause");
+        // a held lock delays whatever was in flight while it was held
+        FaultRecord lock = fault("f2", FaultKind.DB_LOCK, null, 2_000, 2_300);
+        assertTrue(InjectedStalls.overlaps(slow(2_010, 90, "db-lock-wait(db)", ""), lock));
+        assertTrue(!InjectedStalls.overlaps(slow(2_300, 20, "unexplained", ""), lock), "sent once it was undone");
     }
 
     @Test

@@ -309,11 +309,12 @@ class GridIT {
     }
 
     @Test
-    void aFullCollectionForcedInThePrimaryUnderLoadIsNamedAsTheCauseOfTheRequestsItDelayed() throws Exception {
+    void aFullCollectionForcedInThePrimaryAndALockHeldInTheDatabaseUnderLoadAreNamedAsTheCausesOfTheRequestsTheyDelayed()
+            throws Exception {
         Path runDir = Files.createTempDirectory(Path.of("target").toAbsolutePath(), "grid-gc-");
         Path schedule = runDir.resolveSibling(runDir.getFileName() + ".faults");
-        Files.writeString(schedule, "c1@30%  gc  primary\nc1@60%  gc  primary\n");
-        assertEquals(0, ftlab("grid", "--clients", "2", "--think", "0", "--reply", "orig", "--posts", "300",
+        Files.writeString(schedule, "c1@25%  gc  primary\nc1@70%  db-lock  db  200ms\n");
+        assertEquals(0, ftlab("grid", "--clients", "2", "--think", "0", "--reply", "orig", "--posts", "400",
                 "--views", "0", "--warmup", "10", "--lab-warmup", "20", "--faults-file", schedule.toString(),
                 "--observe", "on", "--lab", RunningLab.dir().toString(), "--out", runDir.toString()));
         JsonNode manifest = new ObjectMapper().readTree(runDir.resolve("manifest.json").toFile());
@@ -327,7 +328,8 @@ class GridIT {
 
         List<FaultRecord> faults = FaultsCsv.readAll(runDir);
         assertEquals(2, faults.size(), faults.toString());
-        String primary = faults.get(0).replica();
+        FaultRecord gc = faults.get(0);
+        String primary = gc.replica();
         assertTrue(Files.isRegularFile(runDir.resolve(events.path(primary).asText())), "the primary's events");
 
         assertEquals(0, ftlab("analyze", runDir.toString()));
@@ -336,9 +338,9 @@ class GridIT {
         assertEquals(0, summary.path("events").path("problems").size(), summary.path("events").toString());
         List<JsonNode> outliers = new ArrayList<>();
         summary.path("outliers").forEach(outliers::add);
-        assertEquals(6, outliers.size(), "the top 1% of 600 requests");
+        assertEquals(8, outliers.size(), "the top 1% of 800 requests");
         assertTrue(outliers.stream().allMatch(o -> !o.path("cause").asText().isEmpty()), "every one has a verdict");
-        // the forced collection ended before the manager stamped the fault injected
+        // the forced collection lies between the moment its making began and the moment it was over
         List<JsonNode> forced = outliers.stream().filter(o -> o.path("cause").asText().equals("gc-pause(" + primary
                 + ")") && o.path("evidence").get(0).path("detail").asText().contains("Diagnostic Command")).toList();
         assertFalse(forced.isEmpty(), "a request the forced collection delayed is named: " + outliers);
@@ -349,9 +351,24 @@ class GridIT {
             long pauseStart = pause.path("start_epoch_us").asLong();
             assertTrue(pauseStart < recv && pauseStart + pause.path("duration_us").asLong() > send,
                     "its evidence overlaps it: " + o);
-            assertTrue(faults.stream().anyMatch(f -> pauseStart <= f.injectedUs()
-                    && f.injectedUs() - pauseStart < 30_000_000), "and is one of the injected ones: " + o);
+            assertTrue(gc.injectedUs() <= pauseStart && pauseStart <= gc.repairedUs(),
+                    "and is the injected one: " + o + " " + gc);
             assertTrue(o.path("explained_us").asLong() * 2 >= o.path("excess_us").asLong(), o.toString());
         }
+        // the lock: its waits are the database's, joined to each request by its own connection
+        List<JsonNode> locked = outliers.stream().filter(o -> o.path("cause").asText().equals("db-lock-wait(db)"))
+                .toList();
+        assertFalse(locked.isEmpty(), "a request the held lock delayed is named: " + outliers);
+        for (JsonNode o : locked) {
+            assertTrue(o.path("evidence").get(0).path("detail").asText().contains("waited for a row lock"),
+                    o.toString());
+        }
+        // and the run judges each injected stall against what was named
+        JsonNode injected = summary.path("injected_stalls");
+        assertEquals(2, injected.size(), injected.toString());
+        assertTrue(injected.get(0).path("named").asInt() > 0, "the collection is named: " + injected);
+        assertTrue(injected.get(1).path("found").asBoolean(), "the lock is found: " + injected);
+        assertEquals("gc-pause(" + primary + ")", injected.get(0).path("expected_cause").asText());
+        assertEquals("db-lock-wait(db)", injected.get(1).path("expected_cause").asText());
     }
 }

@@ -209,6 +209,18 @@ class LabsIT {
     }
 
     @Test
+    void lab7NamesTheCauseOfEachSlowRequestAndJudgesEveryInjectedStall() throws Exception {
+        Ran r = complete("07-", "lab7");
+        Path run = r.runs().resolve("lab7");
+        assertTrue(r.output().contains("why the slowest 1% were slow:"), r.output());
+        JsonNode summary = JSON.readTree(run.resolve("report/summary.json").toFile());
+        assertEquals(5, summary.path("injected_stalls").size(), "each stall of the page's schedule is judged: "
+                + summary.path("injected_stalls"));
+        assertTrue(summary.path("outliers").size() > 0);
+        assertTrue(report(run).contains("Stalls injected on purpose"));
+    }
+
+    @Test
     void lab6PerformabilityWithTwoSetsOfDemeritWeights() throws Exception {
         assumeRootFaults();
         Ran r = complete("06-", "lab6");
