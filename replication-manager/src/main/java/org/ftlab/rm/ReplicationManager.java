@@ -624,6 +624,7 @@ public final class ReplicationManager implements AutoCloseable {
                 return fault;
             }
         }
+        faults.prepare(spec, site);
         long making = epochMicros();
         Undo undo = faults.make(spec, site);
         // The fault exists from the moment it was made; one that is over once made (a forced collection) from the

@@ -11,7 +11,8 @@ import org.ftlab.rm.api.FaultKind;
 /**
  * The stalls a run injected on purpose ({@code gc}, {@code cpu-hog}, {@code db-lock}: a known cause at a known time
  * and place) set against what the attribution named (docs/analysis.md, "Stalls injected on purpose"). A stall
- * <em>delayed</em> the slow requests that were in flight while it was on ({@link #overlaps}); it is <em>found</em> when at least half of them name its cause: {@code gc-pause(<its replica>)}, any
+ * <em>delayed</em> the slow requests that were in flight while it was on ({@link #overlaps}); it is <em>found</em>
+ * when at least half of them name its cause: {@code gc-pause(<its replica>)}, any
  * {@code cpu-runqueue(…)} (every host of one machine shares its CPUs, so which threads wait is not the hog's place),
  * {@code db-lock-wait(db)}.
  */
@@ -63,27 +64,13 @@ public final class InjectedStalls {
     }
 
     /**
-     * How long before a forced collection's making ended its pause is known to have been on, µs. The manager's call
-     * returns once the collection is over; the pause ended 2–22 ms before it in every one of the attribution bench's
-     * first run (ten collections of 103–303 ms), and the making began up to half a second before the pause (the
-     * attach): what happened then is not this stall.
-     */
-    static final long PAUSE_BEFORE_END_US = 30_000;
-
-    /**
-     * Whether a slow request was delayed by the fault: in flight while it was on (from when it was in place to when
-     * it was undone); for a forced collection, which is over once made, in flight {@link #PAUSE_BEFORE_END_US} before
-     * its making ended, inside the pause (a paused JVM answers nothing, so a request in flight at any moment of the
-     * pause still is at that one).
+     * Whether a slow request was in flight while the fault was on: from when it was in place (a forced collection: from
+     * when the collection was asked for, the attach to the JVM done before) to when it was undone (a forced
+     * collection: when it was over).
      */
     public static boolean overlaps(Attribution.Outlier o, FaultRecord f) {
         long end = Math.max(f.repairedUs(), f.injectedUs());
-        long start = f.injectedUs();
-        if (f.kind() != null && !f.kind().lasts()) {
-            start = Math.max(f.injectedUs(), end - PAUSE_BEFORE_END_US);
-            end = start + 1;
-        }
-        return o.sendEpochUs() < end && o.sendEpochUs() + o.latencyUs() > start;
+        return o.sendEpochUs() < end && o.sendEpochUs() + o.latencyUs() > f.injectedUs();
     }
 
     /** Whether a named cause is the one a stall of {@code kind} on {@code replica} should be named by. */

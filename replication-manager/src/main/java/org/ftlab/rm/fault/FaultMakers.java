@@ -16,6 +16,17 @@ public final class FaultMakers {
     }
 
     /**
+     * Puts in place what {@code spec}'s fault needs before it is made, so that making it is the fault alone: for a
+     * {@code gc}, the attach to the replica's JVM (its first one starts the JVM's attach listener, a few hundred ms of
+     * work that is not the collection).
+     */
+    public static void prepare(FaultSpec spec, FaultSite site) throws IOException {
+        if (spec.kind() == org.ftlab.rm.api.FaultKind.GC) {
+            ProcessFaults.attach(site.pid());
+        }
+    }
+
+    /**
      * Makes {@code spec}'s fault at {@code site} and returns its undo. A crash is not made here: it is a SIGKILL under
      * the manager's lock (its detection may follow at once) and has no undo.
      */

@@ -30,6 +30,11 @@ public final class FaultsInEffect implements AutoCloseable {
         this.janitor = janitor;
     }
 
+    /** What {@code spec}'s fault needs in place before it is made ({@link FaultMakers#prepare}). */
+    public void prepare(FaultSpec spec, FaultSite site) throws IOException {
+        FaultMakers.prepare(spec, site);
+    }
+
     /** Makes {@code spec}'s fault at {@code site} ({@link FaultMakers}); its undo is the janitor's too from now on. */
     public Undo make(FaultSpec spec, FaultSite site) throws IOException {
         Undo undo = FaultMakers.make(spec, site);

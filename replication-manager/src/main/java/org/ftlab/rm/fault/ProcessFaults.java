@@ -89,6 +89,11 @@ public final class ProcessFaults {
      * A full garbage collection in JVM {@code pid} of this machine (what {@code System.gc()} does there: with G1, a
      * stop-the-world full collection); returns when it is over, with nothing left to undo.
      */
+    /** Attaches to JVM {@code pid} (a harmless command), so that the next command's attach costs nothing. */
+    public static void attach(long pid) throws IOException {
+        Jcmd.run(pid, "VM.uptime");
+    }
+
     public static Undo forceGc(long pid) throws IOException {
         Jcmd.run(pid, "GC.run");
         return Undo.NOTHING;
