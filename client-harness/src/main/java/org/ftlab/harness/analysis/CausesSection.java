@@ -42,6 +42,14 @@ final class CausesSection {
         }
         blocks(h, a);
         injected(h, a.injected());
+        if (a.timeline() != null) {
+            h.append("<h3>The block of the slowest request: ").append(esc(a.timeline().block())).append("</h3>\n"
+                    + "<p>Each of its slow requests broken down by span (seed 000's Figure 7, for every one), and its "
+                    + "timeline: the slow requests, coloured by cause, above each process's recorded stalls of 1 ms or "
+                    + "more.</p>\n");
+            h.append(HtmlReport.plot("outlier-spans", "the block's slow requests broken down by span"));
+            h.append(HtmlReport.plot("slow-timeline", "the block's slow requests and each process's stalls over time"));
+        }
         outliers(h, a.outliers());
     }
 

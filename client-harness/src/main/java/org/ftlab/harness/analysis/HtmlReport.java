@@ -622,7 +622,7 @@ final class HtmlReport {
         h.append("</tr>\n");
     }
 
-    private static String plot(String id, String label) {
+    static String plot(String id, String label) {
         return "<figure><canvas id=\"" + id + "\" class=\"plot\" role=\"img\" aria-label=\"" + esc(label)
                 + "\"></canvas></figure>\n";
     }

@@ -11,6 +11,8 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.function.Function;
 import java.util.stream.Stream;
+import org.apache.commons.math3.distribution.TDistribution;
+import org.apache.commons.math3.stat.correlation.SpearmansCorrelation;
 import org.apache.commons.math3.stat.inference.OneWayAnova;
 import org.apache.commons.math3.stat.regression.SimpleRegression;
 import org.ftlab.harness.attribution.Attribution;
@@ -109,6 +111,25 @@ public final class RunAnalysis {
     public record Regression(int n, double slope, double interceptUs, double r, double p) {
     }
 
+    /**
+     * Seed 000's Finding II over a run's blocks (all methods together): the relative size of the largest outlier
+     * (max ÷ mean, criterion C1) against the share of 3σ outliers (criterion C2). {@code spearmanRho}: Spearman's rank
+     * correlation; {@code p}: its two-sided significance (Student's t with n − 2 degrees of freedom); {@code n}
+     * blocks. The seed found them negatively correlated: few outliers, large ones.
+     */
+    public record OutlierTradeoff(int n, double spearmanRho, double p) {
+    }
+
+    /**
+     * Seed 000's Finding IV over a run's blocks: one process metric ({@code BlockLoad}, e.g. {@code r1.kernel_cpu})
+     * against the relative size of the block's largest outlier (max ÷ mean) and against its share of 3σ outliers;
+     * Spearman's ρ and two-sided p of each (NaN where a side cannot be ranked), over the {@code n} blocks that have
+     * the metric.
+     */
+    public record LoadCorrelation(String metric, int n, double rhoMaxOverMean, double pMaxOverMean,
+            double rhoOutlierShare, double pOutlierShare) {
+    }
+
     /** How many configurations (all methods together) have p99 within 10× and 25× the mean at p < 0.01. */
     public record MagicalOnePercent(int tested, int within10x, int within25x, int untestable) {
     }
@@ -176,6 +197,16 @@ public final class RunAnalysis {
         public Result withComparison(RunComparison c) {
             return new Result(strategy, faultKind, settings, design, entries, anova, anovaFactorial, regression, magical,
                     failover, plots, histograms, warnings, c, attribution);
+        }
+
+        /** Finding II over the blocks, or null with fewer than 4 blocks (or no spread to rank). */
+        public OutlierTradeoff outlierTradeoff() {
+            return RunAnalysis.outlierTradeoff(entries);
+        }
+
+        /** Finding IV: each recorded process metric against the blocks' outliers (empty without events). */
+        public List<LoadCorrelation> loadCorrelations() {
+            return RunAnalysis.loadCorrelations(entries, attribution.blocks());
         }
 
         /** Entries not at steady state (their first decile much slower than their last). */
@@ -612,6 +643,66 @@ public final class RunAnalysis {
             return null;
         }
         return new Regression((int) r.getN(), r.getSlope(), r.getIntercept(), r.getR(), r.getSignificance());
+    }
+
+    static List<LoadCorrelation> loadCorrelations(List<Entry> entries, List<Attribution.BlockCauses> blocks) {
+        Map<String, LatencyStats> byBlock = new LinkedHashMap<>();
+        for (Entry e : entries) {
+            if (e.method().equals("all") && e.stats() != null && e.stats().mean() > 0) {
+                byBlock.put(e.label(), e.stats());
+            }
+        }
+        Map<String, List<double[]>> points = new java.util.TreeMap<>(); // metric -> {value, max/mean, share}
+        for (Attribution.BlockCauses b : blocks) {
+            LatencyStats s = byBlock.get(b.block());
+            if (s == null || b.load() == null) {
+                continue;
+            }
+            b.load().forEach((metric, v) -> points.computeIfAbsent(metric, k -> new ArrayList<>())
+                    .add(new double[] {v, s.max() / s.mean(), s.outliers3Sigma() / (double) s.count()}));
+        }
+        List<LoadCorrelation> out = new ArrayList<>();
+        points.forEach((metric, p) -> {
+            double[] x = p.stream().mapToDouble(v -> v[0]).toArray();
+            double[] rhoP1 = spearman(x, p.stream().mapToDouble(v -> v[1]).toArray());
+            double[] rhoP2 = spearman(x, p.stream().mapToDouble(v -> v[2]).toArray());
+            if (rhoP1 != null || rhoP2 != null) { // NaN where one side cannot be ranked (all equal)
+                out.add(new LoadCorrelation(metric, x.length, rhoP1 == null ? Double.NaN : rhoP1[0],
+                        rhoP1 == null ? Double.NaN : rhoP1[1], rhoP2 == null ? Double.NaN : rhoP2[0],
+                        rhoP2 == null ? Double.NaN : rhoP2[1]));
+            }
+        });
+        return out;
+    }
+
+    /** Spearman's ρ of two series and its two-sided p (t with n − 2 degrees of freedom); null if undefined. */
+    static double[] spearman(double[] x, double[] y) {
+        int n = x.length;
+        if (n < 4) {
+            return null;
+        }
+        double rho = new SpearmansCorrelation().correlation(x, y);
+        if (Double.isNaN(rho)) {
+            return null; // a constant series: nothing to rank
+        }
+        if (Math.abs(rho) >= 1) {
+            return new double[] {rho, 0};
+        }
+        double t = rho * Math.sqrt((n - 2) / (1 - rho * rho));
+        return new double[] {rho, 2 * new TDistribution(null, n - 2).cumulativeProbability(-Math.abs(t))};
+    }
+
+    static OutlierTradeoff outlierTradeoff(List<Entry> entries) {
+        List<double[]> points = new ArrayList<>();
+        for (Entry e : entries) {
+            LatencyStats s = e.stats();
+            if (e.method().equals("all") && s != null && s.mean() > 0) {
+                points.add(new double[] {s.outliers3Sigma() / (double) s.count(), s.max() / s.mean()});
+            }
+        }
+        double[] rhoP = spearman(points.stream().mapToDouble(x -> x[0]).toArray(),
+                points.stream().mapToDouble(x -> x[1]).toArray());
+        return rhoP == null ? null : new OutlierTradeoff(points.size(), rhoP[0], rhoP[1]);
     }
 
     static MagicalOnePercent magical(List<Entry> entries) {

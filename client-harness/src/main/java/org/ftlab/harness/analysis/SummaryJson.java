@@ -189,6 +189,31 @@ final class SummaryJson {
         mn.put("p99_within_25x", m.within25x());
         mn.put("untestable", m.untestable());
         root.set("failover", failover(result.failover()));
+        RunAnalysis.OutlierTradeoff tradeoff = result.outlierTradeoff();
+        if (tradeoff != null) {
+            ObjectNode t = root.putObject("outlier_size_vs_count");
+            t.put("what", "per block: max / mean (C1) against the share of 3-sigma outliers (C2); seed 000 Finding II");
+            t.put("blocks", tradeoff.n());
+            t.put("spearman_rho", tradeoff.spearmanRho());
+            t.put("p", tradeoff.p());
+        }
+        List<RunAnalysis.LoadCorrelation> load = result.loadCorrelations();
+        if (!load.isEmpty()) {
+            ObjectNode l = root.putObject("outliers_vs_load");
+            l.put("what", "per block: each process metric against max / mean and against the share of 3-sigma "
+                    + "outliers, Spearman rho and two-sided p; seed 000 Finding IV");
+            ArrayNode rows = l.putArray("metrics");
+            for (RunAnalysis.LoadCorrelation c : load) {
+                ObjectNode row = rows.addObject();
+                row.put("metric", c.metric());
+                row.put("blocks", c.n());
+                // NaN (a side that cannot be ranked) is written as null
+                putNullable(row, "rho_max_over_mean", nanToNull(c.rhoMaxOverMean()));
+                putNullable(row, "p_max_over_mean", nanToNull(c.pMaxOverMean()));
+                putNullable(row, "rho_outlier_share", nanToNull(c.rhoOutlierShare()));
+                putNullable(row, "p_outlier_share", nanToNull(c.pOutlierShare()));
+            }
+        }
         putAttribution(root, result.attribution());
         if (result.comparison() != null) {
             root.set("compare", compare(result.comparison()));
@@ -214,8 +239,26 @@ final class SummaryJson {
         causes.put("explained_share", a.explainedShare());
         causes.set("run", JSON.valueToTree(a.causes()));
         ObjectNode blocks = causes.putObject("blocks");
+        ObjectNode loads = root.putObject("block_load");
         for (Attribution.BlockCauses b : a.blocks()) {
             blocks.set(b.block(), JSON.valueToTree(b.causes()));
+            loads.set(b.block(), JSON.valueToTree(b.load()));
+        }
+        Attribution.Timeline t = a.timeline();
+        if (t != null) {
+            ObjectNode tl = root.putObject("slow_timeline");
+            tl.put("block", t.block());
+            tl.put("from_epoch_us", t.fromUs());
+            tl.put("to_epoch_us", t.toUs());
+            ArrayNode bars = tl.putArray("bars");
+            for (Attribution.Bar b : t.bars()) {
+                ObjectNode x = bars.addObject();
+                x.put("lane", b.lane());
+                x.put("kind", b.kind());
+                x.put("start_epoch_us", b.startUs());
+                x.put("end_epoch_us", b.endUs());
+                x.put("detail", b.detail());
+            }
         }
         ArrayNode injected = root.putArray("injected_stalls");
         for (InjectedStalls.Verdict v : a.injected()) {
@@ -247,6 +290,7 @@ final class SummaryJson {
             n.put("explained_us", o.explainedUs());
             n.put("share", o.share());
             n.put("span", o.span());
+            n.set("spans_us", JSON.valueToTree(o.spans()));
             ArrayNode ev = n.putArray("evidence");
             for (Attribution.Evidence e : o.evidence()) {
                 ObjectNode x = ev.addObject();
@@ -463,6 +507,10 @@ final class SummaryJson {
             x.set("other_performability", performability(c.otherRunPerformability()));
         }
         return x;
+    }
+
+    private static Double nanToNull(double v) {
+        return Double.isNaN(v) ? null : v;
     }
 
     static void putNullable(ObjectNode n, String field, Object v) {

@@ -53,6 +53,20 @@ public final class TextReport {
         out.printf(Locale.ROOT, "magical 1%%: p99 ≤ 10×mean (at p < 0.01) in %d of %d testable configurations, "
                 + "≤ 25× in %d; %d configurations have too few requests (< 528)%n", m.within10x(), m.tested(), m.within25x(),
                 m.untestable());
+        RunAnalysis.OutlierTradeoff tradeoff = result.outlierTradeoff();
+        if (tradeoff != null) {
+            out.printf(Locale.ROOT, "outliers' size vs number (seed 000 Finding II): max ÷ mean against the share of 3σ "
+                    + "outliers over %d blocks, Spearman ρ = %.3f (p %s)%n", tradeoff.n(), tradeoff.spearmanRho(),
+                    tradeoff.p() < 1e-16 ? "< 1e-16" : String.format(Locale.ROOT, "= %.3g", tradeoff.p()));
+        }
+        List<RunAnalysis.LoadCorrelation> load = result.loadCorrelations();
+        if (!load.isEmpty()) {
+            RunAnalysis.LoadCorrelation strongest = load.stream().filter(c -> !Double.isNaN(c.rhoMaxOverMean()))
+                    .max(java.util.Comparator.comparingDouble(c -> Math.abs(c.rhoMaxOverMean()))).orElse(load.get(0));
+            out.printf(Locale.ROOT, "outliers vs the processes' load (seed 000 Finding IV): %d metrics over the blocks; "
+                    + "the strongest with max ÷ mean: %s, ρ = %.3f (p = %.3g); all in summary.json outliers_vs_load%n",
+                    load.size(), strongest.metric(), strongest.rhoMaxOverMean(), strongest.pMaxOverMean());
+        }
         Attribution.Result why = result.attribution();
         if (why.recorded()) {
             out.printf(Locale.ROOT, "why the slowest 1%% were slow: %d of %d named (%.0f%%): %s%n",

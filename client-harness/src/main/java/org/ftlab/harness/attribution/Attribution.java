@@ -64,21 +64,44 @@ public final class Attribution {
      * @param share {@code explainedUs} ÷ latency
      * @param span where its time went, from the probes ({@code database}, {@code request-leg}, …)
      * @param evidence the cause's stalls that overlapped it (the best label's, for {@value #UNEXPLAINED})
+     * @param spans its latency by span, µs, in the path's order (seed 000's per-outlier breakdown, its Figure 7)
      */
     public record Outlier(String block, String client, long seq, String method, long sendEpochUs, long latencyUs,
             long excessUs, boolean blockMax, String cause, long explainedUs, double share, String span,
-            List<Evidence> evidence) {
+            List<Evidence> evidence, Map<String, Long> spans) {
         public boolean explained() {
             return !UNEXPLAINED.equals(cause);
         }
     }
 
-    /** A block's slow requests counted by cause ({@value #UNEXPLAINED} included). */
-    public record BlockCauses(String block, int outliers, Map<String, Integer> causes) {
+    /**
+     * A block's slow requests counted by cause ({@value #UNEXPLAINED} included), and what the lab's processes did
+     * while it ran ({@link BlockLoad}).
+     */
+    public record BlockCauses(String block, int outliers, Map<String, Integer> causes, Map<String, Double> load,
+            long fromUs, long toUs) {
         public int unexplained() {
             return causes.getOrDefault(UNEXPLAINED, 0);
         }
     }
+
+    /** One bar of a {@link Timeline}: a slow request (lane {@value #SLOW_LANE}) or a process's stall. */
+    public record Bar(String lane, String kind, long startUs, long endUs, String detail) {
+    }
+
+    /**
+     * The block of the run's slowest request, from its first intended send to its last receive: its slow requests
+     * (labelled by cause) and every stall of 1 ms or more its processes recorded meanwhile, by lane.
+     */
+    public record Timeline(String block, long fromUs, long toUs, List<Bar> bars) {
+    }
+
+    /** The timeline's lane of slow requests. */
+    public static final String SLOW_LANE = "slow requests";
+    /** Stalls shorter than this are left off the timeline (they would be invisible). */
+    static final long TIMELINE_MIN_STALL_US = 1_000;
+    /** The most bars of a timeline (the longest stalls are kept). */
+    static final int TIMELINE_MAX_BARS = 2_000;
 
     /**
      * The run's attribution: whether events were recorded, every slow request, the causes per block and for the
@@ -86,8 +109,10 @@ public final class Attribution {
      * injected on purpose set against what was named ({@link InjectedStalls}).
      */
     public record Result(boolean recorded, List<Outlier> outliers, List<BlockCauses> blocks,
-            Map<String, Integer> causes, List<String> problems, List<InjectedStalls.Verdict> injected) {
-        public static final Result NONE = new Result(false, List.of(), List.of(), Map.of(), List.of(), List.of());
+            Map<String, Integer> causes, List<String> problems, List<InjectedStalls.Verdict> injected,
+            Timeline timeline) {
+        public static final Result NONE = new Result(false, List.of(), List.of(), Map.of(), List.of(), List.of(),
+                null);
 
         /** The share of slow requests with a named cause (0 when there are none). */
         public double explainedShare() {
@@ -133,7 +158,13 @@ public final class Attribution {
             outliers.add(o);
             causes.merge(o.cause(), 1, Integer::sum);
         }
-        blocks.add(new BlockCauses(pf.block, top, causes));
+        long from = Long.MAX_VALUE;
+        long to = Long.MIN_VALUE;
+        for (int i : done) {
+            from = Math.min(from, pf.intendedUs[i]);
+            to = Math.max(to, pf.recvUs[i]);
+        }
+        blocks.add(new BlockCauses(pf.block, top, causes, BlockLoad.of(events, from, to), from, to));
     }
 
     /** The run's attribution, with {@code faults} (its {@code faults.csv}) for the stalls it injected. */
@@ -144,7 +175,30 @@ public final class Attribution {
         Map<String, Integer> causes = new TreeMap<>();
         outliers.forEach(o -> causes.merge(o.cause(), 1, Integer::sum));
         return new Result(true, List.copyOf(outliers), List.copyOf(blocks), causes, events.problems(),
-                InjectedStalls.judge(outliers, faults));
+                InjectedStalls.judge(outliers, faults), timeline());
+    }
+
+    /** The timeline of the block of the run's slowest request; null without slow requests. */
+    private Timeline timeline() {
+        Outlier slowest = outliers.stream().max(Comparator.comparingLong(Outlier::latencyUs)).orElse(null);
+        if (slowest == null) {
+            return null;
+        }
+        BlockCauses b = blocks.stream().filter(x -> x.block().equals(slowest.block())).findFirst().orElseThrow();
+        List<Bar> bars = new ArrayList<>();
+        for (Outlier o : outliers) {
+            if (o.block().equals(b.block())) {
+                bars.add(new Bar(SLOW_LANE, o.cause(), o.sendEpochUs(), o.sendEpochUs() + o.latencyUs(),
+                        o.client() + "#" + o.seq() + " " + o.method()));
+            }
+        }
+        List<Stall> stalls = new ArrayList<>();
+        events.byProcess().values().forEach(list -> list.stream().filter(s -> s.durationUs() >= TIMELINE_MIN_STALL_US
+                && s.startUs() < b.toUs() && s.endUs() > b.fromUs()).forEach(stalls::add));
+        stalls.sort(Comparator.comparingLong(Stall::durationUs).reversed());
+        stalls.stream().limit(Math.max(0, TIMELINE_MAX_BARS - bars.size()))
+                .forEach(s -> bars.add(new Bar(s.process(), s.cause().wireName(), s.startUs(), s.endUs(), s.detail())));
+        return new Timeline(b.block(), b.fromUs(), b.toUs(), List.copyOf(bars));
     }
 
     private static int[] completed(ProbeFile pf) {
@@ -250,7 +304,7 @@ public final class Attribution {
         boolean named = best != null && excess > 0 && bestUs >= MIN_SHARE_OF_EXCESS * excess;
         return new Outlier(pf.block, pf.clientIds.get(pf.client[i]), pf.seq[i], pf.methods.get(pf.method[i]),
                 pf.sendUs[i], latency, excess, blockMax, named ? best : UNEXPLAINED, bestUs,
-                latency == 0 ? 0 : bestUs / (double) latency, span(pf, i), evidence);
+                latency == 0 ? 0 : bestUs / (double) latency, span(pf, i), evidence, spans(pf, i));
     }
 
     /** How much of {@code [from, to]} the stalls cover, each µs counted once (stalls by start). */
@@ -277,6 +331,12 @@ public final class Attribution {
      * {@code reply-leg} (the bean back to the client). The legs compare a client's clock with a replica's: meaningful on one host.
      */
     static String span(ProbeFile pf, int i) {
+        return spans(pf, i).entrySet().stream().max(Map.Entry.comparingByValue()).map(Map.Entry::getKey)
+                .orElse("unknown");
+    }
+
+    /** A request's latency by span, µs, in the path's order (those {@link #span} chooses from). */
+    static Map<String, Long> spans(ProbeFile pf, int i) {
         Map<String, Long> spans = new LinkedHashMap<>();
         spans.put("client-queue", pf.sendUs[i] - pf.intendedUs[i]);
         if (pf.detectUs[i] != ProbeFile.NONE) {
@@ -295,6 +355,6 @@ public final class Attribution {
             }
             spans.put("reply-leg", pf.recvUs[i] - pf.serverSendUs[i]);
         }
-        return spans.entrySet().stream().max(Map.Entry.comparingByValue()).map(Map.Entry::getKey).orElse("unknown");
+        return spans;
     }
 }

@@ -26,8 +26,27 @@ public final class JfrStalls {
     private JfrStalls() {
     }
 
-    /** The file's stalls (of {@code process}, and lock waits of {@code db}), by start. A file JFR cannot read is an {@link IOException} saying so. */
+    /**
+     * What a process's recording says of its load once a second: its own CPU use (user, kernel) and the machine's,
+     * each a fraction of all the machine's CPUs ({@code jdk.CPULoad}), and the machine's context switches per second
+     * ({@code jdk.ThreadContextSwitchRate}, NaN where not recorded).
+     */
+    public record LoadSample(long atUs, double user, double system, double machine, double switchesPerS) {
+    }
+
+    /** A file's stalls by start and its load samples by time. */
+    public record Recording(List<Stall> stalls, List<LoadSample> load) {
+    }
+
+    /** The file's stalls (of {@code process}, and lock waits of {@code db}), by start. */
     public static List<Stall> read(Path file, String process) throws IOException {
+        return readAll(file, process).stalls();
+    }
+
+    /** The file's stalls (of {@code process}, and lock waits of {@code db}), by start. A file JFR cannot read is an {@link IOException} saying so. */
+    public static Recording readAll(Path file, String process) throws IOException {
+        Map<Long, double[]> cpu = new TreeMap<>(); // at -> {user, system, machine}
+        Map<Long, Double> switches = new HashMap<>();
         Map<Long, long[]> safepoints = new TreeMap<>(); // id -> {begin, end}
         Map<Long, String> operations = new HashMap<>();
         List<long[]> pauses = new ArrayList<>(); // {start, end, gcId}
@@ -48,6 +67,10 @@ public final class JfrStalls {
                     }
                     case "jdk.GCPhasePause" -> pauses.add(new long[] {us(e.getStartTime()), us(e.getEndTime()),
                             e.getLong("gcId")});
+                    case "jdk.CPULoad" -> cpu.put(us(e.getStartTime()), new double[] {e.getFloat("jvmUser"),
+                            e.getFloat("jvmSystem"), e.getFloat("machineTotal")});
+                    case "jdk.ThreadContextSwitchRate" -> switches.put(us(e.getStartTime()),
+                            (double) e.getFloat("switchRate"));
                     case "jdk.GarbageCollection" -> collections.put(e.getLong("gcId"),
                             e.getString("name") + " (" + e.getString("cause") + ")");
                     case DatabaseLockWait.NAME -> lockWaits.add(new Stall(Attribution.DATABASE,
@@ -67,7 +90,9 @@ public final class JfrStalls {
         List<Stall> out = new ArrayList<>(stalls(process, safepoints, operations, pauses, collections));
         out.addAll(lockWaits);
         out.sort(Comparator.comparingLong(Stall::startUs));
-        return out;
+        List<LoadSample> load = new ArrayList<>();
+        cpu.forEach((at, c) -> load.add(new LoadSample(at, c[0], c[1], c[2], switches.getOrDefault(at, Double.NaN))));
+        return new Recording(out, load);
     }
 
 

@@ -18,10 +18,17 @@ import org.ftlab.harness.probe.Manifest;
  * @param recorded whether the run recorded events at all ({@code --observe on})
  * @param byProcess each process's stalls, by start
  * @param problems what is missing, one line each
+ * @param load each JVM's load samples (its CPU use and the machine's, once a second), by time
  */
-public record RunEvents(boolean recorded, Map<String, List<Stall>> byProcess, List<String> problems) {
+public record RunEvents(boolean recorded, Map<String, List<Stall>> byProcess, List<String> problems,
+        Map<String, List<JfrStalls.LoadSample>> load) {
     /** A run that recorded no events. */
-    public static final RunEvents NONE = new RunEvents(false, Map.of(), List.of());
+    public static final RunEvents NONE = new RunEvents(false, Map.of(), List.of(), Map.of());
+
+    /** Events without load samples (hand-built ones). */
+    public RunEvents(boolean recorded, Map<String, List<Stall>> byProcess, List<String> problems) {
+        this(recorded, byProcess, problems, Map.of());
+    }
 
     public static RunEvents load(Path runDir) throws IOException {
         if (!Manifest.existsIn(runDir)) {
@@ -29,6 +36,7 @@ public record RunEvents(boolean recorded, Map<String, List<Stall>> byProcess, Li
         }
         Manifest m = Manifest.readAny(runDir);
         Map<String, List<Stall>> byProcess = new TreeMap<>();
+        Map<String, List<JfrStalls.LoadSample>> load = new TreeMap<>();
         List<String> problems = new ArrayList<>();
         boolean recorded = false;
         for (Manifest.Segment s : m.segments()) {
@@ -47,16 +55,19 @@ public record RunEvents(boolean recorded, Map<String, List<Stall>> byProcess, Li
                 }
                 try {
                     // a file's stalls are its process's, and the manager's file has the database's lock waits
-                    for (Stall stall : JfrStalls.read(file, e.getKey())) {
+                    JfrStalls.Recording recording = JfrStalls.readAll(file, e.getKey());
+                    for (Stall stall : recording.stalls()) {
                         byProcess.computeIfAbsent(stall.process(), p -> new ArrayList<>()).add(stall);
                     }
+                    load.computeIfAbsent(e.getKey(), p -> new ArrayList<>()).addAll(recording.load());
                 } catch (IOException ex) {
                     problems.add(ex.getMessage() + ": " + e.getKey() + "'s events in it are left out");
                 }
             }
         }
         byProcess.values().forEach(l -> l.sort(Comparator.comparingLong(Stall::startUs)));
-        return new RunEvents(recorded, byProcess, List.copyOf(problems));
+        load.values().forEach(l -> l.sort(Comparator.comparingLong(JfrStalls.LoadSample::atUs)));
+        return new RunEvents(recorded, byProcess, List.copyOf(problems), load);
     }
 
     /** A process's stalls by start (empty when it recorded none). */

@@ -301,6 +301,34 @@
         scales: { x: { title: { display: true, text: 'configuration' }, ticks: { maxRotation: 90 } }, y: axis('requests (%)', false, { min: 0 }) } } });
   })();
 
+  // Why slow: the slow requests of the slowest request's block broken down by span (seed 000's Figure 7, for every
+  // one), and the block's timeline: its slow requests by cause above each process's recorded stalls.
+  (function () {
+    const t = summary.slow_timeline;
+    if (!t) return;
+    const SPANS = ['client-queue', 'failover', 'request-leg', 'server', 'statements', 'commit', 'database', 'reply-leg'];
+    const slow = (summary.outliers || []).filter(o => o.block === t.block)
+      .sort((a, b) => b.latency_us - a.latency_us);
+    const spans = SPANS.filter(name => slow.some(o => o.spans_us && o.spans_us[name] != null));
+    draw('outlier-spans', { type: 'bar', data: { labels: slow.map(o => o.client + '#' + o.seq + ' (' + o.cause + ')'),
+      datasets: spans.map((name, i) => ({ label: name, backgroundColor: color(i),
+        data: slow.map(o => ms(Math.max(0, (o.spans_us || {})[name] || 0))) })) },
+      options: { indexAxis: 'y', plugins: { title: title(t.block + ': each slow request by span, slowest first; its cause in brackets') },
+        scales: { x: axis('latency (ms)', false, { stacked: true }), y: { stacked: true, ticks: { autoSkip: false, font: { size: 9 } } } } } });
+    const lanes = uniq(['slow requests'].concat(t.bars.map(b => b.lane)));
+    const kinds = uniq(t.bars.map(b => b.lane === 'slow requests' ? 'slow: ' + b.kind : b.kind));
+    const canvas = document.getElementById('slow-timeline');
+    if (canvas) canvas.parentNode.style.height = Math.max(220, 60 + 28 * lanes.length) + 'px';
+    draw('slow-timeline', { type: 'bar', data: { labels: lanes, datasets: kinds.map((k, i) => ({ label: k,
+      backgroundColor: color(i), barPercentage: 0.8, categoryPercentage: 1, grouped: false,
+      data: t.bars.filter(b => (b.lane === 'slow requests' ? 'slow: ' + b.kind : b.kind) === k)
+        .map(b => ({ y: b.lane, x: [(b.start_epoch_us - t.from_epoch_us) / 1e6, Math.max(b.end_epoch_us - t.from_epoch_us, b.start_epoch_us - t.from_epoch_us + 1000) / 1e6], detail: b.detail })) })) },
+      options: { indexAxis: 'y', plugins: { title: title(t.block + ': slow requests (by cause) and each process\'s stalls of 1 ms or more'),
+        tooltip: { callbacks: { label: c => c.dataset.label + ': ' + (c.raw.detail || '') } } },
+        scales: { x: axis('seconds since the block began', false, { min: 0, max: (t.to_epoch_us - t.from_epoch_us) / 1e6 }),
+          y: { type: 'category', labels: lanes } } } });
+  })();
+
   // --compare: ratios per configuration, and the fail-over phases of both runs.
   (function () {
     const c = summary.compare;

@@ -10,6 +10,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Map;
 import org.ftlab.harness.probe.ProbeTable;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -93,6 +94,49 @@ class RunAnalysisTest {
         assertEquals(2.0, g.slope(), 1e-12);
         assertEquals(1.0, g.interceptUs(), 1e-12);
         assertEquals(1.0, g.r(), 1e-12);
+    }
+
+    @Test
+    void outliersSizeAgainstTheirNumberIsARankCorrelationOverTheBlocks() {
+        // five blocks of 1,000 requests of 1 ms, with 1 outlier of 100 ms, 2 of 50 ms, … 16 of 6 ms: the more 3σ
+        // outliers a block has, the smaller its max ÷ mean (seed 000's Finding II, exactly)
+        List<RunAnalysis.Entry> entries = new java.util.ArrayList<>();
+        int[][] blocks = {{1, 100_000}, {2, 50_000}, {4, 25_000}, {8, 12_000}, {16, 6_000}};
+        for (int[] b : blocks) {
+            long[] v = new long[1000 + b[0]];
+            java.util.Arrays.fill(v, 1_000);
+            java.util.Arrays.fill(v, 1000, v.length, b[1]);
+            LatencyStats stats = LatencyStats.of(v);
+            assertEquals(b[0], stats.outliers3Sigma(), "each outlier is beyond 3σ");
+            entries.add(new RunAnalysis.Entry("c01-t00-r" + b[1], 1, 0, "original", "all", 0, stats));
+        }
+        entries.add(entry(1, "postAuction", 1000)); // per-method entries are not blocks: left out
+        RunAnalysis.OutlierTradeoff t = RunAnalysis.outlierTradeoff(entries);
+        assertEquals(5, t.n());
+        assertEquals(-1.0, t.spearmanRho(), 1e-12);
+        assertEquals(0.0, t.p(), 1e-12);
+        assertEquals(null, RunAnalysis.outlierTradeoff(entries.subList(0, 3)), "too few blocks to rank");
+    }
+
+    @Test
+    void eachProcessMetricIsRankedAgainstTheBlocksOutliers() {
+        // five blocks whose max ÷ mean grows with r1's kernel time, and one metric that is the same everywhere
+        List<RunAnalysis.Entry> entries = new java.util.ArrayList<>();
+        List<org.ftlab.harness.attribution.Attribution.BlockCauses> blocks = new java.util.ArrayList<>();
+        for (int k = 1; k <= 5; k++) {
+            long[] v = new long[100];
+            java.util.Arrays.fill(v, 1_000);
+            v[99] = 1_000L * (k + 1);
+            String name = "c01-t00-r" + (256 * k);
+            entries.add(new RunAnalysis.Entry(name, 1, 0, "original", "all", 0, LatencyStats.of(v)));
+            blocks.add(new org.ftlab.harness.attribution.Attribution.BlockCauses(name, 1, Map.of(),
+                    Map.of("r1.kernel_cpu", 0.01 * k, "fd.gc_pauses", 0.0), 0, 1));
+        }
+        List<RunAnalysis.LoadCorrelation> c = RunAnalysis.loadCorrelations(entries, blocks);
+        assertEquals(1, c.size(), "a constant metric cannot be ranked: " + c);
+        assertEquals("r1.kernel_cpu", c.get(0).metric());
+        assertEquals(5, c.get(0).n());
+        assertEquals(1.0, c.get(0).rhoMaxOverMean(), 1e-12);
     }
 
     private static RunAnalysis.Entry entry(int clients, String method, long latency) {

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.List;
+import java.util.Map;
 import org.ftlab.harness.attribution.Attribution;
 import org.ftlab.harness.attribution.InjectedStalls;
 import org.ftlab.harness.grid.FaultSchedule;
@@ -25,7 +26,7 @@ class AttributionBenchTest {
     private static Attribution.Outlier slow(long sendMs, long latencyMs, String cause, String detail) {
         return new Attribution.Outlier("c04-t00-rorig", "c1", sendMs, "postAuction", T0 + sendMs * 1000,
                 latencyMs * 1000, latencyMs * 1000, false, cause, 0, 0.5, "statements",
-                List.of(new Attribution.Evidence("r1", "gc-pause", detail, 0, 0, 0)));
+                List.of(new Attribution.Evidence("r1", "gc-pause", detail, 0, 0, 0)), Map.of());
     }
 
     private static AttributionBench.KindResult kind(List<AttributionBench.KindResult> r, String name) {

@@ -368,6 +368,11 @@ class GridIT {
         assertEquals(2, injected.size(), injected.toString());
         assertTrue(injected.get(0).path("named").asInt() > 0, "the collection is named: " + injected);
         assertTrue(injected.get(1).path("found").asBoolean(), "the lock is found: " + injected);
+        // the report draws the slowest block's per-request breakdown and timeline, with every other plot
+        HtmlReportIT.Browser page = HtmlReportIT.open(runDir.resolve("report/index.html"), runDir);
+        assertTrue(page.dom().contains("id=\"outlier-spans\"") && page.dom().contains("id=\"slow-timeline\""));
+        assertEquals(HtmlReportIT.attribute(page.dom(), "data-plots-expected"),
+                HtmlReportIT.attribute(page.dom(), "data-plots-rendered"), page.dom());
         assertEquals("gc-pause(" + primary + ")", injected.get(0).path("expected_cause").asText());
         assertEquals("db-lock-wait(db)", injected.get(1).path("expected_cause").asText());
     }

@@ -197,10 +197,10 @@ class HtmlReportIT {
         }
     }
 
-    private record Browser(String dom, String log) {
+    record Browser(String dom, String log) {
     }
 
-    private static Browser open(Path html, Path work) throws Exception {
+    static Browser open(Path html, Path work) throws Exception {
         String chromium = chromium();
         Path profile = Files.createDirectories(work.resolve("chromium-profile"));
         List<String> cmd = new ArrayList<>(List.of(chromium, "--headless", "--no-sandbox", "--disable-gpu",
@@ -237,7 +237,7 @@ class HtmlReportIT {
         return null;
     }
 
-    private static int attribute(String dom, String name) {
+    static int attribute(String dom, String name) {
         Matcher m = Pattern.compile(name + "=\"(\\d+)\"").matcher(dom);
         assertTrue(m.find(), name + " missing from the page");
         return Integer.parseInt(m.group(1));
