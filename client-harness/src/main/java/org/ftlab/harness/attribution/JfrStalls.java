@@ -46,7 +46,7 @@ public final class JfrStalls {
     /** The file's stalls (of {@code process}, and lock waits of {@code db}), by start. A file JFR cannot read is an {@link IOException} saying so. */
     public static Recording readAll(Path file, String process) throws IOException {
         Map<Long, double[]> cpu = new TreeMap<>(); // at -> {user, system, machine}
-        Map<Long, Double> switches = new HashMap<>();
+        TreeMap<Long, Double> switches = new TreeMap<>();
         Map<Long, long[]> safepoints = new TreeMap<>(); // id -> {begin, end}
         Map<Long, String> operations = new HashMap<>();
         List<long[]> pauses = new ArrayList<>(); // {start, end, gcId}
@@ -91,7 +91,7 @@ public final class JfrStalls {
         out.addAll(lockWaits);
         out.sort(Comparator.comparingLong(Stall::startUs));
         List<LoadSample> load = new ArrayList<>();
-        cpu.forEach((at, c) -> load.add(new LoadSample(at, c[0], c[1], c[2], switches.getOrDefault(at, Double.NaN))));
+        cpu.forEach((at, c) -> load.add(new LoadSample(at, c[0], c[1], c[2], nearest(switches, at))));
         return new Recording(out, load);
     }
 
@@ -127,6 +127,18 @@ public final class JfrStalls {
         }
         out.sort(Comparator.comparingLong(Stall::startUs));
         return out;
+    }
+
+    /**
+     * The value sampled nearest to {@code atUs}, within a second (JFR takes its periodic samples of one period at
+     * nearly, not exactly, the same time); NaN if none.
+     */
+    static double nearest(TreeMap<Long, Double> samples, long atUs) {
+        Map.Entry<Long, Double> below = samples.floorEntry(atUs);
+        Map.Entry<Long, Double> above = samples.ceilingEntry(atUs);
+        Map.Entry<Long, Double> best = below == null ? above : above == null ? below
+                : atUs - below.getKey() <= above.getKey() - atUs ? below : above;
+        return best == null || Math.abs(best.getKey() - atUs) > 1_000_000 ? Double.NaN : best.getValue();
     }
 
     static long us(Instant t) {

@@ -89,6 +89,16 @@ class JfrStallsTest {
     }
 
     @Test
+    void theMachinesContextSwitchRateIsTheSampleNearestEachCpuLoadWithinASecond() {
+        java.util.TreeMap<Long, Double> switches = new java.util.TreeMap<>(Map.of(1_000_120L, 4_000.0,
+                2_000_090L, 6_000.0));
+        assertEquals(4_000.0, JfrStalls.nearest(switches, 1_000_100));
+        assertEquals(6_000.0, JfrStalls.nearest(switches, 2_000_000));
+        assertTrue(Double.isNaN(JfrStalls.nearest(switches, 9_000_000)), "none within a second");
+        assertTrue(Double.isNaN(JfrStalls.nearest(new java.util.TreeMap<>(), 1)));
+    }
+
+    @Test
     void aFileThatIsNotARecordingIsOneClearError() throws Exception {
         Path file = dir.resolve("r1-seg1.jfr");
         Files.writeString(file, "not a recording");
