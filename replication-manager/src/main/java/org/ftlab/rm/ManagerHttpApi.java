@@ -19,6 +19,7 @@ import org.ftlab.rm.api.EventDump;
 import org.ftlab.rm.api.FaultSpec;
 import org.ftlab.rm.api.InjectedFault;
 import org.ftlab.rm.api.ManagerStatus;
+import org.ftlab.rm.api.ObserveSwitch;
 import org.ftlab.rm.api.PrimaryBackupView;
 
 /**
@@ -83,6 +84,9 @@ public final class ManagerHttpApi implements AutoCloseable {
         server.createContext("/events", ex -> api.handleJson(ex, "POST",
                 body -> api.manager().dumpEvents(parse(body, EventDump.class, "an event dump (JSON with dir, suffix, "
                         + "sinceEpochUs)"))));
+        server.createContext("/observe", ex -> api.handleJson(ex, "POST",
+                body -> api.manager().observe(parse(body, ObserveSwitch.class, "an observation switch (JSON with "
+                        + "on)"))));
         server.createContext("/shutdown", ex -> api.handle(ex, "POST", p -> {
             Thread t = new Thread(api.onShutdown, "rm-shutdown");
             t.start();

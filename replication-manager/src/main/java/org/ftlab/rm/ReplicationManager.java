@@ -26,6 +26,7 @@ import org.ftlab.rm.api.FaultTarget;
 import org.ftlab.rm.api.InjectedFault;
 import org.ftlab.rm.api.ManagerStatus;
 import org.ftlab.rm.api.NetworkLayout;
+import org.ftlab.rm.api.ObserveSwitch;
 import org.ftlab.rm.api.PrimaryBackupView;
 import org.ftlab.rm.api.ReplicaState;
 import org.ftlab.rm.api.ReplicaStatus;
@@ -92,6 +93,9 @@ public final class ReplicationManager implements AutoCloseable {
     private volatile FlightRecording ownEvents;
     /** The database's row-lock waits, sampled into {@link #ownEvents}; null when the lab records no events. */
     private volatile LockWaitRecorder lockWaits;
+    /** Whether observation is switched off for now in a lab that records events ({@link #observe}). */
+    private volatile boolean observationPaused;
+    private final Object observeLock = new Object();
 
     /** A replica's process and how it was launched. */
     private static final class ReplicaRecord {
@@ -527,23 +531,13 @@ public final class ReplicationManager implements AutoCloseable {
      */
     public EventDump.Files dumpEvents(EventDump request) {
         Path dir = Path.of(request.dir());
-        Map<String, Long> pids = new LinkedHashMap<>();
-        synchronized (lock) {
-            records.forEach((name, r) -> {
-                Replica replica = r.replica;
-                if (replica != null && replica.isAlive() && !replica.placement().isRemote()) {
-                    pids.put(name, replica.pid());
-                }
-            });
-        }
-        if (detector.isAlive()) {
-            pids.put("fd", detector.pid());
-        }
+        Map<String, Long> pids = recordingJvms();
         Map<String, String> written = new LinkedHashMap<>();
         Map<String, String> failed = new LinkedHashMap<>();
         FlightRecording own = ownEvents;
         if (own == null) {
-            return new EventDump.Files(written, Map.of("rm", "this lab records no events (--observe off)"));
+            return new EventDump.Files(written, Map.of("rm", observationPaused
+                    ? "observation is switched off for now" : "this lab records no events (--observe off)"));
         }
         try {
             Files.createDirectories(dir);
@@ -567,6 +561,71 @@ public final class ReplicationManager implements AutoCloseable {
             failed.put("rm", e.getMessage());
         }
         return new EventDump.Files(written, failed);
+    }
+
+    /**
+     * Starts or stops observing: every recording JVM of the lab on this machine (each live replica, the Fault Detector,
+     * this manager) starts or stops its recording, and this manager its sampling of the database's lock waits. For
+     * measuring what observing costs in alternating blocks of one run; switching to the state the lab is in does
+     * nothing. A JVM that cannot be switched is named in the answer with why; the others are switched all the same.
+     *
+     * @throws IllegalArgumentException if this lab records no events ({@code --observe off})
+     */
+    public ObserveSwitch.Result observe(ObserveSwitch request) throws IOException {
+        if (ownEvents == null && !observationPaused) {
+            throw new IllegalArgumentException("this lab records no events (--observe off): start it with --observe on");
+        }
+        synchronized (observeLock) {
+            boolean on = request.on();
+            List<String> switched = new ArrayList<>();
+            Map<String, String> failed = new LinkedHashMap<>();
+            if (on == !observationPaused) {
+                return new ObserveSwitch.Result(on, switched, failed);
+            }
+            Map<String, Long> pids = recordingJvms();
+            Path settings = FlightRecording.settingsFile(lab.runDir().toAbsolutePath().resolve("rm"));
+            pids.forEach((name, pid) -> {
+                try {
+                    if (on) {
+                        FlightRecording.start(pid, settings);
+                    } else {
+                        FlightRecording.stop(pid);
+                    }
+                    switched.add(name);
+                } catch (IOException | RuntimeException e) {
+                    failed.put(name, e.getMessage());
+                }
+            });
+            if (on) {
+                ownEvents = FlightRecording.startHere();
+                lockWaits = LockWaitRecorder.start(lab.database().endpoint());
+            } else {
+                lockWaits.close();
+                ownEvents.close();
+                lockWaits = null;
+                ownEvents = null;
+            }
+            switched.add("rm");
+            observationPaused = !on;
+            return new ObserveSwitch.Result(on, switched, failed);
+        }
+    }
+
+    /** The recording JVMs of the lab other than this one, by process name: live local replicas and the detector. */
+    private Map<String, Long> recordingJvms() {
+        Map<String, Long> pids = new LinkedHashMap<>();
+        synchronized (lock) {
+            records.forEach((name, r) -> {
+                Replica replica = r.replica;
+                if (replica != null && replica.isAlive() && !replica.placement().isRemote()) {
+                    pids.put(name, replica.pid());
+                }
+            });
+        }
+        if (detector.isAlive()) {
+            pids.put("fd", detector.pid());
+        }
+        return pids;
     }
 
     // ---- fault injection --------------------------------------------------------------------------------------

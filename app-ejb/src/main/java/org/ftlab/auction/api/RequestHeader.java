@@ -21,23 +21,35 @@ public final class RequestHeader implements Serializable {
     private final ReplySize replySize;
     /** False only in the probe-overhead benchmark: the replica then reads no clock and returns zero probes. */
     private final boolean probes;
+    /**
+     * False only while a lab's observation is switched off to measure what it costs: the replica then reads no
+     * scheduler counters for the request (in a lab that records no events it reads none anyway).
+     */
+    private final boolean observed;
     /** A rehearsal runs the whole request, database writes included, and rolls them back (keeps replicas hot). */
     private final boolean rehearsal;
 
     public RequestHeader(String clientId, long seq, ReplySize replySize) {
-        this(clientId, seq, replySize, true, false);
+        this(clientId, seq, replySize, true, true, false);
     }
 
     public RequestHeader(String clientId, long seq, ReplySize replySize, boolean probes) {
-        this(clientId, seq, replySize, probes, false);
+        this(clientId, seq, replySize, probes, true, false);
     }
 
-    private RequestHeader(String clientId, long seq, ReplySize replySize, boolean probes, boolean rehearsal) {
+    private RequestHeader(String clientId, long seq, ReplySize replySize, boolean probes, boolean observed,
+            boolean rehearsal) {
         this.clientId = Objects.requireNonNull(clientId, "clientId");
         this.seq = seq;
         this.replySize = Objects.requireNonNull(replySize, "replySize");
         this.probes = probes;
+        this.observed = observed;
         this.rehearsal = rehearsal;
+    }
+
+    /** This header, for a request the replica observes only with its timestamps (no scheduler counters). */
+    public RequestHeader unobserved() {
+        return new RequestHeader(clientId, seq, replySize, probes, false, rehearsal);
     }
 
     /**
@@ -46,7 +58,7 @@ public final class RequestHeader implements Serializable {
      * does not remember it. The Replication Manager sends rehearsals to keep backups and spares hot.
      */
     public static RequestHeader rehearsal(String clientId, long seq) {
-        return new RequestHeader(clientId, seq, ReplySize.ORIGINAL, true, true);
+        return new RequestHeader(clientId, seq, ReplySize.ORIGINAL, true, true, true);
     }
 
     public boolean isRehearsal() {
@@ -56,6 +68,11 @@ public final class RequestHeader implements Serializable {
     /** Whether the replica takes its four probe timestamps (always, except to measure what they cost). */
     public boolean probes() {
         return probes;
+    }
+
+    /** Whether the replica may read its threads' scheduler counters for the request (when its lab observes). */
+    public boolean observed() {
+        return observed;
     }
 
     public String clientId() {

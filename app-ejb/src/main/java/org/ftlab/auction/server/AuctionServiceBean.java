@@ -256,7 +256,7 @@ public class AuctionServiceBean implements AuctionService {
         for (int attempt = 1; ; attempt++) {
             try {
                 tx.begin();
-                if (OBSERVE && header.probes()) {
+                if (OBSERVE && header.probes() && header.observed()) {
                     database = DatabaseThreads.start(dataSource); // takes the connection the statements will use
                 }
                 RequestLogEntry done = REQUEST_LOG ? em.find(RequestLogEntry.class, key) : null;
@@ -363,7 +363,7 @@ public class AuctionServiceBean implements AuctionService {
 
     /** The arrival probe: its timestamp, and the thread's CPU and run-queue times then (none without probes). */
     private long arrive(RequestHeader header) {
-        if (OBSERVE && (header == null || header.probes())) {
+        if (OBSERVE && (header == null || header.probes() && header.observed())) {
             ThreadSchedstat.read(arrivalSchedstat);
         } else {
             arrivalSchedstat[0] = ThreadSchedstat.UNKNOWN;

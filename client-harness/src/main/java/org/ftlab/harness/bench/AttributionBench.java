@@ -3,6 +3,8 @@ package org.ftlab.harness.bench;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -26,6 +28,8 @@ import org.ftlab.harness.probe.FaultsCsv;
 import org.ftlab.harness.probe.RunSettings;
 import org.ftlab.rm.api.FaultKind;
 import org.ftlab.rm.api.Observe;
+import org.ftlab.rm.api.ObserveSwitch;
+import org.ftlab.rm.os.FlightRecording;
 
 /**
  * Is the attribution right? Stalls of known cause, at known times and places, injected many times under load, and
@@ -62,6 +66,76 @@ public final class AttributionBench {
         public double precisionWithNatural() {
             return attributions == 0 ? Double.NaN : (right + natural) / (double) attributions;
         }
+    }
+
+    /**
+     * One block of the observation-cost run: whether the lab observed it (events recorded in every JVM, scheduler
+     * counters read per request, the database's lock waits sampled) and its latency, µs.
+     */
+    public record CostBlock(int replicate, boolean observed, int requests, double meanUs, long p99Us) {
+    }
+
+    /**
+     * What observing costs: {@code pairs} pairs of blocks of one run, one block of each pair observed and the other
+     * not, in the order on-off, off-on, on-off, … (so a drift through the run falls on both alike). Medians over the
+     * blocks of each kind; {@code meanRatio} and {@code p99Ratio} observed ÷ not, and the per-pair ratios of the mean
+     * (each pair's blocks are neighbours in time); the unobserved blocks' p99 range is the replicate spread.
+     */
+    public record ObservationCost(List<CostBlock> blocks, double meanObservedUs, double meanUnobservedUs,
+            double meanRatio, double pairMeanRatioMin, double pairMeanRatioMax, double p99ObservedUs,
+            double p99UnobservedUs, double p99Ratio, long p99UnobservedMinUs, long p99UnobservedMaxUs) {
+        /** Target: the mean at most 3% more with observation. */
+        public boolean meanWithinTarget() {
+            return meanRatio <= 1.03;
+        }
+
+        /** Target: the observed blocks' median p99 within the unobserved blocks' range. */
+        public boolean p99WithinSpread() {
+            return p99ObservedUs >= p99UnobservedMinUs && p99ObservedUs <= p99UnobservedMaxUs;
+        }
+
+        static ObservationCost of(List<CostBlock> blocks) {
+            List<CostBlock> on = blocks.stream().filter(CostBlock::observed).toList();
+            List<CostBlock> off = blocks.stream().filter(b -> !b.observed()).toList();
+            if (on.isEmpty() || off.isEmpty()) {
+                throw new IllegalArgumentException("an observation cost needs observed and unobserved blocks");
+            }
+            double meanOn = median(on.stream().mapToDouble(CostBlock::meanUs).toArray());
+            double meanOff = median(off.stream().mapToDouble(CostBlock::meanUs).toArray());
+            double p99On = median(on.stream().mapToDouble(CostBlock::p99Us).toArray());
+            double p99Off = median(off.stream().mapToDouble(CostBlock::p99Us).toArray());
+            List<CostBlock> ordered = blocks.stream().sorted(Comparator.comparingInt(CostBlock::replicate))
+                    .toList();
+            double lo = Double.NaN;
+            double hi = Double.NaN;
+            for (int i = 0; i + 1 < ordered.size(); i += 2) {
+                CostBlock a = ordered.get(i);
+                CostBlock b = ordered.get(i + 1);
+                if (a.observed() == b.observed()) {
+                    continue;
+                }
+                double r = a.observed() ? a.meanUs() / b.meanUs() : b.meanUs() / a.meanUs();
+                lo = Double.isNaN(lo) ? r : Math.min(lo, r);
+                hi = Double.isNaN(hi) ? r : Math.max(hi, r);
+            }
+            return new ObservationCost(blocks, meanOn, meanOff, meanOn / meanOff, lo, hi, p99On, p99Off,
+                    p99On / p99Off, off.stream().mapToLong(CostBlock::p99Us).min().orElseThrow(),
+                    off.stream().mapToLong(CostBlock::p99Us).max().orElseThrow());
+        }
+
+        private static double median(double[] v) {
+            double[] s = v.clone();
+            Arrays.sort(s);
+            int n = s.length;
+            return n % 2 == 1 ? s[n / 2] : (s[n / 2 - 1] + s[n / 2]) / 2;
+        }
+    }
+
+    /** Whether replicate {@code k} (1-based) of the cost run is observed: on-off, off-on, on-off, … */
+    static boolean observedIn(int k) {
+        int pair = (k - 1) / 2;
+        boolean first = (k - 1) % 2 == 0;
+        return (pair % 2 == 0) == first;
     }
 
     private final ManagedLab lab;
@@ -121,6 +195,63 @@ public final class AttributionBench {
                     + "): start the lab with --observe on");
         }
         return score(a.outliers(), FaultsCsv.readAll(dir));
+    }
+
+    /**
+     * Measures what observing costs: {@code pairs} pairs of fault-free blocks of {@code requestsPerClient} requests
+     * per client (half posts, half views; {@value #CLIENTS} clients, no think time) in one run, alternating with and
+     * without observation ({@link #observedIn}); the lab observes again when it ends, whatever happens.
+     */
+    public ObservationCost cost(int pairs, int requestsPerClient) throws Exception {
+        GridPlan plan = new GridPlan("custom", List.of(CLIENTS), List.of(0), List.of(ReplySize.ORIGINAL),
+                requestsPerClient / 2, requestsPerClient - requestsPerClient / 2, new GridPlan.Design(
+                        GridPlan.DEFAULT_WARMUP_PER_CLIENT, 2 * pairs, GridPlan.Order.SEQUENTIAL, 0L,
+                        GridPlan.Arrival.CLOSED, List.of(), 300));
+        Path dir = benchDir.resolve("observation-cost");
+        LabFile shape = lab.description();
+        RunDirectory rd = RunDirectory.create(dir, plan, "preconnected", FaultSchedule.NONE, shape.replicas(),
+                shape.spares(), shape.database(), Home.path(), RunSettings.of(shape));
+        out.printf(Locale.ROOT, "observation cost: %d pairs of blocks of %d requests per client (%d clients, no think "
+                + "time), one block of each pair observed%n", pairs, requestsPerClient, CLIENTS);
+        out.flush();
+        FlightRecording[] own = {null};
+        boolean complete;
+        try {
+            complete = GridRunner.runToEnd(lab, rd, out, (block, clients) -> {
+                boolean on = observedIn(block.replicate());
+                ObserveSwitch.Result switched = lab.manager().observe(on);
+                if (!switched.failed().isEmpty()) {
+                    throw new IllegalStateException("could not switch observation " + (on ? "on" : "off") + ": "
+                            + String.join("; ", switched.failures()));
+                }
+                if (on && own[0] == null) {
+                    own[0] = FlightRecording.startHere();
+                } else if (!on && own[0] != null) {
+                    own[0].close();
+                    own[0] = null;
+                }
+                clients.forEach(c -> c.observed(on));
+                out.printf(Locale.ROOT, "%s: observation %s%n", block.id(), on ? "on" : "off");
+            });
+        } finally {
+            if (own[0] != null) {
+                own[0].close();
+            }
+            lab.manager().observe(true);
+        }
+        if (!complete) {
+            throw new IllegalStateException("the observation-cost run " + dir + " did not complete");
+        }
+        RunAnalysis.Result r = RunAnalysis.analyze(dir);
+        RunAnalysis.write(dir, r);
+        List<CostBlock> blocks = new ArrayList<>();
+        for (RunAnalysis.Entry e : r.entries()) {
+            if (e.method().equals("all") && e.stats() != null) {
+                blocks.add(new CostBlock(e.replicate(), observedIn(e.replicate()), e.stats().count(),
+                        e.stats().mean(), e.stats().p99()));
+            }
+        }
+        return ObservationCost.of(blocks);
     }
 
     /** The figures per kind, from the run's slow requests and its injected faults. */

@@ -51,7 +51,8 @@ import picocli.CommandLine.Option;
                 "analysis: time and peak memory to analyse a synthetic full-size run (2,640,000 rows).",
                 "attribution (not in the default list): stalls of known cause (gc, cpu-hog, db-lock) injected "
                         + "--stalls times each under load, and the share the analysis names right (recall, "
-                        + "precision)."})
+                        + "precision); then what observing costs, in --cost-pairs pairs of blocks with and without "
+                        + "it."})
 public final class BenchCommand implements Callable<Integer> {
     @picocli.CommandLine.Spec
     picocli.CommandLine.Model.CommandSpec spec;
@@ -124,6 +125,12 @@ public final class BenchCommand implements Callable<Integer> {
                     + "several seconds, so that the block's stalls are apart).")
     int stallPosts;
 
+    @Option(names = "--cost-pairs", paramLabel = "N", defaultValue = "5",
+            description = "Pairs of blocks (one observed, one not) measuring what observing costs, after the "
+                    + "attribution suite's stalls (default ${DEFAULT-VALUE}; 0 skips it); each block has "
+                    + "--stall-posts requests per client, half posts and half views.")
+    int costPairs;
+
     @Option(names = "--requests-per-method", paramLabel = "N", defaultValue = "5000",
             description = "Posts and views per client in the synthetic run (default ${DEFAULT-VALUE}, the full "
                     + "profile).")
@@ -158,6 +165,9 @@ public final class BenchCommand implements Callable<Integer> {
         }
         if (stalls < 1 || stalls > 200 || stallPosts < 500 || stallPosts > 100_000) {
             throw new IllegalArgumentException("--stalls must be 1 to 200 and --stall-posts 500 to 100000");
+        }
+        if (costPairs < 0 || costPairs > 100) {
+            throw new IllegalArgumentException("--cost-pairs must be 0 to 100, not " + costPairs);
         }
         if (suites.contains("attribution") && !server.observe().on()) {
             throw new IllegalArgumentException("--suites attribution needs events: leave out --observe off");
@@ -224,11 +234,19 @@ public final class BenchCommand implements Callable<Integer> {
                     failover(new FailoverBench(lab, dir, pw), json, root, table);
                 }
                 if (suites.contains("attribution")) {
-                    List<AttributionBench.KindResult> kinds = new AttributionBench(lab, dir, pw).run(stalls,
-                            stallPosts);
+                    AttributionBench bench = new AttributionBench(lab, dir, pw);
+                    List<AttributionBench.KindResult> kinds = bench.run(stalls, stallPosts);
                     ObjectMapper snake = json.copy().setPropertyNamingStrategy(PropertyNamingStrategies.SNAKE_CASE);
                     root.set("attribution", snake.valueToTree(kinds));
                     attributionTable(table, kinds);
+                    if (costPairs > 0) {
+                        AttributionBench.ObservationCost cost = bench.cost(costPairs, stallPosts);
+                        ObjectNode c = snake.valueToTree(cost);
+                        c.put("mean_within_target", cost.meanWithinTarget());
+                        c.put("p99_within_spread", cost.p99WithinSpread());
+                        root.set("observation_cost", c);
+                        costTable(table, cost);
+                    }
                 }
             }
         }
@@ -287,6 +305,19 @@ public final class BenchCommand implements Callable<Integer> {
                     100 * k.precisionWithNatural()));
             k.missed().forEach(m -> t.append("  missed ").append(m).append('\n'));
         }
+    }
+
+    private static void costTable(StringBuilder t, AttributionBench.ObservationCost c) {
+        t.append(String.format(Locale.ROOT, "%nobservation cost: %d blocks alternating with and without events, "
+                + "scheduler counters and lock-wait sampling (docs/performance.md §8); targets: mean <= 3%% more, "
+                + "p99 within the replicate spread%n%-10s %12s %12s %8s%n", c.blocks().size(), "", "observed",
+                "not", "ratio"));
+        t.append(String.format(Locale.ROOT, "%-10s %12.1f %12.1f %8.3f  (pairs %.3f–%.3f) %s%n", "mean µs",
+                c.meanObservedUs(), c.meanUnobservedUs(), c.meanRatio(), c.pairMeanRatioMin(), c.pairMeanRatioMax(),
+                c.meanWithinTarget() ? "met" : "missed"));
+        t.append(String.format(Locale.ROOT, "%-10s %12.0f %12.0f %8.3f  (unobserved %d–%d) %s%n", "p99 µs",
+                c.p99ObservedUs(), c.p99UnobservedUs(), c.p99Ratio(), c.p99UnobservedMinUs(), c.p99UnobservedMaxUs(),
+                c.p99WithinSpread() ? "met" : "missed"));
     }
 
     private void analysis(Path dir, PrintWriter pw, ObjectNode a, StringBuilder table) throws Exception {

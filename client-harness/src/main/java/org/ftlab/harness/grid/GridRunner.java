@@ -6,6 +6,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Objects;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -99,6 +100,36 @@ public final class GridRunner {
         return complete;
     }
 
+    /** What runs before each block, given the block and the run's clients. */
+    @FunctionalInterface
+    public interface BeforeBlock {
+        void run(GridPlan.Block block, List<ClientSession> clients) throws Exception;
+    }
+
+    private BeforeBlock beforeBlock = (block, clients) -> {
+    };
+
+    /**
+     * Runs {@code hook} before each block, after the previous block's requests have all returned (e.g. to switch the
+     * lab's observation in alternating blocks); an exception from it stops the run. Returns this runner.
+     */
+    public GridRunner beforeEachBlock(BeforeBlock hook) {
+        this.beforeBlock = Objects.requireNonNull(hook, "hook");
+        return this;
+    }
+
+    /** As {@link #runToEnd(ManagedLab, RunDirectory, PrintWriter)}, with {@code hook} run before each block. */
+    public static boolean runToEnd(ManagedLab lab, RunDirectory dir, PrintWriter progress, BeforeBlock hook)
+            throws Exception {
+        boolean complete = false;
+        try {
+            complete = new GridRunner(GridLab.of(lab), dir, progress).beforeEachBlock(hook).run();
+        } finally {
+            dir.finish(complete ? "complete" : "aborted");
+        }
+        return complete;
+    }
+
     /** Asks the run to stop after the requests in flight; the unfinished block's completed requests are kept. */
     public void abort() {
         aborted = true;
@@ -149,6 +180,7 @@ public final class GridRunner {
             injector.start();
             for (int k = 0; k < todo.size() && !aborted; k++) {
                 GridPlan.Block block = todo.get(k);
+                beforeBlock.run(block, sessions.stream().map(GridClient::session).toList());
                 long t0 = System.nanoTime();
                 List<ProbeTable> tables = runBlock(block, schedule.indexOf(block) + 1, sessions, pool, injector);
                 all.addAll(tables);
@@ -342,12 +374,16 @@ public final class GridRunner {
 
     /** Invokes {@code r} and completes its row: the timed path is the invocation between two clock readings. */
     private void invoke(Sent r, GridClient c, ProbeTable table, int row, int sizedBytes) {
-        long runQueue = ThreadSchedstat.runQueueNanos(); // outside the timed path, as the second reading
+        boolean observed = r.header().observed();
+        // outside the timed path, as the second reading
+        long runQueue = observed ? ThreadSchedstat.runQueueNanos() : ThreadSchedstat.UNKNOWN;
         long sent = MicroClock.nowEpochMicros();
         try {
             Outcome<?> o = r.request().invoke(c.session().client);
             long received = MicroClock.nowEpochMicros();
-            table.clientRunQueue(row, ThreadSchedstat.deltaMicros(runQueue, ThreadSchedstat.runQueueNanos()));
+            if (observed) {
+                table.clientRunQueue(row, ThreadSchedstat.deltaMicros(runQueue, ThreadSchedstat.runQueueNanos()));
+            }
             table.served(row, sizedBytes, sent, received, o.result() instanceof Reply<?> reply ? reply : null,
                     o.servedBy(), o.served().wireName(), o.phases(), o.sentTo());
             r.request().completed(o);

@@ -18,6 +18,7 @@ import org.ftlab.rm.api.FaultSpec;
 import org.ftlab.rm.api.InjectedFault;
 import org.ftlab.rm.api.ManagerEndpoint;
 import org.ftlab.rm.api.ManagerStatus;
+import org.ftlab.rm.api.ObserveSwitch;
 import org.ftlab.rm.api.PrimaryBackupView;
 
 /** Talks to the Replication Manager's HTTP interface (see ManagerHttpApi), in the records of its contract. */
@@ -72,6 +73,15 @@ public final class ManagerClient {
         EventDump request = new EventDump(dir.toAbsolutePath().toString(), suffix, sinceEpochUs);
         return JSON.treeToValue(post("/events", "application/json", JSON.writeValueAsString(request),
                 Duration.ofSeconds(120)), EventDump.Files.class);
+    }
+
+    /**
+     * Every recording JVM of the lab starts ({@code on}) or stops its recording, the manager its sampling of the
+     * database (see {@link ObserveSwitch}); returns what was switched and what could not be.
+     */
+    public ObserveSwitch.Result observe(boolean on) throws IOException {
+        return JSON.treeToValue(post("/observe", "application/json", JSON.writeValueAsString(new ObserveSwitch(on)),
+                Duration.ofSeconds(60)), ObserveSwitch.Result.class);
     }
 
     public void shutdown() throws IOException {

@@ -25,6 +25,8 @@ public final class ClientSession implements AutoCloseable {
     public final String clientId;
     public final FailoverClient client;
     private long nextSeq;
+    /** False while the lab's observation is switched off (the replica then reads no scheduler counters). */
+    private volatile boolean observed = true;
     /** Open loop only: the threads that carry this client's concurrent requests. */
     private ThreadPoolExecutor workers;
 
@@ -42,7 +44,16 @@ public final class ClientSession implements AutoCloseable {
 
     /** The next header; sequence numbers are handed out by one thread (the one that schedules requests). */
     public RequestHeader next(ReplySize size) {
-        return new RequestHeader(clientId, nextSeq++, size);
+        RequestHeader h = new RequestHeader(clientId, nextSeq++, size);
+        return observed ? h : h.unobserved();
+    }
+
+    /**
+     * Whether this client's next requests are observed beyond their timestamps (the replica's and this client's
+     * scheduler counters); switched off only to measure what observing costs (docs/performance.md §8).
+     */
+    public void observed(boolean on) {
+        observed = on;
     }
 
     /** The next header, with the replica's probes on or off (off only to measure what probes cost). */

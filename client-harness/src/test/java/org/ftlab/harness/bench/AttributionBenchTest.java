@@ -1,6 +1,8 @@
 package org.ftlab.harness.bench;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.List;
@@ -84,5 +86,46 @@ class AttributionBenchTest {
         assertEquals(9, s.entries().size());
         assertEquals(List.of(FaultKind.GC, FaultKind.CPU_HOG, FaultKind.DB_LOCK), s.kinds());
         s.checkBlocks(3);
+    }
+
+    @Test
+    void theCostRunObservesOneBlockOfEachPairInTheOrderOnOffOffOn() {
+        List<Boolean> order = java.util.stream.IntStream.rangeClosed(1, 8).mapToObj(AttributionBench::observedIn)
+                .toList();
+        assertEquals(List.of(true, false, false, true, true, false, false, true), order);
+    }
+
+    @Test
+    void theObservationCostIsTheRatioOfMediansAndTheP99IsJudgedAgainstTheUnobservedBlocksRange() {
+        List<AttributionBench.CostBlock> blocks = List.of(
+                new AttributionBench.CostBlock(1, true, 8000, 1030, 9000),
+                new AttributionBench.CostBlock(2, false, 8000, 1000, 8000),
+                new AttributionBench.CostBlock(3, false, 8000, 1100, 10000),
+                new AttributionBench.CostBlock(4, true, 8000, 1111, 9500),
+                new AttributionBench.CostBlock(5, true, 8000, 1050, 30000),
+                new AttributionBench.CostBlock(6, false, 8000, 1050, 9900));
+        AttributionBench.ObservationCost c = AttributionBench.ObservationCost.of(blocks);
+        assertEquals(1050, c.meanObservedUs(), 1e-9);
+        assertEquals(1050, c.meanUnobservedUs(), 1e-9);
+        assertEquals(1.0, c.meanRatio(), 1e-9);
+        assertEquals(1.0, c.pairMeanRatioMin(), 1e-9); // pair 3: 1050 / 1050
+        assertEquals(1.03, c.pairMeanRatioMax(), 1e-9); // pair 1: 1030 / 1000
+        assertEquals(9500, c.p99ObservedUs(), 1e-9);
+        assertEquals(8000, c.p99UnobservedMinUs());
+        assertEquals(10000, c.p99UnobservedMaxUs());
+        assertTrue(c.meanWithinTarget());
+        assertTrue(c.p99WithinSpread());
+        AttributionBench.ObservationCost slower = AttributionBench.ObservationCost.of(List.of(
+                new AttributionBench.CostBlock(1, true, 8000, 1100, 12000),
+                new AttributionBench.CostBlock(2, false, 8000, 1000, 9000)));
+        assertEquals(1.1, slower.meanRatio(), 1e-9);
+        assertFalse(slower.meanWithinTarget());
+        assertFalse(slower.p99WithinSpread());
+    }
+
+    @Test
+    void anObservationCostNeedsBlocksOfBothKinds() {
+        assertThrows(IllegalArgumentException.class, () -> AttributionBench.ObservationCost.of(List.of(
+                new AttributionBench.CostBlock(1, true, 8000, 1100, 12000))));
     }
 }

@@ -20,12 +20,17 @@ import java.util.TreeSet;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
+import org.ftlab.auction.api.MicroClock;
+import org.ftlab.harness.bench.AttributionBench;
 import org.ftlab.harness.cli.FtlabCommand;
 import org.ftlab.harness.grid.RunDirectory;
+import org.ftlab.harness.lab.ManagedLab;
 import org.ftlab.harness.lab.ManagerClient;
 import org.ftlab.harness.probe.FaultRecord;
 import org.ftlab.harness.probe.FaultsCsv;
+import org.ftlab.harness.probe.ProbeFile;
 import org.ftlab.harness.probe.ProbeTable;
+import org.ftlab.rm.api.EventDump;
 import org.ftlab.rm.api.ManagerEndpoint;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -375,5 +380,44 @@ class GridIT {
                 HtmlReportIT.attribute(page.dom(), "data-plots-rendered"), page.dom());
         assertEquals("gc-pause(" + primary + ")", injected.get(0).path("expected_cause").asText());
         assertEquals("db-lock-wait(db)", injected.get(1).path("expected_cause").asText());
+    }
+
+    @Test
+    void observationSwitchedOffForAlternateBlocksReadsNoSchedulerCountersThenAndRecordsEventsAgainAfter()
+            throws Exception {
+        Path benchDir = Files.createTempDirectory(Path.of("target").toAbsolutePath(), "observe-cost-");
+        StringWriter progress = new StringWriter();
+        try (ManagedLab lab = ManagedLab.attach(RunningLab.dir())) {
+            AttributionBench.ObservationCost cost = new AttributionBench(lab, benchDir, new PrintWriter(progress))
+                    .cost(1, 100);
+            assertEquals(List.of(true, false), cost.blocks().stream().sorted(
+                    java.util.Comparator.comparingInt(AttributionBench.CostBlock::replicate))
+                    .map(AttributionBench.CostBlock::observed).toList(), progress.toString());
+            for (int rep = 1; rep <= 2; rep++) {
+                Path csv;
+                try (Stream<Path> files = Files.list(benchDir.resolve("observation-cost/probes"))) {
+                    String suffix = "-rep" + rep + ".csv";
+                    csv = files.filter(f -> f.getFileName().toString().endsWith(suffix)).findFirst().orElseThrow();
+                }
+                ProbeFile block = ProbeFile.read(csv);
+                assertTrue(block.size > 0, "measured rows: " + csv);
+                long clientRead = java.util.Arrays.stream(block.clientRunQueueUs).filter(v -> v >= 0).count();
+                long serverRead = java.util.Arrays.stream(block.serverRunQueueUs).filter(v -> v >= 0).count();
+                if (rep == 1) {
+                    assertEquals(block.size, clientRead, "an observed block reads the client's counters");
+                    assertTrue(serverRead > 0, "and the replica's");
+                } else {
+                    assertEquals(0, clientRead, "an unobserved block reads no client's counters");
+                    assertEquals(0, serverRead, "nor the replica's");
+                }
+            }
+            // the lab observes again: every recording JVM writes its events
+            Path events = benchDir.resolve("events");
+            EventDump.Files written = lab.manager().dumpEvents(events, "-after", MicroClock.nowEpochMicros()
+                    - 60_000_000L);
+            assertTrue(written.failed().isEmpty(), written.failures().toString());
+            assertTrue(written.written().keySet().containsAll(List.of("rm", "fd")), written.toString());
+            assertTrue(written.written().keySet().stream().anyMatch(p -> p.matches("r\\d+")), written.toString());
+        }
     }
 }

@@ -82,6 +82,27 @@ public final class FlightRecording implements AutoCloseable {
         Files.move(tmp, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
     }
 
+    /**
+     * Stops and discards the recording of JVM {@code pid} of this machine (what it had not dumped is lost); the JVM
+     * then records nothing until {@link #start(long, Path)}.
+     *
+     * @throws IOException if the JVM is gone or has no such recording (the message says why)
+     */
+    public static void stop(long pid) throws IOException {
+        Jcmd.run(pid, "JFR.stop name=" + NAME);
+    }
+
+    /**
+     * Starts the recording of JVM {@code pid} of this machine again, with {@code settings} (from
+     * {@link #settingsFile}), into the repository it was started with.
+     *
+     * @throws IOException if the JVM is gone or cannot record (the message says why)
+     */
+    public static void start(long pid, Path settings) throws IOException {
+        Jcmd.run(pid, "JFR.start name=" + NAME + " settings=" + settings.toAbsolutePath() + " disk=true maxsize="
+                + MAX_SIZE);
+    }
+
     /** Starts recording this JVM with ftlab's settings, on disk, up to {@link #MAX_SIZE}. */
     public static FlightRecording startHere() throws IOException {
         Configuration c;
