@@ -301,10 +301,62 @@ public final class Attribution {
                         .toList();
             }
         }
+        // a wait for a CPU while another JVM of the host was in a stop-the-world collection: the collection's
+        // threads held the CPUs (they are as many as the cores). Up to the collection's overlap, the request's waits
+        // are credited to it; it is the cause if that is most of the waits
+        if (best != null && best.startsWith(RUN_QUEUE + "(")) {
+            long waited = Math.max(0, served != null ? pf.serverRunQueueUs[i] : 0) + Math.max(0, pf.dbRunQueueUs[i])
+                    + Math.max(0, pf.clientRunQueueUs[i]);
+            Neighbour n = neighbourCollection(processes, from, to, waited);
+            if (n != null && 2 * n.creditUs() >= waited && n.creditUs() >= MIN_SHARE_OF_EXCESS * excess) {
+                best = Stall.Cause.GC_PAUSE.wireName() + "(" + n.process() + ")";
+                bestUs = n.creditUs();
+                long credit = n.creditUs();
+                evidence = n.pauses().stream().limit(MAX_EVIDENCE).map(s -> new Evidence(s.process(),
+                        s.cause().wireName(), s.detail() + "; the request's threads waited for a CPU " + waited
+                                + " µs meanwhile, " + credit + " µs credited", s.startUs(), s.durationUs(),
+                        s.overlapUs(from, to))).toList();
+            }
+        }
         boolean named = best != null && excess > 0 && bestUs >= MIN_SHARE_OF_EXCESS * excess;
         return new Outlier(pf.block, pf.clientIds.get(pf.client[i]), pf.seq[i], pf.methods.get(pf.method[i]),
                 pf.sendUs[i], latency, excess, blockMax, named ? best : UNEXPLAINED, bestUs,
                 latency == 0 ? 0 : bestUs / (double) latency, span(pf, i), evidence, spans(pf, i));
+    }
+
+    /** A collection in a JVM that did not serve the request, and the request's CPU waits credited to it. */
+    private record Neighbour(String process, long creditUs, List<Stall> pauses) {
+    }
+
+    /**
+     * The JVM other than {@code own} whose collections overlapped {@code [from, to]} the most, with the credit
+     * {@code min(overlap, waitedUs)}; null if none overlapped or the request's threads did not wait for a CPU.
+     */
+    private Neighbour neighbourCollection(List<String> own, long from, long to, long waitedUs) {
+        if (waitedUs <= 0) {
+            return null;
+        }
+        Neighbour best = null;
+        for (Map.Entry<String, List<Stall>> e : events.byProcess().entrySet()) {
+            if (own.contains(e.getKey())) {
+                continue;
+            }
+            List<Stall> pauses = new ArrayList<>();
+            for (Stall s : e.getValue()) {
+                if (s.startUs() >= to) {
+                    break;
+                }
+                if (s.cause() == Stall.Cause.GC_PAUSE && s.overlapUs(from, to) > 0) {
+                    pauses.add(s);
+                }
+            }
+            long credit = Math.min(covered(pauses, from, to), waitedUs);
+            if (credit > 0 && (best == null || credit > best.creditUs())) {
+                pauses.sort(Comparator.comparingLong((Stall s) -> s.overlapUs(from, to)).reversed());
+                best = new Neighbour(e.getKey(), credit, pauses);
+            }
+        }
+        return best;
     }
 
     /** How much of {@code [from, to]} the stalls cover, each µs counted once (stalls by start). */

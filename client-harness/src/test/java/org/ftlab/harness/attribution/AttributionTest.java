@@ -240,6 +240,27 @@ class AttributionTest {
     }
 
     @Test
+    void aWaitForACpuDuringAnotherJvmsCollectionIsCreditedToThatCollectionUpToTheirOverlap() throws Exception {
+        // request 50 (served by r1) waited 7 ms for a CPU in r1's thread while r2 collected for 8 ms: r2's collection
+        ProbeFile pf = block(Map.of(50, 10_000L, 120, 10_000L), Map.of(), Map.of(50, 7_000L, 120, 7_000L),
+                Map.of());
+        long s = sendOf(50);
+        Stall full = new Stall("r2", Stall.Cause.GC_PAUSE, s + 1_000, s + 9_000, "G1Full (Diagnostic Command)");
+        long s120 = sendOf(120);
+        Stall young = new Stall("r2", Stall.Cause.GC_PAUSE, s120 + 1_000, s120 + 3_000, "G1New");
+        Attribution.Result r = attribute(pf, events(full, young));
+        Attribution.Outlier o = outlier(r, 50);
+        assertEquals("gc-pause(r2)", o.cause(), "the collection's threads held the CPUs the request waited for");
+        assertEquals(7_000, o.explainedUs(), "no more than the request's threads waited");
+        assertTrue(o.evidence().get(0).detail().contains("waited for a CPU 7000 µs"), o.evidence().toString());
+        // 2 ms of collection against 7 ms of waits: most of the wait was for something else
+        assertEquals("cpu-runqueue(r1)", outlier(r, 120).cause());
+        // a request whose threads did not wait for a CPU owes nothing to another JVM's collection
+        ProbeFile noWait = block(Map.of(50, 10_000L, 120, 10_000L), Map.of(), Map.of(), Map.of());
+        assertEquals(Attribution.UNEXPLAINED, outlier(attribute(noWait, events(full)), 50).cause());
+    }
+
+    @Test
     void probeAndRecordingClocksAlignOnTheEpochMicrosecond() {
         // JFR's instants and the probes are both the host's wall clock, truncated to the µs as MicroClock does
         java.time.Instant t = java.time.Instant.ofEpochSecond(1_700_000_000L, 123_456_789);
