@@ -34,6 +34,7 @@ import org.ftlab.rm.db.LockWaitRecorder;
 import org.ftlab.rm.db.SessionFence;
 import org.ftlab.rm.fault.FaultSite;
 import org.ftlab.rm.fault.FaultsInEffect;
+import org.ftlab.rm.host.HostSampler;
 import org.ftlab.rm.net.Hosts;
 import org.ftlab.rm.net.VirtualNetwork;
 import org.ftlab.rm.os.ChildJvm;
@@ -93,6 +94,8 @@ public final class ReplicationManager implements AutoCloseable {
     private volatile FlightRecording ownEvents;
     /** The database's row-lock waits, sampled into {@link #ownEvents}; null when the lab records no events. */
     private volatile LockWaitRecorder lockWaits;
+    /** The host's and the lab's processes' CPU, page faults and resident set, sampled into {@link #ownEvents}. */
+    private volatile HostSampler hostSampler;
     /** Whether observation is switched off for now in a lab that records events ({@link #observe}). */
     private volatile boolean observationPaused;
     private final Object observeLock = new Object();
@@ -194,6 +197,7 @@ public final class ReplicationManager implements AutoCloseable {
             if (observe) {
                 rm.ownEvents = FlightRecording.startHere();
                 rm.lockWaits = LockWaitRecorder.start(lab.database().endpoint());
+                rm.hostSampler = HostSampler.start(rm::sampledProcesses);
             }
             for (int i = 0; i < settings.replicas(); i++) {
                 rm.launchAndJoin(0);
@@ -599,9 +603,12 @@ public final class ReplicationManager implements AutoCloseable {
             if (on) {
                 ownEvents = FlightRecording.startHere();
                 lockWaits = LockWaitRecorder.start(lab.database().endpoint());
+                hostSampler = HostSampler.start(this::sampledProcesses);
             } else {
+                hostSampler.close();
                 lockWaits.close();
                 ownEvents.close();
+                hostSampler = null;
                 lockWaits = null;
                 ownEvents = null;
             }
@@ -609,6 +616,14 @@ public final class ReplicationManager implements AutoCloseable {
             observationPaused = !on;
             return new ObserveSwitch.Result(on, switched, failed);
         }
+    }
+
+    /** The lab's processes on this host the {@link HostSampler} reads: the recording JVMs, the database, this one. */
+    private Map<String, Long> sampledProcesses() {
+        Map<String, Long> pids = recordingJvms();
+        lab.database().pid().ifPresent(pid -> pids.put("db", pid));
+        pids.put("rm", ProcessHandle.current().pid());
+        return pids;
     }
 
     /** The recording JVMs of the lab other than this one, by process name: live local replicas and the detector. */
@@ -769,6 +784,10 @@ public final class ReplicationManager implements AutoCloseable {
         Jcmd.forget(detector.pid());
         detectorGuard.close();
         faults.close();
+        HostSampler sampler = hostSampler;
+        if (sampler != null) {
+            sampler.close();
+        }
         LockWaitRecorder waits = lockWaits;
         if (waits != null) {
             waits.close();

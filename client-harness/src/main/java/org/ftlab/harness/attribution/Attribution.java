@@ -42,6 +42,12 @@ public final class Attribution {
     public static final String DATABASE = "db";
     /** The cause of a request whose thread waited for a CPU (Linux scheduler statistics, measured per request). */
     public static final String RUN_QUEUE = "cpu-runqueue";
+    /** The cause of a request whose threads waited for CPUs that processes outside the lab used the most of. */
+    public static final String CPU_OUTSIDE = "cpu-outside";
+    /** The cause of a request whose threads waited for CPUs that the hypervisor gave away the most of. */
+    public static final String CPU_STEAL = "cpu-steal";
+    /** The least CPU use outside the lab (or stolen) that can be a cause: below it, sampling noise. */
+    static final double MIN_FOREIGN_CPUS = 0.25;
     /** A request's connection when it may have run transactions on several: every lock wait may have held it up. */
     private static final long ANY_CONNECTION = Long.MIN_VALUE;
     /** Evidence listed per request, longest overlap first. */
@@ -316,6 +322,23 @@ public final class Attribution {
                         s.cause().wireName(), s.detail() + "; the request's threads waited for a CPU " + waited
                                 + " µs meanwhile, " + credit + " µs credited", s.startUs(), s.durationUs(),
                         s.overlapUs(from, to))).toList();
+            }
+        }
+        // whose use filled the CPUs the request's threads waited for: a process outside the lab, or the hypervisor,
+        // is the cause if it used more of them than any process of the lab
+        if (best != null && best.startsWith(RUN_QUEUE + "(")) {
+            Map<String, Double> use = CpuUse.over(events, from, to);
+            if (!use.isEmpty()) {
+                Map.Entry<String, Double> top = use.entrySet().iterator().next();
+                String holder = top.getKey();
+                if ((holder.equals(CpuUse.OUTSIDE) || holder.equals(CpuUse.STEAL))
+                        && top.getValue() >= MIN_FOREIGN_CPUS) {
+                    best = (holder.equals(CpuUse.OUTSIDE) ? CPU_OUTSIDE : CPU_STEAL) + "(host)";
+                }
+                List<Evidence> withUse = new ArrayList<>(evidence);
+                withUse.add(new Evidence("host", "cpu-use", "CPUs in use meanwhile, of " + events.host().get(0).cpus()
+                        + ": " + CpuUse.describe(use), from, to - from, to - from));
+                evidence = List.copyOf(withUse);
             }
         }
         boolean named = best != null && excess > 0 && bestUs >= MIN_SHARE_OF_EXCESS * excess;

@@ -11,7 +11,11 @@ import java.util.Map;
  * {@code <p>.kernel_cpu}, its mean CPU use in user and kernel mode as a share of the machine's CPUs; {@code
  * <p>.gc_pauses} and {@code <p>.gc_pause_ms}, its collections' stop-the-world pauses that began in the block, and
  * their total; and for the machine, {@code machine.cpu} (its mean CPU use) and {@code machine.context_switches_per_s}
- * (the harness's samples). Page faults and the resident set are not recorded (JFR does not sample them on Java 17).
+ * (the harness's samples). From the manager's samples of the lab's processes ({@code r1}, …, {@code db}, {@code fd},
+ * {@code rm}): {@code <p>.minor_faults_per_s}, {@code <p>.major_faults_per_s}, {@code <p>.resident_mib} (mean), and
+ * the database's {@code db.user_cpu} and {@code db.kernel_cpu}; from its samples of the host: {@code
+ * machine.steal_cpu} (the hypervisor's share of the CPUs) and {@code machine.cpu_pressure} (the share of the time
+ * some runnable task waited for a CPU).
  */
 public final class BlockLoad {
     private BlockLoad() {
@@ -60,6 +64,56 @@ public final class BlockLoad {
             }
             m.put(p + ".gc_pauses", (double) pauses);
             m.put(p + ".gc_pause_ms", pauseUs / 1000.0);
+        }
+        int cpus = events.host().isEmpty() ? 0 : events.host().get(0).cpus();
+        events.usage().forEach((p, samples) -> {
+            double seconds = 0;
+            long user = 0;
+            long kernel = 0;
+            long minor = 0;
+            long major = 0;
+            double resident = 0;
+            int n = 0;
+            for (JfrStalls.ProcessUse u : samples) {
+                if (u.startUs() >= fromUs && u.endUs() <= toUs) {
+                    seconds += (u.endUs() - u.startUs()) / 1e6;
+                    user += u.userUs();
+                    kernel += u.systemUs();
+                    minor += u.minorFaults();
+                    major += u.majorFaults();
+                    resident += u.residentBytes();
+                    n++;
+                }
+            }
+            if (n == 0 || seconds <= 0) {
+                return;
+            }
+            if (!m.containsKey(p + ".user_cpu") && cpus > 0) { // not a JVM that sampled itself (the database)
+                m.put(p + ".user_cpu", user / 1e6 / seconds / cpus);
+                m.put(p + ".kernel_cpu", kernel / 1e6 / seconds / cpus);
+            }
+            m.put(p + ".minor_faults_per_s", minor / seconds);
+            m.put(p + ".major_faults_per_s", major / seconds);
+            m.put(p + ".resident_mib", resident / n / (1 << 20));
+        });
+        double seconds = 0;
+        double steal = 0;
+        double pressure = 0;
+        boolean pressureKnown = true;
+        for (JfrStalls.HostSample h : events.host()) {
+            if (h.startUs() >= fromUs && h.endUs() <= toUs) {
+                double s = (h.endUs() - h.startUs()) / 1e6;
+                seconds += s;
+                steal += h.stealCpus() * s;
+                pressureKnown &= h.pressureUs() >= 0;
+                pressure += Math.max(0, h.pressureUs()) / 1e6;
+            }
+        }
+        if (seconds > 0) {
+            m.put("machine.steal_cpu", steal / seconds / cpus);
+            if (pressureKnown) {
+                m.put("machine.cpu_pressure", pressure / seconds);
+            }
         }
         return m;
     }

@@ -12,8 +12,8 @@ import org.ftlab.rm.api.FaultKind;
  * The stalls a run injected on purpose ({@code gc}, {@code cpu-hog}, {@code db-lock}: a known cause at a known time
  * and place) set against what the attribution named (docs/analysis.md, "Stalls injected on purpose"). A stall
  * <em>delayed</em> the slow requests that were in flight while it was on ({@link #overlaps}); it is <em>found</em>
- * when at least half of them name its cause: {@code gc-pause(<its replica>)}, any
- * {@code cpu-runqueue(…)} (every host of one machine shares its CPUs, so which threads wait is not the hog's place),
+ * when at least half of them name its cause: {@code gc-pause(<its replica>)}, {@code cpu-outside(host)} (the hog's
+ * processes are not the lab's; every host of one machine shares its CPUs, so its place is the host),
  * {@code db-lock-wait(db)}.
  */
 public final class InjectedStalls {
@@ -75,15 +75,14 @@ public final class InjectedStalls {
 
     /** Whether a named cause is the one a stall of {@code kind} on {@code replica} should be named by. */
     public static Predicate<String> expected(FaultKind kind, String replica) {
-        // a CPU hog's waits are named by whichever threads waited: any cpu-runqueue label
-        return kind == FaultKind.CPU_HOG ? ofKind(kind) : describe(kind, replica)::equals;
+        return describe(kind, replica)::equals;
     }
 
     /** Whether a named cause is of the sort a stall of {@code kind} is named by, in any process. */
     public static Predicate<String> ofKind(FaultKind kind) {
         return switch (kind) {
             case GC -> c -> c.startsWith(Stall.Cause.GC_PAUSE.wireName() + "(");
-            case CPU_HOG -> c -> c.startsWith(Attribution.RUN_QUEUE + "(");
+            case CPU_HOG -> c -> c.startsWith(Attribution.CPU_OUTSIDE + "(");
             case DB_LOCK -> c -> c.startsWith(Stall.Cause.DB_LOCK_WAIT.wireName() + "(");
             default -> throw new IllegalArgumentException(kind.wireName() + " is not a stall of known cause");
         };
@@ -93,7 +92,7 @@ public final class InjectedStalls {
     public static String describe(FaultKind kind, String replica) {
         return switch (kind) {
             case GC -> Stall.Cause.GC_PAUSE.wireName() + "(" + replica + ")";
-            case CPU_HOG -> Attribution.RUN_QUEUE + "(…)";
+            case CPU_HOG -> Attribution.CPU_OUTSIDE + "(host)";
             case DB_LOCK -> Stall.Cause.DB_LOCK_WAIT.wireName() + "(" + Attribution.DATABASE + ")";
             default -> throw new IllegalArgumentException(kind.wireName() + " is not a stall of known cause");
         };

@@ -12,6 +12,8 @@ import java.util.TreeMap;
 import jdk.jfr.consumer.RecordedEvent;
 import jdk.jfr.consumer.RecordingFile;
 import org.ftlab.rm.api.DatabaseLockWait;
+import org.ftlab.rm.api.HostCpuSample;
+import org.ftlab.rm.api.ProcessSample;
 
 /**
  * The stalls in one process's JDK Flight Recorder file ({@code events/<process>-seg<N>.jfr}): each safepoint, from
@@ -34,8 +36,28 @@ public final class JfrStalls {
     public record LoadSample(long atUs, double user, double system, double machine, double switchesPerS) {
     }
 
-    /** A file's stalls by start and its load samples by time. */
-    public record Recording(List<Stall> stalls, List<LoadSample> load) {
+    /**
+     * The host's CPUs over one interval, as the manager sampled them ({@code ftlab.HostCpu}): CPUs busy (all
+     * processes), CPUs stolen by the hypervisor, and how long some task waited for a CPU (µs, -1: unknown).
+     */
+    public record HostSample(long startUs, long endUs, int cpus, double busyCpus, double stealCpus,
+            long pressureUs) {
+    }
+
+    /**
+     * One process of the lab over one interval, as the manager sampled it ({@code ftlab.ProcessSample}): CPU time in
+     * user and kernel mode (µs), page faults, resident set at its end.
+     */
+    public record ProcessUse(String process, long startUs, long endUs, long userUs, long systemUs, long minorFaults,
+            long majorFaults, long residentBytes) {
+    }
+
+    /** A file's stalls by start, its load samples by time, and (the manager's file) the host's and processes'. */
+    public record Recording(List<Stall> stalls, List<LoadSample> load, List<HostSample> host,
+            List<ProcessUse> processes) {
+        public Recording(List<Stall> stalls, List<LoadSample> load) {
+            this(stalls, load, List.of(), List.of());
+        }
     }
 
     /** The file's stalls (of {@code process}, and lock waits of {@code db}), by start. */
@@ -52,6 +74,8 @@ public final class JfrStalls {
         List<long[]> pauses = new ArrayList<>(); // {start, end, gcId}
         Map<Long, String> collections = new HashMap<>();
         List<Stall> lockWaits = new ArrayList<>();
+        List<HostSample> host = new ArrayList<>();
+        List<ProcessUse> processes = new ArrayList<>();
         try (RecordingFile in = new RecordingFile(file)) {
             while (in.hasMoreEvents()) {
                 RecordedEvent e = in.readEvent();
@@ -80,6 +104,13 @@ public final class JfrStalls {
                                     + e.getLong(DatabaseLockWait.CONNECTION) + " waited for a row lock (transaction "
                                     + e.getString(DatabaseLockWait.TRANSACTION) + ")",
                             e.getLong(DatabaseLockWait.CONNECTION)));
+                    case HostCpuSample.NAME -> host.add(new HostSample(us(e.getStartTime()), us(e.getEndTime()),
+                            e.getInt(HostCpuSample.CPUS), e.getDouble(HostCpuSample.BUSY),
+                            e.getDouble(HostCpuSample.STEAL), micros(e, HostCpuSample.PRESSURE)));
+                    case ProcessSample.NAME -> processes.add(new ProcessUse(e.getString(ProcessSample.PROCESS),
+                            us(e.getStartTime()), us(e.getEndTime()), micros(e, ProcessSample.USER),
+                            micros(e, ProcessSample.SYSTEM), e.getLong(ProcessSample.MINOR_FAULTS),
+                            e.getLong(ProcessSample.MAJOR_FAULTS), e.getLong(ProcessSample.RESIDENT)));
                     default -> {
                     }
                 }
@@ -92,7 +123,9 @@ public final class JfrStalls {
         out.sort(Comparator.comparingLong(Stall::startUs));
         List<LoadSample> load = new ArrayList<>();
         cpu.forEach((at, c) -> load.add(new LoadSample(at, c[0], c[1], c[2], nearest(switches, at))));
-        return new Recording(out, load);
+        host.sort(Comparator.comparingLong(HostSample::startUs));
+        processes.sort(Comparator.comparingLong(ProcessUse::startUs));
+        return new Recording(out, load, host, processes);
     }
 
 
@@ -139,6 +172,11 @@ public final class JfrStalls {
         Map.Entry<Long, Double> best = below == null ? above : above == null ? below
                 : atUs - below.getKey() <= above.getKey() - atUs ? below : above;
         return best == null || Math.abs(best.getKey() - atUs) > 1_000_000 ? Double.NaN : best.getValue();
+    }
+
+    /** A timespan field in µs, whatever unit it was declared in. */
+    private static long micros(RecordedEvent e, String field) {
+        return e.getDuration(field).toNanos() / 1000;
     }
 
     static long us(Instant t) {

@@ -18,16 +18,26 @@ import org.ftlab.harness.probe.Manifest;
  * @param recorded whether the run recorded events at all ({@code --observe on})
  * @param byProcess each process's stalls, by start
  * @param problems what is missing, one line each
- * @param load each JVM's load samples (its CPU use and the machine's, once a second), by time
+ * @param load each JVM's load samples (its CPU use and the machine's, every 100 ms), by time
+ * @param host the host's CPU samples (every 10 ms, from the manager's file), by start
+ * @param usage each sampled process's CPU, page faults and resident set (every 50 ms, from the manager's file), by
+ *        start
  */
 public record RunEvents(boolean recorded, Map<String, List<Stall>> byProcess, List<String> problems,
-        Map<String, List<JfrStalls.LoadSample>> load) {
+        Map<String, List<JfrStalls.LoadSample>> load, List<JfrStalls.HostSample> host,
+        Map<String, List<JfrStalls.ProcessUse>> usage) {
     /** A run that recorded no events. */
     public static final RunEvents NONE = new RunEvents(false, Map.of(), List.of(), Map.of());
 
     /** Events without load samples (hand-built ones). */
     public RunEvents(boolean recorded, Map<String, List<Stall>> byProcess, List<String> problems) {
         this(recorded, byProcess, problems, Map.of());
+    }
+
+    /** Events without the manager's host and process samples (hand-built ones). */
+    public RunEvents(boolean recorded, Map<String, List<Stall>> byProcess, List<String> problems,
+            Map<String, List<JfrStalls.LoadSample>> load) {
+        this(recorded, byProcess, problems, load, List.of(), Map.of());
     }
 
     public static RunEvents load(Path runDir) throws IOException {
@@ -38,6 +48,8 @@ public record RunEvents(boolean recorded, Map<String, List<Stall>> byProcess, Li
         Map<String, List<Stall>> byProcess = new TreeMap<>();
         Map<String, List<JfrStalls.LoadSample>> load = new TreeMap<>();
         List<String> problems = new ArrayList<>();
+        List<JfrStalls.HostSample> host = new ArrayList<>();
+        Map<String, List<JfrStalls.ProcessUse>> usage = new TreeMap<>();
         boolean recorded = false;
         for (Manifest.Segment s : m.segments()) {
             if (s.events() == null) {
@@ -60,6 +72,9 @@ public record RunEvents(boolean recorded, Map<String, List<Stall>> byProcess, Li
                         byProcess.computeIfAbsent(stall.process(), p -> new ArrayList<>()).add(stall);
                     }
                     load.computeIfAbsent(e.getKey(), p -> new ArrayList<>()).addAll(recording.load());
+                    host.addAll(recording.host());
+                    recording.processes().forEach(u -> usage.computeIfAbsent(u.process(), p -> new ArrayList<>())
+                            .add(u));
                 } catch (IOException ex) {
                     problems.add(ex.getMessage() + ": " + e.getKey() + "'s events in it are left out");
                 }
@@ -67,7 +82,27 @@ public record RunEvents(boolean recorded, Map<String, List<Stall>> byProcess, Li
         }
         byProcess.values().forEach(l -> l.sort(Comparator.comparingLong(Stall::startUs)));
         load.values().forEach(l -> l.sort(Comparator.comparingLong(JfrStalls.LoadSample::atUs)));
-        return new RunEvents(recorded, byProcess, List.copyOf(problems), load);
+        // a segment's dump is whole chunks, so two segments' files may hold the same samples: each counted once
+        List<JfrStalls.HostSample> hostOnce = once(host, JfrStalls.HostSample::startUs, JfrStalls.HostSample::endUs);
+        Map<String, List<JfrStalls.ProcessUse>> usageOnce = new TreeMap<>();
+        usage.forEach((p, l) -> usageOnce.put(p, once(l, JfrStalls.ProcessUse::startUs, JfrStalls.ProcessUse::endUs)));
+        return new RunEvents(recorded, byProcess, List.copyOf(problems), load, hostOnce, usageOnce);
+    }
+
+    /** Samples by start, without any that begins before the one kept before it ends. */
+    static <T> List<T> once(List<T> samples, java.util.function.ToLongFunction<T> start,
+            java.util.function.ToLongFunction<T> end) {
+        List<T> sorted = new ArrayList<>(samples);
+        sorted.sort(Comparator.comparingLong(start));
+        List<T> out = new ArrayList<>(sorted.size());
+        long reach = Long.MIN_VALUE;
+        for (T s : sorted) {
+            if (start.applyAsLong(s) >= reach) {
+                out.add(s);
+                reach = end.applyAsLong(s);
+            }
+        }
+        return out;
     }
 
     /** A process's stalls by start (empty when it recorded none). */

@@ -42,7 +42,7 @@ import org.ftlab.rm.os.FlightRecording;
  * <p>A stall <em>delayed</em> the slow requests (its block's top 1%, as {@code analyze} picks them) whose time in
  * flight overlapped it (from when it began being made to when it was undone). Per kind: <b>recall</b>, the share of
  * stalls that delayed a slow request whose delayed requests were mostly (at least half) attributed to the expected
- * cause ({@code gc-pause(<the primary>)}, any {@code cpu-runqueue(…)}: every host of one machine shares its CPUs,
+ * cause ({@code gc-pause(<the primary>)}, {@code cpu-outside(host)}: every host of one machine shares its CPUs,
  * {@code db-lock-wait(db)}); <b>precision</b>, the share of the run's attributions to that cause that overlap a stall
  * of that kind injected there. A stall that delayed no slow request is counted apart, not as found or missed.
  */

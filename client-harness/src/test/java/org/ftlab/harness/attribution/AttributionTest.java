@@ -260,6 +260,65 @@ class AttributionTest {
         assertEquals(Attribution.UNEXPLAINED, outlier(attribute(noWait, events(full)), 50).cause());
     }
 
+    /**
+     * The host sampled every 10 ms over the whole block: {@code busy} CPUs busy and {@code steal} stolen in the 10 ms
+     * from {@code hotUs}, 0.4 busy elsewhere; r1 uses 0.2 CPU and the database 0.1 throughout (50-ms samples), the
+     * harness 0.05 (its JFR samples, each for the 100 ms before it).
+     */
+    private static RunEvents sampled(long hotUs, double busy, double steal) {
+        List<JfrStalls.HostSample> host = new ArrayList<>();
+        for (long t = T0 - 100_000; t < T0 + 2_200_000; t += 10_000) {
+            boolean hot = t >= hotUs && t < hotUs + 10_000;
+            host.add(new JfrStalls.HostSample(t, t + 10_000, 2, hot ? busy : 0.4, hot ? steal : 0, 0));
+        }
+        Map<String, List<JfrStalls.ProcessUse>> usage = new TreeMap<>();
+        for (long t = T0 - 100_000; t < T0 + 2_200_000; t += 50_000) {
+            usage.computeIfAbsent("r1", k -> new ArrayList<>()).add(new JfrStalls.ProcessUse("r1", t, t + 50_000,
+                    8_000, 2_000, 0, 0, 1L << 29));
+            usage.computeIfAbsent("db", k -> new ArrayList<>()).add(new JfrStalls.ProcessUse("db", t, t + 50_000,
+                    4_000, 1_000, 0, 0, 1L << 28));
+        }
+        List<JfrStalls.LoadSample> harness = new ArrayList<>();
+        for (long t = T0 - 100_000; t < T0 + 2_300_000; t += 100_000) {
+            harness.add(new JfrStalls.LoadSample(t, 0.02, 0.005, 0.3, Double.NaN)); // of 2 CPUs: 0.05
+        }
+        return new RunEvents(true, Map.of(), List.of(), Map.of("harness", harness), host, usage);
+    }
+
+    @Test
+    void aWaitForACpuThatProcessesOutsideTheLabHeldMostOfIsNamedForThemAndTheHypervisorsStealLikewise()
+            throws Exception {
+        ProbeFile pf = block(Map.of(50, 10_000L, 120, 10_000L), Map.of(), Map.of(50, 7_000L, 120, 7_000L),
+                Map.of());
+        Attribution.Result r = attribute(pf, sampled(sendOf(50), 2.0, 0));
+        Attribution.Outlier o = outlier(r, 50);
+        assertEquals("cpu-outside(host)", o.cause(), "2 CPUs busy, the lab using 0.35 of them");
+        assertEquals(7_000, o.explainedUs(), "the waits are what it explains");
+        String use = o.evidence().get(o.evidence().size() - 1).detail();
+        assertTrue(use.startsWith("CPUs in use meanwhile, of 2: 1.65 outside, 0.20 r1, 0.10 db, 0.05 harness"), use);
+        // 0.4 busy, of which the lab used 0.35: its own load, whose threads' waits name them
+        assertEquals("cpu-runqueue(r1)", outlier(r, 120).cause());
+        assertTrue(outlier(r, 120).evidence().get(1).detail().contains("0.20 r1"), outlier(r, 120).toString());
+        Attribution.Result stolen = attribute(pf, sampled(sendOf(50), 0.5, 1.5));
+        assertEquals("cpu-steal(host)", outlier(stolen, 50).cause());
+        // without the host's samples, the waits are named as before
+        assertEquals("cpu-runqueue(r1)", outlier(attribute(pf, events()), 50).cause());
+    }
+
+    @Test
+    void cpuUseIsTheSamplesOverlappingShareAndNeedsTheHostSampledOverHalfTheInterval() {
+        RunEvents ev = sampled(T0 + 1_000_000, 2.0, 0);
+        Map<String, Double> use = CpuUse.over(ev, T0 + 1_000_000, T0 + 1_005_000); // half of the hot 10 ms
+        assertEquals(2.0 - 0.35, use.get(CpuUse.OUTSIDE), 1e-9);
+        assertEquals(0.2, use.get("r1"), 1e-9);
+        assertEquals(0.05, use.get("harness"), 1e-9);
+        assertEquals(CpuUse.OUTSIDE, use.keySet().iterator().next(), "largest first");
+        Map<String, Double> spread = CpuUse.over(ev, T0 + 995_000, T0 + 1_015_000); // 5 + 10 + 5 ms: 0.4, 2, 0.4
+        assertEquals((0.4 * 5 + 2.0 * 10 + 0.4 * 5) / 20 - 0.35, spread.get(CpuUse.OUTSIDE), 1e-9);
+        assertTrue(CpuUse.over(ev, T0 + 3_000_000, T0 + 3_100_000).isEmpty(), "no host samples there");
+        assertTrue(CpuUse.over(ev, T0 + 2_150_000, T0 + 2_350_000).isEmpty(), "sampled over a quarter of it only");
+    }
+
     @Test
     void probeAndRecordingClocksAlignOnTheEpochMicrosecond() {
         // JFR's instants and the probes are both the host's wall clock, truncated to the µs as MicroClock does

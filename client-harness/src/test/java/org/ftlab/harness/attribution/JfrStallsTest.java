@@ -12,6 +12,8 @@ import java.util.Map;
 import java.util.TreeMap;
 import jdk.jfr.Recording;
 import org.ftlab.rm.api.DatabaseLockWait;
+import org.ftlab.rm.api.HostCpuSample;
+import org.ftlab.rm.api.ProcessSample;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -86,6 +88,46 @@ class JfrStallsTest {
                     && s.durationUs() >= 24_000, "begins 5 ms before the event: " + s);
             assertEquals("db-lock-wait(db)", s.label());
         }
+    }
+
+    @Test
+    void theManagersHostAndProcessSamplesAreReadBackWithTheirIntervalsAndUnits() throws Exception {
+        Path file = dir.resolve("rm-seg1.jfr");
+        try (Recording r = new Recording()) {
+            r.enable(HostCpuSample.NAME).withThreshold(java.time.Duration.ZERO);
+            r.enable(ProcessSample.NAME).withThreshold(java.time.Duration.ZERO);
+            r.start();
+            HostCpuSample h = new HostCpuSample();
+            h.begin();
+            ProcessSample p = new ProcessSample();
+            p.begin();
+            Thread.sleep(15);
+            h.cpus = 2;
+            h.busyCpus = 1.5;
+            h.stealCpus = 0.25;
+            h.pressureMicros = 4_000;
+            h.commit();
+            p.process = "db";
+            p.pid = 42;
+            p.userMicros = 30_000;
+            p.systemMicros = 10_000;
+            p.minorFaults = 7;
+            p.majorFaults = 1;
+            p.residentBytes = 300L << 20;
+            p.commit();
+            r.stop();
+            r.dump(file);
+        }
+        JfrStalls.Recording rec = JfrStalls.readAll(file, "rm");
+        assertEquals(1, rec.host().size());
+        JfrStalls.HostSample hs = rec.host().get(0);
+        assertEquals(2, hs.cpus());
+        assertEquals(1.5, hs.busyCpus(), 1e-9);
+        assertEquals(0.25, hs.stealCpus(), 1e-9);
+        assertEquals(4_000, hs.pressureUs());
+        assertTrue(hs.endUs() - hs.startUs() >= 15_000, "the event spans its interval: " + hs);
+        assertEquals(List.of(new JfrStalls.ProcessUse("db", rec.processes().get(0).startUs(),
+                rec.processes().get(0).endUs(), 30_000, 10_000, 7, 1, 300L << 20)), rec.processes());
     }
 
     @Test
