@@ -89,17 +89,21 @@ public record RunEvents(boolean recorded, Map<String, List<Stall>> byProcess, Li
         return new RunEvents(recorded, byProcess, List.copyOf(problems), load, hostOnce, usageOnce);
     }
 
-    /** Samples by start, without any that begins before the one kept before it ends. */
+    /**
+     * Samples by start, each once: the same sample in two files (same start and end) is kept once. (A sampler
+     * begins each interval a few µs before it ends the one before: neighbours overlap that much, and are kept.)
+     */
     static <T> List<T> once(List<T> samples, java.util.function.ToLongFunction<T> start,
             java.util.function.ToLongFunction<T> end) {
         List<T> sorted = new ArrayList<>(samples);
         sorted.sort(Comparator.comparingLong(start));
         List<T> out = new ArrayList<>(sorted.size());
-        long reach = Long.MIN_VALUE;
+        T last = null;
         for (T s : sorted) {
-            if (start.applyAsLong(s) >= reach) {
+            if (last == null || start.applyAsLong(s) != start.applyAsLong(last)
+                    || end.applyAsLong(s) != end.applyAsLong(last)) {
                 out.add(s);
-                reach = end.applyAsLong(s);
+                last = s;
             }
         }
         return out;

@@ -29,7 +29,6 @@ import org.ftlab.harness.probe.RunSettings;
 import org.ftlab.rm.api.FaultKind;
 import org.ftlab.rm.api.Observe;
 import org.ftlab.rm.api.ObserveSwitch;
-import org.ftlab.rm.os.FlightRecording;
 
 /**
  * Is the attribution right? Stalls of known cause, at known times and places, injected many times under load, and
@@ -77,9 +76,10 @@ public final class AttributionBench {
 
     /**
      * What observing costs: {@code pairs} pairs of blocks of one run, one block of each pair observed and the other
-     * not, in the order on-off, off-on, on-off, … (so a drift through the run falls on both alike). Medians over the
-     * blocks of each kind; {@code meanRatio} and {@code p99Ratio} observed ÷ not, and the per-pair ratios of the mean
-     * (each pair's blocks are neighbours in time); the unobserved blocks' p99 range is the replicate spread.
+     * not, in the order on-off, off-on, on-off, … (so a drift through the run falls on both alike). Each pair's
+     * blocks are neighbours in time: {@code meanRatio} and {@code p99Ratio} are the medians over the pairs of observed
+     * ÷ not, with the range of the mean's; beside them the medians over the blocks of each kind, and the unobserved
+     * blocks' p99 range (the replicate spread).
      */
     public record ObservationCost(List<CostBlock> blocks, double meanObservedUs, double meanUnobservedUs,
             double meanRatio, double pairMeanRatioMin, double pairMeanRatioMax, double p99ObservedUs,
@@ -100,26 +100,33 @@ public final class AttributionBench {
             if (on.isEmpty() || off.isEmpty()) {
                 throw new IllegalArgumentException("an observation cost needs observed and unobserved blocks");
             }
-            double meanOn = median(on.stream().mapToDouble(CostBlock::meanUs).toArray());
-            double meanOff = median(off.stream().mapToDouble(CostBlock::meanUs).toArray());
-            double p99On = median(on.stream().mapToDouble(CostBlock::p99Us).toArray());
-            double p99Off = median(off.stream().mapToDouble(CostBlock::p99Us).toArray());
-            List<CostBlock> ordered = blocks.stream().sorted(Comparator.comparingInt(CostBlock::replicate))
-                    .toList();
-            double lo = Double.NaN;
-            double hi = Double.NaN;
+            List<CostBlock> ordered = blocks.stream().sorted(Comparator.comparingInt(CostBlock::replicate)).toList();
+            List<Double> meanRatios = new ArrayList<>();
+            List<Double> p99Ratios = new ArrayList<>();
             for (int i = 0; i + 1 < ordered.size(); i += 2) {
                 CostBlock a = ordered.get(i);
                 CostBlock b = ordered.get(i + 1);
                 if (a.observed() == b.observed()) {
                     continue;
                 }
-                double r = a.observed() ? a.meanUs() / b.meanUs() : b.meanUs() / a.meanUs();
-                lo = Double.isNaN(lo) ? r : Math.min(lo, r);
-                hi = Double.isNaN(hi) ? r : Math.max(hi, r);
+                CostBlock yes = a.observed() ? a : b;
+                CostBlock no = a.observed() ? b : a;
+                meanRatios.add(yes.meanUs() / no.meanUs());
+                p99Ratios.add(yes.p99Us() / (double) no.p99Us());
             }
-            return new ObservationCost(blocks, meanOn, meanOff, meanOn / meanOff, lo, hi, p99On, p99Off,
-                    p99On / p99Off, off.stream().mapToLong(CostBlock::p99Us).min().orElseThrow(),
+            if (meanRatios.isEmpty()) {
+                throw new IllegalArgumentException("an observation cost needs a pair of neighbouring blocks, one "
+                        + "observed and one not");
+            }
+            return new ObservationCost(blocks, median(on.stream().mapToDouble(CostBlock::meanUs).toArray()),
+                    median(off.stream().mapToDouble(CostBlock::meanUs).toArray()),
+                    median(meanRatios.stream().mapToDouble(Double::doubleValue).toArray()),
+                    meanRatios.stream().mapToDouble(Double::doubleValue).min().orElseThrow(),
+                    meanRatios.stream().mapToDouble(Double::doubleValue).max().orElseThrow(),
+                    median(on.stream().mapToDouble(CostBlock::p99Us).toArray()),
+                    median(off.stream().mapToDouble(CostBlock::p99Us).toArray()),
+                    median(p99Ratios.stream().mapToDouble(Double::doubleValue).toArray()),
+                    off.stream().mapToLong(CostBlock::p99Us).min().orElseThrow(),
                     off.stream().mapToLong(CostBlock::p99Us).max().orElseThrow());
         }
 
@@ -167,7 +174,7 @@ public final class AttributionBench {
         GridPlan plan = new GridPlan("custom", List.of(CLIENTS), List.of(0), List.of(ReplySize.ORIGINAL),
                 postsPerClient, 0, new GridPlan.Design(GridPlan.DEFAULT_WARMUP_PER_CLIENT, stallsPerKind,
                         GridPlan.Order.SEQUENTIAL, 0L, GridPlan.Arrival.CLOSED, List.of(), 300));
-        Path dir = benchDir.resolve("attribution");
+        Path dir = fresh(benchDir.resolve("attribution"));
         LabFile shape = lab.description();
         RunDirectory rd = RunDirectory.create(dir, plan, "preconnected", schedule(stallsPerKind), shape.replicas(),
                 shape.spares(), shape.database(), Home.path(), RunSettings.of(shape));
@@ -203,18 +210,20 @@ public final class AttributionBench {
      * without observation ({@link #observedIn}); the lab observes again when it ends, whatever happens.
      */
     public ObservationCost cost(int pairs, int requestsPerClient) throws Exception {
+        // the lab warm-up is a whole block's worth: a replica's request paths are not compiled after a few hundred
+        // requests, and a first pair slower on one side would read as a cost (or a saving)
         GridPlan plan = new GridPlan("custom", List.of(CLIENTS), List.of(0), List.of(ReplySize.ORIGINAL),
                 requestsPerClient / 2, requestsPerClient - requestsPerClient / 2, new GridPlan.Design(
                         GridPlan.DEFAULT_WARMUP_PER_CLIENT, 2 * pairs, GridPlan.Order.SEQUENTIAL, 0L,
-                        GridPlan.Arrival.CLOSED, List.of(), 300));
-        Path dir = benchDir.resolve("observation-cost");
+                        GridPlan.Arrival.CLOSED, List.of(), requestsPerClient));
+        Path dir = fresh(benchDir.resolve("observation-cost"));
         LabFile shape = lab.description();
         RunDirectory rd = RunDirectory.create(dir, plan, "preconnected", FaultSchedule.NONE, shape.replicas(),
                 shape.spares(), shape.database(), Home.path(), RunSettings.of(shape));
         out.printf(Locale.ROOT, "observation cost: %d pairs of blocks of %d requests per client (%d clients, no think "
                 + "time), one block of each pair observed%n", pairs, requestsPerClient, CLIENTS);
         out.flush();
-        FlightRecording[] own = {null};
+        SegmentEvents[] own = {null};
         boolean complete;
         try {
             complete = GridRunner.runToEnd(lab, rd, out, (block, clients) -> {
@@ -225,7 +234,7 @@ public final class AttributionBench {
                             + String.join("; ", switched.failures()));
                 }
                 if (on && own[0] == null) {
-                    own[0] = FlightRecording.startHere();
+                    own[0] = SegmentEvents.start(Observe.ON); // this JVM's recording and its samples of itself
                 } else if (!on && own[0] != null) {
                     own[0].close();
                     own[0] = null;
@@ -252,6 +261,15 @@ public final class AttributionBench {
             }
         }
         return ObservationCost.of(blocks);
+    }
+
+    /** {@code dir}, which must not exist yet: a bench measures a run of its own, never resumes an earlier one. */
+    private static Path fresh(Path dir) {
+        if (java.nio.file.Files.exists(dir)) {
+            throw new IllegalArgumentException(dir + " exists already (an earlier bench's run): give --out a new "
+                    + "directory");
+        }
+        return dir;
     }
 
     /** The figures per kind, from the run's slow requests and its injected faults. */

@@ -190,6 +190,12 @@ public final class BenchCommand implements Callable<Integer> {
                     + running.description().spares());
         }
         Path dir = FtlabCommand.runDir(out, "bench-");
+        for (String run : List.of("attribution", "observation-cost")) {
+            if (suites.contains("attribution") && Files.exists(dir.resolve(run))) {
+                throw new IllegalArgumentException("--out " + dir + " holds an earlier bench's " + run + " run: give "
+                        + "--out a new directory");
+            }
+        }
         Files.createDirectories(dir);
         PrintWriter pw = spec.commandLine().getOut();
         ObjectMapper json = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);

@@ -8,9 +8,11 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import org.ftlab.harness.attribution.Attribution;
 import org.ftlab.harness.lab.ManagedLab;
 import org.ftlab.rm.api.EventDump;
 import org.ftlab.rm.api.Observe;
+import org.ftlab.rm.host.HostSampler;
 import org.ftlab.rm.os.FlightRecording;
 
 /**
@@ -20,14 +22,25 @@ import org.ftlab.rm.os.FlightRecording;
  */
 public final class SegmentEvents implements AutoCloseable {
     private final FlightRecording own;
+    /** This JVM's CPU, page faults and resident set, sampled into {@link #own} as the manager samples the lab's. */
+    private final HostSampler self;
 
-    private SegmentEvents(FlightRecording own) {
+    private SegmentEvents(FlightRecording own, HostSampler self) {
         this.own = own;
+        this.self = self;
     }
 
     /** Starts recording this JVM when {@code observe} is on; with it off, {@link #keep} does nothing. */
     public static SegmentEvents start(Observe observe) throws IOException {
-        return new SegmentEvents(observe.on() ? FlightRecording.startHere() : null);
+        if (!observe.on()) {
+            return new SegmentEvents(null, null);
+        }
+        return new SegmentEvents(FlightRecording.startHere(), sampleSelf());
+    }
+
+    /** Samples this JVM as {@code harness} (docs/probe-format.md, {@code ftlab.ProcessSample}). */
+    public static HostSampler sampleSelf() {
+        return HostSampler.processesOnly(Map.of(Attribution.HARNESS, ProcessHandle.current().pid()));
     }
 
     /**
@@ -40,13 +53,13 @@ public final class SegmentEvents implements AutoCloseable {
         }
         Map<String, Path> files = new TreeMap<>();
         List<String> failed = new ArrayList<>();
-        Path mine = dir.eventFile("harness");
+        Path mine = dir.eventFile(Attribution.HARNESS);
         try {
             Files.createDirectories(mine.getParent());
             own.dump(mine);
-            files.put("harness", mine);
+            files.put(Attribution.HARNESS, mine);
         } catch (IOException | RuntimeException e) {
-            failed.add("harness: " + e.getMessage());
+            failed.add(Attribution.HARNESS + ": " + e.getMessage());
         }
         try {
             EventDump.Files written = lab.manager().dumpEvents(mine.getParent(), dir.eventSuffix(), sinceEpochUs);
@@ -66,6 +79,9 @@ public final class SegmentEvents implements AutoCloseable {
 
     @Override
     public void close() {
+        if (self != null) {
+            self.close();
+        }
         if (own != null) {
             own.close();
         }

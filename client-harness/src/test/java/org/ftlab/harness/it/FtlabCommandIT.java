@@ -128,7 +128,7 @@ class FtlabCommandIT {
     }
 
     @Test
-    void badOptionValuesGiveOneLineAndANonZeroExit() {
+    void badOptionValuesGiveOneLineAndANonZeroExit() throws Exception {
         assertOneLineError(List.of("demo", "--replicas", "9"), "--replicas must be 2 to 5");
         assertOneLineError(List.of("demo", "--reply", "orig,huge"), "reply size must be 'original' or a byte count");
         assertOneLineError(List.of("grid", "--faults", "crash"), "needs exactly one of --fault-every");
@@ -158,6 +158,11 @@ class FtlabCommandIT {
         assertOneLineError(List.of("analyze", "target", "--compare", "target"), "names the run being analysed");
         assertOneLineError(List.of("analyze", "target", "--demerits", "late=2"), "not one of failed=N");
         assertOneLineError(List.of("bench", "--repeat", "0"), "--repeat must be between 1 and 100");
+        assertOneLineError(List.of("bench", "--suites", "attribution", "--cost-pairs", "101"),
+                "--cost-pairs must be 0 to 100");
+        java.nio.file.Files.createDirectories(java.nio.file.Path.of("target", "bench-earlier", "attribution"));
+        assertOneLineError(List.of("bench", "--suites", "attribution", "--out", "target/bench-earlier"),
+                "holds an earlier bench's attribution run: give --out a new directory");
         assertOneLineError(List.of("bench", "--lab", "target"), "--lab target: no lab there; start one with 'ftlab lab");
         assertOneLineError(List.of("bench", "--lab", "target", "--server-dir", "target"),
                 "--server-dir: the lab in --lab has its own; give it to 'ftlab lab'");

@@ -11,7 +11,8 @@ import org.ftlab.rm.api.HostCpuSample;
 import org.ftlab.rm.api.ProcessSample;
 
 /**
- * Samples the host and the lab's processes into this JVM's flight recording: every {@value #HOST_PERIOD_MILLIS} ms
+ * Samples the host and the lab's processes into this JVM's flight recording (the manager's; a harness samples
+ * itself with {@link #processesOnly}): every {@value #HOST_PERIOD_MILLIS} ms
  * the host's CPU use and steal ({@code /proc/stat}) and its CPU pressure ({@code /proc/pressure/cpu}) as a
  * {@link HostCpuSample}, and every {@value #PROCESS_PERIOD_MILLIS} ms each process of the lab's CPU time, page faults
  * and resident set ({@code /proc/<pid>/stat}) as a {@link ProcessSample}, each event spanning its interval. What the
@@ -89,9 +90,10 @@ public final class HostSampler implements AutoCloseable {
     private final Thread thread;
     private volatile boolean stopped;
 
-    private HostSampler(Supplier<Map<String, Long>> processes) {
+    private HostSampler(Supplier<Map<String, Long>> processes, boolean host) {
         this.processes = processes;
-        this.thread = new Thread(this::run, "host-sampler");
+        this.thread = new Thread(host ? this::run : this::runProcessesOnly, host ? "host-sampler"
+                : "process-sampler");
         this.thread.setDaemon(true);
     }
 
@@ -100,9 +102,29 @@ public final class HostSampler implements AutoCloseable {
      * process period: replicas come and go).
      */
     public static HostSampler start(Supplier<Map<String, Long>> processes) {
-        HostSampler s = new HostSampler(processes);
+        HostSampler s = new HostSampler(processes, true);
         s.thread.start();
         return s;
+    }
+
+    /** Starts sampling {@code processes} only, not the host (a JVM that samples itself beside a manager that does). */
+    public static HostSampler processesOnly(Map<String, Long> processes) {
+        Map<String, Long> fixed = Map.copyOf(processes);
+        HostSampler s = new HostSampler(() -> new HashMap<>(fixed), false);
+        s.thread.start();
+        return s;
+    }
+
+    private void runProcessesOnly() {
+        Map<String, Tracked> tracked = new HashMap<>();
+        while (!stopped) {
+            sampleProcesses(tracked);
+            try {
+                Thread.sleep(PROCESS_PERIOD_MILLIS);
+            } catch (InterruptedException e) {
+                break;
+            }
+        }
     }
 
     /** One process being sampled: its pid, last counters and the open event of the interval since. */
