@@ -569,7 +569,8 @@ public final class ReplicationManager implements AutoCloseable {
 
     /**
      * Starts or stops observing: every recording JVM of the lab on this machine (each live replica, the Fault Detector,
-     * this manager) starts or stops its recording, and this manager its sampling of the database's lock waits. For
+     * this manager) starts or stops its recording, and this manager its samplers (the database's lock waits, the host
+     * and the lab's processes). For
      * measuring what observing costs in alternating blocks of one run; switching to the state the lab is in does
      * nothing. A JVM that cannot be switched is named in the answer with why; the others are switched all the same.
      *

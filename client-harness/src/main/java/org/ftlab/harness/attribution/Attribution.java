@@ -25,7 +25,11 @@ import org.ftlab.harness.probe.ProbeFile;
  * {@code gc-pause(r1)}) account for the time they overlap the request, counted once where they overlap each other;
  * the label that accounts for the most is the request's cause if it accounts for at least
  * {@value #MIN_SHARE_OF_EXCESS} of the excess, and the request is {@value #UNEXPLAINED} otherwise. The span where its
- * time went is given beside, never as a cause.
+ * time went is given beside, never as a cause. Two rules then say whose CPU a wait for one was: a wait during another
+ * JVM's stop-the-world collection is credited to that collection (its threads held the cores), up to their overlap,
+ * and names it if that is most of the waits; and where processes outside the lab (or the hypervisor) used more of the
+ * CPUs over the request's interval than any process of the lab ({@link CpuUse}), the wait is
+ * {@value #CPU_OUTSIDE}{@code (host)} ({@value #CPU_STEAL}{@code (host)}).
  */
 public final class Attribution {
     /** The share of a block's requests, slowest first, that are explained: the top 1%. */

@@ -20,15 +20,31 @@ public final class CpuUse {
     public static final String STEAL = "steal";
     /** The least share of an interval the host's samples must cover for a verdict on it. */
     static final double MIN_COVERAGE = 0.5;
+    /**
+     * The shortest window a use is read over, µs: {@code /proc} counts CPU in 10-ms ticks and the processes are sampled
+     * every 50 ms, so over a few ms the host's figure is one tick or none while the processes' is a 50-ms average.
+     * A shorter request is read over this window, centred on it.
+     */
+    public static final long MIN_WINDOW_US = 100_000;
 
     private CpuUse() {
     }
 
     /**
-     * CPUs by holder over {@code [fromUs, toUs]}, largest first; empty where the host was not sampled over at least
-     * {@value #MIN_COVERAGE} of it.
+     * CPUs by holder over {@code [fromUs, toUs]} (at least {@value #MIN_WINDOW_US} µs around it), largest first; empty
+     * where the host was not sampled over at least {@value #MIN_COVERAGE} of it.
      */
     public static Map<String, Double> over(RunEvents events, long fromUs, long toUs) {
+        if (toUs - fromUs < MIN_WINDOW_US) {
+            long mid = fromUs + (toUs - fromUs) / 2;
+            fromUs = mid - MIN_WINDOW_US / 2;
+            toUs = mid + MIN_WINDOW_US / 2;
+        }
+        return exactly(events, fromUs, toUs);
+    }
+
+    /** As {@link #over}, over exactly {@code [fromUs, toUs]}. */
+    static Map<String, Double> exactly(RunEvents events, long fromUs, long toUs) {
         long length = toUs - fromUs;
         if (length <= 0 || events.host().isEmpty()) {
             return Map.of();

@@ -261,14 +261,14 @@ class AttributionTest {
     }
 
     /**
-     * The host sampled every 10 ms over the whole block: {@code busy} CPUs busy and {@code steal} stolen in the 10 ms
-     * from {@code hotUs}, 0.4 busy elsewhere; r1 uses 0.2 CPU and the database 0.1 throughout (50-ms samples), the
+     * The host sampled every 10 ms over the whole block: {@code busy} CPUs busy and {@code steal} stolen in the 200 ms
+     * around {@code hotUs}, 0.4 busy elsewhere; r1 uses 0.2 CPU and the database 0.1 throughout (50-ms samples), the
      * harness 0.05 (its JFR samples, each for the 100 ms before it).
      */
     private static RunEvents sampled(long hotUs, double busy, double steal) {
         List<JfrStalls.HostSample> host = new ArrayList<>();
         for (long t = T0 - 100_000; t < T0 + 2_200_000; t += 10_000) {
-            boolean hot = t >= hotUs && t < hotUs + 10_000;
+            boolean hot = t >= hotUs - 100_000 && t < hotUs + 100_000;
             host.add(new JfrStalls.HostSample(t, t + 10_000, 2, hot ? busy : 0.4, hot ? steal : 0, 0));
         }
         Map<String, List<JfrStalls.ProcessUse>> usage = new TreeMap<>();
@@ -307,16 +307,21 @@ class AttributionTest {
 
     @Test
     void cpuUseIsTheSamplesOverlappingShareAndNeedsTheHostSampledOverHalfTheInterval() {
-        RunEvents ev = sampled(T0 + 1_000_000, 2.0, 0);
-        Map<String, Double> use = CpuUse.over(ev, T0 + 1_000_000, T0 + 1_005_000); // half of the hot 10 ms
+        RunEvents ev = sampled(T0 + 1_000_000, 2.0, 0); // hot from 0.9 s to 1.1 s
+        Map<String, Double> use = CpuUse.exactly(ev, T0 + 1_000_000, T0 + 1_005_000);
         assertEquals(2.0 - 0.35, use.get(CpuUse.OUTSIDE), 1e-9);
         assertEquals(0.2, use.get("r1"), 1e-9);
         assertEquals(0.05, use.get("harness"), 1e-9);
         assertEquals(CpuUse.OUTSIDE, use.keySet().iterator().next(), "largest first");
-        Map<String, Double> spread = CpuUse.over(ev, T0 + 995_000, T0 + 1_015_000); // 5 + 10 + 5 ms: 0.4, 2, 0.4
-        assertEquals((0.4 * 5 + 2.0 * 10 + 0.4 * 5) / 20 - 0.35, spread.get(CpuUse.OUTSIDE), 1e-9);
-        assertTrue(CpuUse.over(ev, T0 + 3_000_000, T0 + 3_100_000).isEmpty(), "no host samples there");
-        assertTrue(CpuUse.over(ev, T0 + 2_150_000, T0 + 2_350_000).isEmpty(), "sampled over a quarter of it only");
+        Map<String, Double> spread = CpuUse.exactly(ev, T0 + 1_095_000, T0 + 1_115_000); // 5 ms hot, 15 ms not
+        assertEquals((2.0 * 5 + 0.4 * 15) / 20 - 0.35, spread.get(CpuUse.OUTSIDE), 1e-9);
+        assertTrue(CpuUse.exactly(ev, T0 + 3_000_000, T0 + 3_100_000).isEmpty(), "no host samples there");
+        assertTrue(CpuUse.exactly(ev, T0 + 2_150_000, T0 + 2_350_000).isEmpty(), "sampled over a quarter of it only");
+        // a request of a few ms is read over 100 ms around it: one 10-ms tick is not a verdict
+        assertEquals(CpuUse.exactly(ev, T0 + 1_052_500, T0 + 1_152_500), CpuUse.over(ev, T0 + 1_100_000,
+                T0 + 1_105_000));
+        assertEquals((2.0 * 47.5 + 0.4 * 52.5) / 100 - 0.35, CpuUse.over(ev, T0 + 1_100_000, T0 + 1_105_000)
+                .get(CpuUse.OUTSIDE), 1e-9);
     }
 
     @Test

@@ -5,7 +5,8 @@ import java.util.Map;
 
 /**
  * {@code POST /observe}: every JVM of a lab that records events ({@code --observe on}) starts ({@code on}) or stops
- * its flight recording, and the manager its sampling of the database's lock waits — to measure what observing costs
+ * its flight recording, and the manager its samplers (the database's lock waits, the host and the lab's processes)
+ * — to measure what observing costs
  * in alternating blocks of one run (docs/performance.md §8). Stopping discards what was recorded and not yet dumped;
  * a spare booted while observation is off records from its start. The answer is a {@link Result}.
  */
