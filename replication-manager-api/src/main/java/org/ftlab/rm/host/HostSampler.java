@@ -9,6 +9,7 @@ import java.util.Map;
 import java.util.function.Supplier;
 import org.ftlab.rm.api.HostCpuSample;
 import org.ftlab.rm.api.ProcessSample;
+import org.ftlab.rm.os.SamplerThread;
 
 /**
  * Samples the host and the lab's processes into this JVM's flight recording (the manager's; a harness samples
@@ -87,14 +88,12 @@ public final class HostSampler implements AutoCloseable {
     }
 
     private final Supplier<Map<String, Long>> processes;
-    private final Thread thread;
-    private volatile boolean stopped;
+    private final SamplerThread thread;
 
     private HostSampler(Supplier<Map<String, Long>> processes, boolean host) {
         this.processes = processes;
-        this.thread = new Thread(host ? this::run : this::runProcessesOnly, host ? "host-sampler"
-                : "process-sampler");
-        this.thread.setDaemon(true);
+        this.thread = host ? SamplerThread.of("host-sampler", this::run)
+                : SamplerThread.of("process-sampler", this::runProcessesOnly);
     }
 
     /**
@@ -117,7 +116,7 @@ public final class HostSampler implements AutoCloseable {
 
     private void runProcessesOnly() {
         Map<String, Tracked> tracked = new HashMap<>();
-        while (!stopped) {
+        while (!thread.stopped()) {
             sampleProcesses(tracked);
             try {
                 Thread.sleep(PROCESS_PERIOD_MILLIS);
@@ -154,7 +153,7 @@ public final class HostSampler implements AutoCloseable {
         long lastNanos = System.nanoTime();
         Map<String, Tracked> tracked = new HashMap<>();
         int every = PROCESS_PERIOD_MILLIS / HOST_PERIOD_MILLIS;
-        for (long k = 1; !stopped; k++) {
+        for (long k = 1; !thread.stopped(); k++) {
             try {
                 Thread.sleep(HOST_PERIOD_MILLIS);
             } catch (InterruptedException e) {
@@ -226,12 +225,6 @@ public final class HostSampler implements AutoCloseable {
 
     @Override
     public void close() {
-        stopped = true;
-        thread.interrupt();
-        try {
-            thread.join(2000);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
+        thread.close();
     }
 }

@@ -11,6 +11,7 @@ import java.util.regex.Pattern;
 import jdk.jfr.Event;
 import org.ftlab.rm.api.DatabaseEndpoint;
 import org.ftlab.rm.api.DatabaseLockWait;
+import org.ftlab.rm.os.SamplerThread;
 
 /**
  * Records the database's row-lock waits into this JVM's flight recording: every {@value #PERIOD_MILLIS} ms it asks
@@ -61,13 +62,11 @@ public final class LockWaitRecorder implements AutoCloseable {
     }
 
     private final DatabaseEndpoint endpoint;
-    private final Thread thread;
-    private volatile boolean stopped;
+    private final SamplerThread thread;
 
     private LockWaitRecorder(DatabaseEndpoint endpoint) {
         this.endpoint = endpoint;
-        this.thread = new Thread(this::run, "db-lock-waits");
-        this.thread.setDaemon(true);
+        this.thread = SamplerThread.of("db-lock-waits", this::run);
     }
 
     /** Starts sampling the database at {@code endpoint}. */
@@ -79,9 +78,9 @@ public final class LockWaitRecorder implements AutoCloseable {
 
     private void run() {
         Map<Long, DatabaseLockWait> open = new HashMap<>();
-        while (!stopped) {
+        while (!thread.stopped()) {
             try (Connection c = endpoint.connect(); Statement s = c.createStatement()) {
-                while (!stopped) {
+                while (!thread.stopped()) {
                     Map<Long, Waiting> now;
                     try (ResultSet r = s.executeQuery("SHOW ENGINE INNODB STATUS")) {
                         now = r.next() ? waiting(r.getString("Status")) : Map.of();
@@ -109,7 +108,7 @@ public final class LockWaitRecorder implements AutoCloseable {
                             + "needs the PROCESS privilege (GRANT PROCESS ON *.* TO the lab's user)");
                     break;
                 }
-                if (!stopped) {
+                if (!thread.stopped()) {
                     System.err.println("replication-manager: database lock waits not recorded for a while: "
                             + e.getMessage());
                     sleep(1000);
@@ -131,12 +130,6 @@ public final class LockWaitRecorder implements AutoCloseable {
 
     @Override
     public void close() {
-        stopped = true;
-        thread.interrupt();
-        try {
-            thread.join(2000);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
+        thread.close();
     }
 }
