@@ -161,7 +161,8 @@ class FtlabCommandIT {
         assertOneLineError(List.of("bench", "--suites", "attribution", "--cost-pairs", "101"),
                 "--cost-pairs must be 0 to 100");
         java.nio.file.Files.createDirectories(java.nio.file.Path.of("target", "bench-earlier", "attribution"));
-        assertOneLineError(List.of("bench", "--suites", "attribution", "--out", "target/bench-earlier"),
+        assertOneLineError(List.of("bench", "--suites", "attribution", "--observe", "on", "--out",
+                "target/bench-earlier"),
                 "holds an earlier bench's attribution run: give --out a new directory");
         assertOneLineError(List.of("bench", "--lab", "target"), "--lab target: no lab there; start one with 'ftlab lab");
         assertOneLineError(List.of("bench", "--lab", "target", "--server-dir", "target"),
