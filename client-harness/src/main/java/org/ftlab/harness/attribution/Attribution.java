@@ -3,6 +3,7 @@ package org.ftlab.harness.attribution;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -135,8 +136,44 @@ public final class Attribution {
     private final List<Outlier> outliers = new ArrayList<>();
     private final List<BlockCauses> blocks = new ArrayList<>();
 
+    /** Per process: its stalls' starts (ascending, as {@link RunEvents#of}) and its longest stall, µs. */
+    private final Map<String, long[]> starts = new HashMap<>();
+    private final Map<String, Long> longest = new HashMap<>();
+
     public Attribution(RunEvents events) {
         this.events = events;
+        events.byProcess().forEach((process, stalls) -> {
+            starts.put(process, stalls.stream().mapToLong(Stall::startUs).toArray());
+            longest.put(process, stalls.stream().mapToLong(Stall::durationUs).max().orElse(0));
+        });
+    }
+
+    /**
+     * The stalls of {@code process} that may overlap {@code [from, to]}, by start: those that began before {@code to}
+     * and no earlier than its longest stall before {@code from} (a binary search, not a scan from the run's start).
+     */
+    private List<Stall> candidates(String process, long from, long to) {
+        long[] at = starts.get(process);
+        if (at == null) {
+            return List.of();
+        }
+        int first = firstAtOrAfter(at, from - longest.get(process));
+        int end = firstAtOrAfter(at, to);
+        return events.of(process).subList(first, Math.max(first, end));
+    }
+
+    private static int firstAtOrAfter(long[] sorted, long value) {
+        int lo = 0;
+        int hi = sorted.length;
+        while (lo < hi) {
+            int mid = (lo + hi) >>> 1;
+            if (sorted[mid] < value) {
+                lo = mid + 1;
+            } else {
+                hi = mid;
+            }
+        }
+        return lo;
     }
 
     /** Explains one block's slow requests. */
@@ -243,10 +280,7 @@ public final class Attribution {
         List<Stall> bestStalls = List.of();
         for (String process : processes) {
             Map<String, List<Stall>> byLabel = new LinkedHashMap<>();
-            for (Stall s : events.of(process)) {
-                if (s.startUs() >= to) {
-                    break; // by start: none later overlaps
-                }
+            for (Stall s : candidates(process, from, to)) {
                 if (s.overlapUs(from, to) > 0 && (connection == ANY_CONNECTION || s.holdsUp(connection))) {
                     byLabel.computeIfAbsent(s.label(), l -> new ArrayList<>()).add(s);
                 }
@@ -369,10 +403,7 @@ public final class Attribution {
                 continue;
             }
             List<Stall> pauses = new ArrayList<>();
-            for (Stall s : e.getValue()) {
-                if (s.startUs() >= to) {
-                    break;
-                }
+            for (Stall s : candidates(e.getKey(), from, to)) {
                 if (s.cause() == Stall.Cause.GC_PAUSE && s.overlapUs(from, to) > 0) {
                     pauses.add(s);
                 }

@@ -91,13 +91,8 @@ public final class GridRunner {
 
     /** As above, on any lab. */
     public static boolean runToEnd(GridLab lab, RunDirectory dir, PrintWriter progress) throws Exception {
-        boolean complete = false;
-        try {
-            complete = new GridRunner(lab, dir, progress).run();
-        } finally {
-            dir.finish(complete ? "complete" : "aborted");
-        }
-        return complete;
+        return runToEnd(lab, dir, progress, (block, clients) -> {
+        });
     }
 
     /** What runs before each block, given the block and the run's clients. */
@@ -121,9 +116,15 @@ public final class GridRunner {
     /** As {@link #runToEnd(ManagedLab, RunDirectory, PrintWriter)}, with {@code hook} run before each block. */
     public static boolean runToEnd(ManagedLab lab, RunDirectory dir, PrintWriter progress, BeforeBlock hook)
             throws Exception {
+        return runToEnd(GridLab.of(lab), dir, progress, hook);
+    }
+
+    /** As above, on any lab. */
+    public static boolean runToEnd(GridLab lab, RunDirectory dir, PrintWriter progress, BeforeBlock hook)
+            throws Exception {
         boolean complete = false;
         try {
-            complete = new GridRunner(GridLab.of(lab), dir, progress).beforeEachBlock(hook).run();
+            complete = new GridRunner(lab, dir, progress).beforeEachBlock(hook).run();
         } finally {
             dir.finish(complete ? "complete" : "aborted");
         }
