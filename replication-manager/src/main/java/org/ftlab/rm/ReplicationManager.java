@@ -109,6 +109,8 @@ public final class ReplicationManager implements AutoCloseable {
         volatile int niceness;
         /** How long the warmer's boot rounds took, ms (-1: they failed). */
         volatile long warmUpMillis;
+        /** Whether what it recorded before it died was collected into a dump ({@link #dumpEvents}). */
+        volatile boolean deadEventsCollected;
 
         ReplicaRecord(int niceness) {
             this.launchNiceness = niceness;
@@ -530,7 +532,8 @@ public final class ReplicationManager implements AutoCloseable {
     /**
      * Every JVM of the lab that records events writes what it recorded since the dump's time to
      * {@code <dir>/<process><suffix>.jfr}: each live replica on this machine ({@code r1}, …), the Fault Detector
-     * ({@code fd}) and this manager ({@code rm}). A replica that cannot (gone meanwhile, not recording) is named in
+     * ({@code fd}) and this manager ({@code rm}); a replica of this machine that died since the last dump, what it
+     * had written to its repository (once). A replica that cannot (gone meanwhile, not recording) is named in
      * the answer with why; the others are written all the same. Off the lock: a dump takes a moment per JVM.
      */
     public EventDump.Files dumpEvents(EventDump request) {
@@ -555,6 +558,20 @@ public final class ReplicationManager implements AutoCloseable {
                 written.put(name, file.toString());
             } catch (IOException | RuntimeException e) {
                 failed.put(name, e.getMessage());
+            }
+        });
+        // a replica killed since the last dump (a fence, a crash) can no longer be asked: what it had flushed is in
+        // its repository, and is often what explains the requests it delayed (a pause that outlasted the detector)
+        deadRecordings().forEach((name, rec) -> {
+            Path file = dir.resolve(name + request.suffix() + ".jfr");
+            try {
+                if (FlightRecording.collect(rec.replica.baseDir().resolve("jfr"), file)) {
+                    written.put(name, file.toString());
+                    failed.remove(name); // it died while being asked
+                }
+                rec.deadEventsCollected = true;
+            } catch (IOException | RuntimeException e) {
+                failed.put(name, "gone; what it recorded could not be collected: " + e.getMessage());
             }
         });
         Path file = dir.resolve("rm" + request.suffix() + ".jfr");
@@ -628,6 +645,21 @@ public final class ReplicationManager implements AutoCloseable {
     }
 
     /** The recording JVMs of the lab other than this one, by process name: live local replicas and the detector. */
+    /** The local replicas that recorded events, are gone, and whose recording was not yet collected. */
+    private Map<String, ReplicaRecord> deadRecordings() {
+        Map<String, ReplicaRecord> dead = new LinkedHashMap<>();
+        synchronized (lock) {
+            records.forEach((name, r) -> {
+                Replica replica = r.replica;
+                if (replica != null && !replica.isAlive() && !replica.placement().isRemote()
+                        && !r.deadEventsCollected) {
+                    dead.put(name, r);
+                }
+            });
+        }
+        return dead;
+    }
+
     private Map<String, Long> recordingJvms() {
         Map<String, Long> pids = new LinkedHashMap<>();
         synchronized (lock) {

@@ -53,6 +53,8 @@ public final class Attribution {
     public static final String CPU_STEAL = "cpu-steal";
     /** The least CPU use outside the lab (or stolen) that can be a cause: below it, sampling noise. */
     static final double MIN_FOREIGN_CPUS = 0.25;
+    /** The share of the host's CPUs used outside the lab (or stolen) that is a cause even if a lab process used more. */
+    static final double MIN_FOREIGN_SHARE = 0.25;
     /** A request's connection when it may have run transactions on several: every lock wait may have held it up. */
     private static final long ANY_CONNECTION = Long.MIN_VALUE;
     /** Evidence listed per request, longest overlap first. */
@@ -362,16 +364,19 @@ public final class Attribution {
                         s.overlapUs(from, to))).toList();
             }
         }
-        // whose use filled the CPUs the request's threads waited for: a process outside the lab, or the hypervisor,
-        // is the cause if it used more of them than any process of the lab
+        // whose use filled the CPUs the request's threads waited for: processes outside the lab, or the hypervisor,
+        // are the cause if they used more of them than any process of the lab, or a quarter of the host's CPUs (which
+        // the lab is meant to have to itself: every wait for a CPU meanwhile is that much longer)
         if (best != null && best.startsWith(RUN_QUEUE + "(")) {
             Map<String, Double> use = CpuUse.over(events, from, to);
             if (!use.isEmpty()) {
+                int cpus = events.host().get(0).cpus();
                 Map.Entry<String, Double> top = use.entrySet().iterator().next();
-                String holder = top.getKey();
-                if ((holder.equals(CpuUse.OUTSIDE) || holder.equals(CpuUse.STEAL))
-                        && top.getValue() >= MIN_FOREIGN_CPUS) {
-                    best = (holder.equals(CpuUse.OUTSIDE) ? CPU_OUTSIDE : CPU_STEAL) + "(host)";
+                String foreign = use.get(CpuUse.OUTSIDE) >= use.get(CpuUse.STEAL) ? CpuUse.OUTSIDE : CpuUse.STEAL;
+                double foreignCpus = use.get(foreign);
+                if (foreignCpus >= MIN_FOREIGN_CPUS && (top.getKey().equals(foreign)
+                        || foreignCpus >= MIN_FOREIGN_SHARE * cpus)) {
+                    best = (foreign.equals(CpuUse.OUTSIDE) ? CPU_OUTSIDE : CPU_STEAL) + "(host)";
                 }
                 List<Evidence> withUse = new ArrayList<>(evidence);
                 withUse.add(new Evidence("host", "cpu-use", "CPUs in use meanwhile, of " + events.host().get(0).cpus()

@@ -266,6 +266,11 @@ class AttributionTest {
      * harness 0.05 (its JFR samples, each for the 100 ms before it).
      */
     private static RunEvents sampled(long hotUs, double busy, double steal) {
+        return sampled(hotUs, busy, steal, 0.2);
+    }
+
+    /** As {@link #sampled(long, double, double)}, r1 using {@code r1Cpus} throughout. */
+    private static RunEvents sampled(long hotUs, double busy, double steal, double r1Cpus) {
         List<JfrStalls.HostSample> host = new ArrayList<>();
         for (long t = T0 - 100_000; t < T0 + 2_200_000; t += 10_000) {
             boolean hot = t >= hotUs - 100_000 && t < hotUs + 100_000;
@@ -273,8 +278,9 @@ class AttributionTest {
         }
         Map<String, List<JfrStalls.ProcessUse>> usage = new TreeMap<>();
         for (long t = T0 - 100_000; t < T0 + 2_200_000; t += 50_000) {
+            long r1Us = Math.round(r1Cpus * 50_000);
             usage.computeIfAbsent("r1", k -> new ArrayList<>()).add(new JfrStalls.ProcessUse("r1", t, t + 50_000,
-                    8_000, 2_000, 0, 0, 1L << 29));
+                    r1Us * 4 / 5, r1Us / 5, 0, 0, 1L << 29));
             usage.computeIfAbsent("db", k -> new ArrayList<>()).add(new JfrStalls.ProcessUse("db", t, t + 50_000,
                     4_000, 1_000, 0, 0, 1L << 28));
         }
@@ -303,6 +309,18 @@ class AttributionTest {
         assertEquals("cpu-steal(host)", outlier(stolen, 50).cause());
         // without the host's samples, the waits are named as before
         assertEquals("cpu-runqueue(r1)", outlier(attribute(pf, events()), 50).cause());
+    }
+
+    @Test
+    void processesOutsideTheLabUsingAQuarterOfTheHostsCpusAreNamedEvenWhenALabProcessUsedMore() throws Exception {
+        ProbeFile pf = block(Map.of(50, 10_000L), Map.of(), Map.of(50, 7_000L), Map.of());
+        // 2 CPUs busy, r1 using 1.2 of them, the database 0.1, the harness 0.05: 0.65 outside, over a quarter of 2
+        Attribution.Outlier o = outlier(attribute(pf, sampled(sendOf(50), 2.0, 0, 1.2)), 50);
+        assertEquals("cpu-outside(host)", o.cause());
+        assertTrue(o.evidence().get(o.evidence().size() - 1).detail().contains("1.20 r1, 0.65 outside"),
+                o.evidence().toString());
+        // 0.35 outside: more than the noise floor, under a quarter of the host and under r1's use: r1's own load
+        assertEquals("cpu-runqueue(r1)", outlier(attribute(pf, sampled(sendOf(50), 1.7, 0, 1.2)), 50).cause());
     }
 
     @Test

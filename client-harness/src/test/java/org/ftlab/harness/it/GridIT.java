@@ -20,6 +20,7 @@ import java.util.TreeSet;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
+import jdk.jfr.consumer.RecordingFile;
 import org.ftlab.auction.api.MicroClock;
 import org.ftlab.harness.bench.AttributionBench;
 import org.ftlab.harness.cli.FtlabCommand;
@@ -268,7 +269,7 @@ class GridIT {
         Path runDir = Files.createTempDirectory(Path.of("target").toAbsolutePath(), "grid-crash-");
         assertEquals(0, ftlab("grid", "--clients", "2", "--think", "0", "--reply", "orig", "--posts", "150",
                 "--views", "50", "--warmup", "0", "--lab-warmup", "0", "--faults", "crash", "--faults-per-config", "1",
-                "--lab", RunningLab.dir().toString(), "--out", runDir.toString()));
+                "--observe", "on", "--lab", RunningLab.dir().toString(), "--out", runDir.toString()));
         List<String> faults = Files.readAllLines(runDir.resolve("faults.csv"));
         assertEquals(FaultsCsv.HEADER, faults.get(0));
         assertEquals(2, faults.size(), faults.toString());
@@ -310,6 +311,12 @@ class GridIT {
         assertTrue(Files.readString(runDir.resolve("fd/detector.log")).lines()
                 .anyMatch(l -> l.contains("failure replica=" + crashed + " ") && l.contains("kind=crash")),
                 "the run's detector log has the crash of " + crashed);
+        // what the crashed primary recorded until its SIGKILL is kept with the run, beside the living processes' events
+        JsonNode events = manifest.path("segments").get(0).path("events");
+        assertTrue(events.has(crashed), "the crashed replica's events are in the manifest: " + events);
+        try (RecordingFile in = new RecordingFile(runDir.resolve(events.path(crashed).asText()))) {
+            assertTrue(in.hasMoreEvents(), "and hold events");
+        }
         assertTrue(ManagerClient.forRun(RunningLab.dir()).status().targetDegree() == 2, "the lab still answers");
     }
 

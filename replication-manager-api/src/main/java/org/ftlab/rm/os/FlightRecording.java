@@ -3,6 +3,7 @@ package org.ftlab.rm.os;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.InputStreamReader;
+import java.io.OutputStream;
 import java.io.Reader;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -13,6 +14,7 @@ import java.time.Instant;
 import java.time.LocalDateTime;
 import java.time.ZoneId;
 import java.time.format.DateTimeFormatter;
+import java.util.Comparator;
 import java.util.List;
 import jdk.jfr.Configuration;
 import jdk.jfr.Recording;
@@ -21,7 +23,8 @@ import jdk.jfr.Recording;
  * JDK Flight Recorder in the lab's JVMs, with ftlab's settings ({@code ftlab.jfc}: GC pauses, safepoints,
  * compilations and waits of a millisecond or more, no stack traces). A child JVM records from its start into a
  * repository on disk ({@link #jvmOptions}); the harness and the manager record themselves ({@link #startHere}). A
- * recording is cut into a file of the run directory with {@link #dump(long, Path, long)} (a child) or {@link #dump(Path)} (this JVM).
+ * recording is cut into a file of the run directory with {@link #dump(long, Path, long)} (a child) or {@link #dump(Path)} (this JVM);
+ * a child that was killed leaves its chunks, which {@link #collect} writes into one.
  */
 public final class FlightRecording implements AutoCloseable {
     /** The recording's name in every JVM (what {@code jcmd PID JFR.dump name=ftlab} names). */
@@ -80,6 +83,36 @@ public final class FlightRecording implements AutoCloseable {
             throw new IOException("JVM " + pid + " wrote no recording");
         }
         Files.move(tmp, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+    }
+
+    /**
+     * Writes what a JVM that is gone left in its repository (the chunks it had flushed: a JVM flushes its events about
+     * once a second, so a killed one loses its last second at most) to {@code file}, atomically, oldest chunk first (a
+     * file of several chunks is one recording to a reader). A JVM that exited in order removed its chunks.
+     *
+     * @return whether there was anything to write
+     * @throws IOException if the repository or the file cannot be read or written
+     */
+    public static boolean collect(Path repository, Path file) throws IOException {
+        List<Path> chunks;
+        if (!Files.isDirectory(repository)) {
+            return false;
+        }
+        try (var walk = Files.walk(repository)) {
+            chunks = walk.filter(p -> p.getFileName().toString().endsWith(".jfr") && Files.isRegularFile(p))
+                    .sorted(Comparator.comparing((Path p) -> p.getFileName().toString())).toList();
+        }
+        if (chunks.isEmpty()) {
+            return false;
+        }
+        Path tmp = tmp(file);
+        try (OutputStream out = Files.newOutputStream(tmp)) {
+            for (Path c : chunks) {
+                Files.copy(c, out);
+            }
+        }
+        Files.move(tmp, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+        return true;
     }
 
     /**

@@ -15,7 +15,10 @@ import jdk.jfr.consumer.RecordingFile;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** A child JVM records with ftlab's settings from its start; a forced collection in it is in the file cut from it. */
+/**
+ * A child JVM records with ftlab's settings from its start; a forced collection in it is in the file cut from it, and
+ * in what a killed child left.
+ */
 class FlightRecordingTest {
     @TempDir
     Path dir;
@@ -61,6 +64,61 @@ class FlightRecordingTest {
         }
         Jcmd.forget(child.pid());
         assertFalse(Files.exists(Path.of("/tmp", ".java_pid" + child.pid())), "no attach socket left");
+    }
+
+    @Test
+    void whatAKilledChildHadFlushedIsCollectedFromItsRepositoryIntoOneReadableFile() throws Exception {
+        Path settings = FlightRecording.settingsFile(dir);
+        Path repository = dir.resolve("repo");
+        List<String> cmd = ChildJvm.command(Idle.class.getName(),
+                FlightRecording.jvmOptions(settings, repository).toArray(String[]::new));
+        Path console = dir.resolve("console.log");
+        Process child = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(console.toFile()).start();
+        Path file = dir.resolve("child-seg1.jfr");
+        try {
+            assertTrue(ProcessTools.awaitOutput(child, console, Duration.ofSeconds(60),
+                    out -> out.contains("ready") ? true : null) != null, "the child started");
+            Jcmd.run(child.pid(), "GC.run");
+            // the child flushes its events to the repository about once a second: wait until the collection is there
+            long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
+            while (!(FlightRecording.collect(repository, file) && forcedCollectionsSoFar(file) > 0)) {
+                assertTrue(System.nanoTime() < deadline, "the child flushed its forced collection within 60 s");
+                Thread.sleep(200);
+            }
+            Files.delete(file);
+        } finally {
+            child.destroyForcibly(); // SIGKILL: no exit hook removes the chunks
+            child.waitFor();
+        }
+        Jcmd.forget(child.pid());
+        assertTrue(FlightRecording.collect(repository, file), "the killed child left its chunks");
+        assertFalse(Files.exists(dir.resolve("child-seg1.jfr.tmp")), "written under a temporary name");
+        assertTrue(forcedCollections(file) > 0, "the forced collection is in the collected file");
+        assertFalse(FlightRecording.collect(dir.resolve("none"), dir.resolve("none.jfr")), "no repository, no file");
+        assertFalse(Files.exists(dir.resolve("none.jfr")));
+    }
+
+    /** A chunk being written may end in a half-written event: read as none yet. */
+    private static int forcedCollectionsSoFar(Path file) {
+        try {
+            return forcedCollections(file);
+        } catch (IOException | RuntimeException e) {
+            return 0;
+        }
+    }
+
+    private static int forcedCollections(Path file) throws IOException {
+        int n = 0;
+        try (RecordingFile in = new RecordingFile(file)) {
+            while (in.hasMoreEvents()) {
+                RecordedEvent e = in.readEvent();
+                if (e.getEventType().getName().equals("jdk.GarbageCollection")
+                        && "Diagnostic Command".equals(e.getString("cause"))) {
+                    n++;
+                }
+            }
+        }
+        return n;
     }
 
     @Test
