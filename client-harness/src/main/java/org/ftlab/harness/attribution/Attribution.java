@@ -159,23 +159,9 @@ public final class Attribution {
         if (at == null) {
             return List.of();
         }
-        int first = firstAtOrAfter(at, from - longest.get(process));
-        int end = firstAtOrAfter(at, to);
+        int first = Sorted.firstAtLeast(at.length, k -> at[k], from - longest.get(process));
+        int end = Sorted.firstAtLeast(at.length, k -> at[k], to);
         return events.of(process).subList(first, Math.max(first, end));
-    }
-
-    private static int firstAtOrAfter(long[] sorted, long value) {
-        int lo = 0;
-        int hi = sorted.length;
-        while (lo < hi) {
-            int mid = (lo + hi) >>> 1;
-            if (sorted[mid] < value) {
-                lo = mid + 1;
-            } else {
-                hi = mid;
-            }
-        }
-        return lo;
     }
 
     /** Explains one block's slow requests. */

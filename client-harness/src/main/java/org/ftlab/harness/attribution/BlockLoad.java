@@ -31,16 +31,17 @@ public final class BlockLoad {
             double switches = 0;
             int n = 0;
             int nSwitches = 0;
-            for (JfrStalls.LoadSample s : e.getValue()) {
-                if (s.atUs() >= fromUs && s.atUs() <= toUs) {
-                    user += s.user();
-                    kernel += s.system();
-                    machine += s.machine();
-                    n++;
-                    if (!Double.isNaN(s.switchesPerS())) {
-                        switches += s.switchesPerS();
-                        nSwitches++;
-                    }
+            List<JfrStalls.LoadSample> samples = e.getValue();
+            for (int i = Sorted.firstAtLeast(samples, JfrStalls.LoadSample::atUs, fromUs); i < samples.size()
+                    && samples.get(i).atUs() <= toUs; i++) {
+                JfrStalls.LoadSample s = samples.get(i);
+                user += s.user();
+                kernel += s.system();
+                machine += s.machine();
+                n++;
+                if (!Double.isNaN(s.switchesPerS())) {
+                    switches += s.switchesPerS();
+                    nSwitches++;
                 }
             }
             String p = e.getKey();
@@ -56,8 +57,11 @@ public final class BlockLoad {
             }
             int pauses = 0;
             long pauseUs = 0;
-            for (Stall s : events.of(p)) {
-                if (s.cause() == Stall.Cause.GC_PAUSE && s.startUs() >= fromUs && s.startUs() <= toUs) {
+            List<Stall> stalls = events.of(p);
+            for (int i = Sorted.firstAtLeast(stalls, Stall::startUs, fromUs); i < stalls.size()
+                    && stalls.get(i).startUs() <= toUs; i++) {
+                Stall s = stalls.get(i);
+                if (s.cause() == Stall.Cause.GC_PAUSE) {
                     pauses++;
                     pauseUs += s.durationUs();
                 }
@@ -74,8 +78,10 @@ public final class BlockLoad {
             long major = 0;
             double resident = 0;
             int n = 0;
-            for (JfrStalls.ProcessUse u : samples) {
-                if (u.startUs() >= fromUs && u.endUs() <= toUs) {
+            for (int i = Sorted.firstAtLeast(samples, JfrStalls.ProcessUse::startUs, fromUs); i < samples.size()
+                    && samples.get(i).startUs() <= toUs; i++) {
+                JfrStalls.ProcessUse u = samples.get(i);
+                if (u.endUs() <= toUs) {
                     seconds += (u.endUs() - u.startUs()) / 1e6;
                     user += u.userUs();
                     kernel += u.systemUs();
@@ -100,8 +106,11 @@ public final class BlockLoad {
         double steal = 0;
         double pressure = 0;
         boolean pressureKnown = true;
-        for (JfrStalls.HostSample h : events.host()) {
-            if (h.startUs() >= fromUs && h.endUs() <= toUs) {
+        List<JfrStalls.HostSample> host = events.host();
+        for (int i = Sorted.firstAtLeast(host, JfrStalls.HostSample::startUs, fromUs); i < host.size()
+                && host.get(i).startUs() <= toUs; i++) {
+            JfrStalls.HostSample h = host.get(i);
+            if (h.endUs() <= toUs) {
                 double s = (h.endUs() - h.startUs()) / 1e6;
                 seconds += s;
                 steal += h.stealCpus() * s;

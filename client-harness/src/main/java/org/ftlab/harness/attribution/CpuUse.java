@@ -96,7 +96,7 @@ public final class CpuUse {
     /** CPU-µs of a JVM's JFR CPU samples over the interval: each covers the time since the one before it. */
     private static double loadCpuUs(List<JfrStalls.LoadSample> samples, long fromUs, long toUs, int cpus) {
         double total = 0;
-        int i = firstEndingAfter(samples.size(), k -> samples.get(k).atUs(), fromUs);
+        int i = Sorted.firstAtLeast(samples.size(), k -> samples.get(k).atUs(), fromUs + 1);
         for (; i < samples.size(); i++) {
             JfrStalls.LoadSample s = samples.get(i);
             long start = i == 0 ? s.atUs() : samples.get(i - 1).atUs();
@@ -115,7 +115,7 @@ public final class CpuUse {
     static <T> double sum(List<T> samples, long fromUs, long toUs, ToLongFunction<T> start, ToLongFunction<T> end,
             ToDoubleFunction<T> value) {
         double total = 0;
-        int i = firstEndingAfter(samples.size(), k -> end.applyAsLong(samples.get(k)), fromUs);
+        int i = Sorted.firstAtLeast(samples.size(), k -> end.applyAsLong(samples.get(k)), fromUs + 1);
         for (; i < samples.size(); i++) {
             T s = samples.get(i);
             long a = start.applyAsLong(s);
@@ -129,20 +129,5 @@ public final class CpuUse {
             }
         }
         return total;
-    }
-
-    /** The first index whose end is after {@code fromUs}, ends ascending (binary search). */
-    private static int firstEndingAfter(int n, java.util.function.IntToLongFunction endAt, long fromUs) {
-        int lo = 0;
-        int hi = n;
-        while (lo < hi) {
-            int mid = (lo + hi) >>> 1;
-            if (endAt.applyAsLong(mid) <= fromUs) {
-                lo = mid + 1;
-            } else {
-                hi = mid;
-            }
-        }
-        return lo;
     }
 }

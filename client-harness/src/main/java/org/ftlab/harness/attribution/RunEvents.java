@@ -51,6 +51,7 @@ public record RunEvents(boolean recorded, Map<String, List<Stall>> byProcess, Li
         List<JfrStalls.HostSample> host = new ArrayList<>();
         Map<String, List<JfrStalls.ProcessUse>> usage = new TreeMap<>();
         boolean recorded = false;
+        List<Map.Entry<String, Path>> files = new ArrayList<>();
         for (Manifest.Segment s : m.segments()) {
             if (s.events() == null) {
                 continue;
@@ -63,26 +64,39 @@ public record RunEvents(boolean recorded, Map<String, List<Stall>> byProcess, Li
                 Path file = runDir.resolve(e.getValue());
                 if (!Files.isRegularFile(file)) {
                     problems.add(e.getValue() + " is missing: " + e.getKey() + "'s events are left out");
-                    continue;
-                }
-                try {
-                    // a file's stalls are its process's, and the manager's file has the database's lock waits
-                    JfrStalls.Recording recording = JfrStalls.readAll(file, e.getKey());
-                    for (Stall stall : recording.stalls()) {
-                        byProcess.computeIfAbsent(stall.process(), p -> new ArrayList<>()).add(stall);
-                    }
-                    load.computeIfAbsent(e.getKey(), p -> new ArrayList<>()).addAll(recording.load());
-                    host.addAll(recording.host());
-                    recording.processes().forEach(u -> usage.computeIfAbsent(u.process(), p -> new ArrayList<>())
-                            .add(u));
-                } catch (IOException ex) {
-                    problems.add(ex.getMessage() + ": " + e.getKey() + "'s events in it are left out");
+                } else {
+                    files.add(Map.entry(e.getKey(), file));
                 }
             }
         }
-        byProcess.values().forEach(l -> l.sort(Comparator.comparingLong(Stall::startUs)));
-        load.values().forEach(l -> l.sort(Comparator.comparingLong(JfrStalls.LoadSample::atUs)));
-        // a segment's dump is whole chunks, so two segments' files may hold the same samples: each counted once
+        // the files are read side by side (parsing is most of the time), and merged in the manifest's order
+        List<Object> read = files.parallelStream().map(f -> {
+            try {
+                // a file's stalls are its process's, and the manager's file has the database's lock waits
+                return (Object) JfrStalls.readAll(f.getValue(), f.getKey());
+            } catch (IOException ex) {
+                return ex.getMessage() + ": " + f.getKey() + "'s events in it are left out";
+            }
+        }).toList();
+        for (int i = 0; i < files.size(); i++) {
+            if (!(read.get(i) instanceof JfrStalls.Recording recording)) {
+                problems.add((String) read.get(i));
+                continue;
+            }
+            for (Stall stall : recording.stalls()) {
+                byProcess.computeIfAbsent(stall.process(), p -> new ArrayList<>()).add(stall);
+            }
+            load.computeIfAbsent(files.get(i).getKey(), p -> new ArrayList<>()).addAll(recording.load());
+            host.addAll(recording.host());
+            recording.processes().forEach(u -> usage.computeIfAbsent(u.process(), p -> new ArrayList<>()).add(u));
+        }
+        // a segment's dump is whole chunks, so two segments' files may hold the same events: each counted once
+        byProcess.replaceAll((p, l) -> {
+            List<Stall> distinct = new ArrayList<>(new java.util.LinkedHashSet<>(l));
+            distinct.sort(Comparator.comparingLong(Stall::startUs));
+            return distinct;
+        });
+        load.replaceAll((p, l) -> once(l, JfrStalls.LoadSample::atUs, JfrStalls.LoadSample::atUs));
         List<JfrStalls.HostSample> hostOnce = once(host, JfrStalls.HostSample::startUs, JfrStalls.HostSample::endUs);
         Map<String, List<JfrStalls.ProcessUse>> usageOnce = new TreeMap<>();
         usage.forEach((p, l) -> usageOnce.put(p, once(l, JfrStalls.ProcessUse::startUs, JfrStalls.ProcessUse::endUs)));
