@@ -34,8 +34,9 @@ import org.ftlab.rm.api.ObserveSwitch;
  * Is the attribution right? Stalls of known cause, at known times and places, injected many times under load, and
  * the run's own analysis compared with them (docs/performance.md, "Attribution"). One grid run of posts with
  * {@value #CLIENTS} clients and no think time, in blocks; each block gets one stall of each kind:
- * a full collection forced in the primary ({@code gc}), two CPU-burning processes beside it for
- * {@value #HOG_MILLIS} ms ({@code cpu-hog}), and another session holding every account for {@value #LOCK_MILLIS} ms
+ * a full collection forced in the primary ({@code gc}), {@value #HOG_PROCESSES} CPU-burning processes beside it for
+ * {@value #HOG_MILLIS} ms ({@code cpu-hog}: as many as the lab's threads that want a CPU under this load, so that
+ * they take a third to a half of the CPUs; two took a tenth to a fifth, a delay the lab's own threads dwarf), and another session holding every account for {@value #LOCK_MILLIS} ms
  * ({@code db-lock}), a quarter of a block apart.
  *
  * <p>A stall <em>delayed</em> the slow requests (its block's top 1%, as {@code analyze} picks them) whose time in
@@ -48,13 +49,14 @@ import org.ftlab.rm.api.ObserveSwitch;
 public final class AttributionBench {
     static final int CLIENTS = 4;
     static final int HOG_MILLIS = 500;
+    static final int HOG_PROCESSES = 6;
     static final int LOCK_MILLIS = 300;
     /** The kinds injected, in the order they come in a block, and where each is in its block. */
     private static final Map<FaultKind, String> STALLS = new LinkedHashMap<>();
 
     static {
         STALLS.put(FaultKind.GC, "@25%      gc         primary");
-        STALLS.put(FaultKind.CPU_HOG, "@50%      cpu-hog    primary   " + HOG_MILLIS + "ms   2");
+        STALLS.put(FaultKind.CPU_HOG, "@50%      cpu-hog    primary   " + HOG_MILLIS + "ms   " + HOG_PROCESSES);
         STALLS.put(FaultKind.DB_LOCK, "@75%      db-lock    db        " + LOCK_MILLIS + "ms");
     }
 
