@@ -14,8 +14,9 @@ import org.ftlab.rm.api.DatabaseLockWait;
 import org.ftlab.rm.os.SamplerThread;
 
 /**
- * Records the database's row-lock waits into this JVM's flight recording: every {@value #PERIOD_MILLIS} ms it asks
- * InnoDB which transactions wait for a lock ({@code SHOW ENGINE INNODB STATUS}: its transactions marked
+ * Records the database's row-lock waits into this JVM's flight recording: every {@value #PERIOD_MILLIS} ms it reads
+ * InnoDB's count of current row-lock waits and, when there are any, asks which transactions wait
+ * ({@code SHOW ENGINE INNODB STATUS}: its transactions marked
  * {@code LOCK WAIT}, with their session's thread id and how long they have waited; MariaDB's
  * {@code information_schema.INNODB_TRX} reads empty in ftlab's embedded server) and keeps one
  * {@link DatabaseLockWait} event per wait, from the first sample that saw it to the first that did not, with how long it
@@ -81,11 +82,14 @@ public final class LockWaitRecorder implements AutoCloseable {
         while (!thread.stopped()) {
             try (Connection c = endpoint.connect(); Statement s = c.createStatement()) {
                 while (!thread.stopped()) {
-                    Map<Long, Waiting> now;
-                    try (ResultSet r = s.executeQuery("SHOW ENGINE INNODB STATUS")) {
-                        now = r.next() ? waiting(r.getString("Status")) : Map.of();
+                    Map<Long, Waiting> now = Map.of();
+                    if (currentWaits(s) > 0) {
+                        try (ResultSet r = s.executeQuery("SHOW ENGINE INNODB STATUS")) {
+                            now = r.next() ? waiting(r.getString("Status")) : Map.of();
+                        }
                     }
-                    now.values().forEach(w -> open.computeIfAbsent(w.connection(), id -> {
+                    Map<Long, Waiting> seen = now;
+                    seen.values().forEach(w -> open.computeIfAbsent(w.connection(), id -> {
                         DatabaseLockWait e = new DatabaseLockWait();
                         e.begin();
                         e.connection = id;
@@ -94,7 +98,7 @@ public final class LockWaitRecorder implements AutoCloseable {
                         return e;
                     }));
                     open.entrySet().removeIf(e -> {
-                        if (now.containsKey(e.getKey())) {
+                        if (seen.containsKey(e.getKey())) {
                             return false;
                         }
                         e.getValue().commit(); // ends now: the first sample without it
@@ -118,6 +122,16 @@ public final class LockWaitRecorder implements AutoCloseable {
             }
         }
         open.values().forEach(Event::commit);
+    }
+
+    /**
+     * How many row-lock waits InnoDB has now: a counter it keeps, cheap to read (the whole status, which names the
+     * waiting sessions, is a text of many KB built under InnoDB's locks: asked for only when something waits).
+     */
+    private static long currentWaits(Statement s) throws SQLException {
+        try (ResultSet r = s.executeQuery("SHOW GLOBAL STATUS LIKE 'Innodb_row_lock_current_waits'")) {
+            return r.next() ? r.getLong(2) : 1; // not counted by this server: ask for the status every time
+        }
     }
 
     private static void sleep(long millis) {
