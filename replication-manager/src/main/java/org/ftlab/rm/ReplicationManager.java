@@ -92,6 +92,8 @@ public final class ReplicationManager implements AutoCloseable {
     private volatile boolean closed;
     /** This JVM's own event recording, or null: the lab records none. */
     private volatile FlightRecording ownEvents;
+    /** How much of the request path each local replica has compiled at the top tier; null until started. */
+    private volatile Hotness hotness;
     /** The database's row-lock waits, sampled into {@link #ownEvents}; null when the lab records no events. */
     private volatile LockWaitRecorder lockWaits;
     /** The host's and the lab's processes' CPU, page faults and resident set, sampled into {@link #ownEvents}. */
@@ -208,6 +210,7 @@ public final class ReplicationManager implements AutoCloseable {
                 rm.launchSpare(0);
             }
             rm.warmer.keepWarm(rm::idleReplicas);
+            rm.hotness = Hotness.start(rm::hotnessTargets);
         } catch (Exception e) {
             rm.close();
             throw e;
@@ -346,10 +349,13 @@ public final class ReplicationManager implements AutoCloseable {
                 ReplicaRecord r = records.get(name);
                 ReplicaState state = view.state(name);
                 Replica p = r.replica;
+                Hotness.Reading hot = hotness == null ? null : hotness.of(name);
                 replicas.add(new ReplicaStatus(name, state, p == null ? null : p.pid(), r.niceness, r.warmUpMillis,
                         p == null ? null : p.remotingUri(), r.launchedEpochMillis,
                         state == ReplicaState.DEAD ? null : nowMillis - r.launchedEpochMillis,
-                        p == null || p.startupTime() == null ? null : p.startupTime().toMillis()));
+                        p == null || p.startupTime() == null ? null : p.startupTime().toMillis(),
+                        hot == null || state == ReplicaState.DEAD ? null : hot.share(),
+                        hot == null || !hot.hot() || state == ReplicaState.DEAD ? null : hot.hotSinceEpochMillis()));
             }
             List<String> serving = view.servingNames();
             return new ManagerStatus(view.epoch(), serving.isEmpty() ? null : serving.get(0), serving.size(),
@@ -440,7 +446,10 @@ public final class ReplicationManager implements AutoCloseable {
 
     /** Under {@link #lock}: the view decides (demote, promote, take a spare); then fence, record, relaunch. */
     private void handleFailure(String name, FailureKind verdict, FailureRecord.Source source, long detectedEpochUs) {
-        ViewKeeper.Failure decided = view.fail(name, verdict, source, detectedEpochUs, epochMicros());
+        ViewKeeper.Failure decided = view.fail(name, verdict, source, detectedEpochUs, epochMicros(), replica -> {
+            Hotness.Reading r = hotness == null ? null : hotness.of(replica);
+            return r == null ? null : r.share();
+        });
         if (decided == null) {
             return;
         }
@@ -645,6 +654,22 @@ public final class ReplicationManager implements AutoCloseable {
     }
 
     /** The recording JVMs of the lab other than this one, by process name: live local replicas and the detector. */
+    /** The primary, and every live replica of this machine with its pid: whose code cache {@link Hotness} reads. */
+    private Hotness.Replicas hotnessTargets() {
+        Map<String, Long> pids = new LinkedHashMap<>();
+        synchronized (lock) {
+            records.forEach((name, r) -> {
+                Replica replica = r.replica;
+                if (replica != null && replica.isAlive() && !replica.placement().isRemote()
+                        && view.state(name) != ReplicaState.DEAD) {
+                    pids.put(name, replica.pid());
+                }
+            });
+            List<String> serving = view.servingNames();
+            return new Hotness.Replicas(serving.isEmpty() ? null : serving.get(0), pids);
+        }
+    }
+
     /** The local replicas that recorded events, are gone, and whose recording was not yet collected. */
     private Map<String, ReplicaRecord> deadRecordings() {
         Map<String, ReplicaRecord> dead = new LinkedHashMap<>();
@@ -799,6 +824,10 @@ public final class ReplicationManager implements AutoCloseable {
             }
         });
         warmer.close();
+        Hotness h = hotness;
+        if (h != null) {
+            h.close();
+        }
         relauncher.shutdownNow();
         try {
             relauncher.awaitTermination(5, TimeUnit.SECONDS);

@@ -104,7 +104,7 @@ final class ViewKeeper {
             FailureRecord f = failures.get(i);
             if (f.restoredEpochUs() == 0) {
                 if (f.wasPrimary() && f.promotedEpochUs() == 0 && serving.get(0).equals(name)) {
-                    f = f.withPromoted(nowUs); // nobody was left to promote: this replica is the new primary
+                    f = f.withPromoted(nowUs, name); // nobody was left to promote: this replica is the new primary
                 }
                 failures.set(i, f.withRestored(nowUs, name));
                 return;
@@ -120,6 +120,15 @@ final class ViewKeeper {
      * @return null if the replica is unknown or already dead (a stale report)
      */
     Failure fail(String name, FailureKind verdict, FailureRecord.Source source, long detectedEpochUs, long nowUs) {
+        return fail(name, verdict, source, detectedEpochUs, nowUs, replica -> null);
+    }
+
+    /**
+     * As {@link #fail(String, FailureKind, FailureRecord.Source, long, long)}, recording the promoted replica's share
+     * of the request path at the top tier as {@code topTierShare} gives it (null: not read).
+     */
+    Failure fail(String name, FailureKind verdict, FailureRecord.Source source, long detectedEpochUs, long nowUs,
+            java.util.function.Function<String, Double> topTierShare) {
         ReplicaState state = states.get(name);
         if (state == null || state == ReplicaState.DEAD) {
             return null;
@@ -132,12 +141,12 @@ final class ViewKeeper {
         InjectedFault cause = activeFaultOn(name);
         String faultId = cause != null ? cause.faultId() : nextFaultId();
         FailureRecord record = new FailureRecord(faultId, name, verdict, source, wasPrimary,
-                cause != null ? cause.injectedEpochUs() : 0, detectedEpochUs, 0, 0, null, sparesReady);
+                cause != null ? cause.injectedEpochUs() : 0, detectedEpochUs, 0, 0, null, sparesReady, null, null);
         String promoted = null;
         if (wasPrimary && !serving.isEmpty()) {
             promoted = serving.get(0);
             states.put(promoted, ReplicaState.PRIMARY);
-            record = record.withPromoted(nowUs);
+            record = record.withPromoted(nowUs, promoted);
         }
         String spareJoined = null;
         if (wasServing && !spares.isEmpty()) {
@@ -146,12 +155,15 @@ final class ViewKeeper {
             serving.add(spareJoined);
             if (wasPrimary && promoted == null) {
                 promoted = spareJoined;
-                record = record.withPromoted(nowUs); // no backup was left: the spare is the new primary
+                record = record.withPromoted(nowUs, promoted); // no backup was left: the spare is the new primary
             }
             record = record.withRestored(nowUs, spareJoined);
         }
         if (!wasServing) {
             record = record.withRestored(nowUs, null); // a spare: the degree never dropped
+        }
+        if (promoted != null) {
+            record = record.withPromotedTopTierShare(topTierShare.apply(promoted));
         }
         epoch++;
         failures.add(record);

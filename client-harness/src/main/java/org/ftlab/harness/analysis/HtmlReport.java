@@ -416,7 +416,7 @@ final class HtmlReport {
                 + "<th>spare ready</th>"
                 + "<th>faulty invocations</th><th>overlapping requests</th><th>jitter (std) ms</th>"
                 + "<th>max latency ms</th><th>hand-over: new primary's first ÷ old primary's last requests, median "
-                + "ms</th></tr>\n");
+                + "ms</th><th>new primary's request path at the top tier when promoted</th></tr>\n");
         for (FailoverAnalysis.FaultSummary s : f.faults()) {
             faultRow(h, s, f.faultFree());
         }
@@ -438,7 +438,8 @@ final class HtmlReport {
                 .append(td("" + s.failed())).append(td(spareReady(r.sparesReady())))
                 .append(td("" + s.faultyInvocations()))
                 .append(td("" + s.overlapping())).append(td(s.jitterUs() == null ? "-" : ms(s.jitterUs())))
-                .append(td(msOrDash(s.maxLatencyUs()))).append(td(handover(s.handover()))).append("</tr>\n");
+                .append(td(msOrDash(s.maxLatencyUs()))).append(td(handover(s.handover())))
+                .append(td(r.promotedHotness() == null ? "-" : r.promotedHotness())).append("</tr>\n");
     }
 
     /** The Fault Detector's detection time per fault kind, in one paragraph; nothing when no fault was detected. */

@@ -57,11 +57,16 @@ public final class StatusCommand implements Callable<Integer> {
         out.printf(Locale.ROOT, "view epoch %d, primary %s, replication degree %d of %d, spares %s%n",
                 status.epoch(), status.primary() == null ? "none" : status.primary(), status.degree(),
                 status.targetDegree(), status.spares());
-        out.printf(Locale.ROOT, "%-6s %-9s %8s %-30s %10s%n", "name", "state", "pid", "endpoint", "uptime s");
+        out.printf(Locale.ROOT, "%-6s %-9s %8s %-30s %10s %s%n", "name", "state", "pid", "endpoint", "uptime s",
+                "request path at the top tier");
+        long now = System.currentTimeMillis();
         for (ReplicaStatus r : status.replicas()) {
-            out.printf(Locale.ROOT, "%-6s %-9s %8s %-30s %10s%n", r.name(), r.state().wireName(),
+            out.printf(Locale.ROOT, "%-6s %-9s %8s %-30s %10s %s%n", r.name(), r.state().wireName(),
                     r.pid() == null ? "" : r.pid(), r.uri() == null ? "" : r.uri(),
-                    r.uptimeMillis() == null ? "-" : String.format(Locale.ROOT, "%.1f", r.uptimeMillis() / 1000.0));
+                    r.uptimeMillis() == null ? "-" : String.format(Locale.ROOT, "%.1f", r.uptimeMillis() / 1000.0),
+                    r.topTierShare() == null ? "-" : String.format(Locale.ROOT, "%.0f%%%s", 100 * r.topTierShare(),
+                            r.hotSinceEpochMillis() == null ? "" : String.format(Locale.ROOT, " (hot for %.0f s)",
+                                    (now - r.hotSinceEpochMillis()) / 1000.0)));
         }
         out.println("failures seen: " + status.failures().size());
         for (FailureRecord f : status.failures()) {

@@ -117,7 +117,7 @@ public final class SimulatedReplicas {
         for (Replica r : replicas.values()) {
             ReplicaState state = !view.contains(r.name) ? ReplicaState.DEAD
                     : view.get(0).equals(r.name) ? ReplicaState.PRIMARY : ReplicaState.BACKUP;
-            all.add(new ReplicaStatus(r.name, state, null, 0, 0, "sim://" + r.name, 0, null, null));
+            all.add(new ReplicaStatus(r.name, state, null, 0, 0, "sim://" + r.name, 0, null, null, null, null));
         }
         return new ManagerStatus(epoch, view.isEmpty() ? null : view.get(0), view.size(), replicas.size(), List.of(),
                 0, 0, 0, 0, 0, "simulated", all, List.of(), List.of());

@@ -257,16 +257,26 @@ public final class RunDirectory {
                     time(first == null ? 0 : first.promotedEpochUs()), time(first == null ? 0 : first.restoredEpochUs()),
                     first == null ? FaultRecord.UNKNOWN : first.sparesReady(), time(f.repairedEpochUs()),
                     f.repair().wireName(), spec.durationMillis(), spec.amount(),
-                    first == null ? "" : first.verdict().wireName(), caused.size()));
+                    first == null ? "" : first.verdict().wireName(), caused.size(), promoted(first),
+                    promotedShare(first)));
         }
         for (FailureRecord r : failures) {
             if (!injected.contains(r.faultId())) {
                 rows.add(new FaultRecord(r.faultId(), null, "", r.replica(), ProbeFile.NONE,
                         time(r.detectedEpochUs()), time(r.promotedEpochUs()), time(r.restoredEpochUs()),
-                        r.sparesReady(), ProbeFile.NONE, "", 0, 0, r.verdict().wireName(), 1));
+                        r.sparesReady(), ProbeFile.NONE, "", 0, 0, r.verdict().wireName(), 1, promoted(r),
+                        promotedShare(r)));
             }
         }
         FaultsCsv.write(FaultsCsv.file(dir, segmentCount()), rows);
+    }
+
+    private static String promoted(FailureRecord r) {
+        return r == null || r.promoted() == null ? "" : r.promoted();
+    }
+
+    private static double promotedShare(FailureRecord r) {
+        return r == null || r.promotedTopTierShare() == null ? Double.NaN : r.promotedTopTierShare();
     }
 
     /** A manager's time (0: the step did not happen) as a probe time. */

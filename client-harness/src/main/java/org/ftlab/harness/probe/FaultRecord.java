@@ -20,11 +20,35 @@ import org.ftlab.rm.api.FaultKind;
  * @param amount in the kind's unit, 0 if none
  * @param verdict the manager's verdict on the replica failure ({@code crash}, {@code hang}), or empty
  * @param failures replica failures the fault caused (1 for a failure nobody injected)
+ * @param promoted the replica promoted to primary in the failed one's place, or empty
+ * @param promotedTopTierShare its share of the request path compiled at the top tier as last read before its
+ *     promotion (docs/architecture.md, "hot"), NaN where unknown
  */
 public record FaultRecord(String id, FaultKind kind, String target, String replica, long injectedUs,
         long detectedUs, long promotedUs, long restoredUs, int sparesReady, long repairedUs, String repair,
-        long durationMillis, double amount, String verdict, int failures) {
+        long durationMillis, double amount, String verdict, int failures, String promoted,
+        double promotedTopTierShare) {
     public static final int UNKNOWN = -1;
+
+    /** A row without the promoted replica (no promotion, or a file from before those columns). */
+    public FaultRecord(String id, FaultKind kind, String target, String replica, long injectedUs, long detectedUs,
+            long promotedUs, long restoredUs, int sparesReady, long repairedUs, String repair, long durationMillis,
+            double amount, String verdict, int failures) {
+        this(id, kind, target, replica, injectedUs, detectedUs, promotedUs, restoredUs, sparesReady, repairedUs, repair,
+                durationMillis, amount, verdict, failures, "", Double.NaN);
+    }
+
+    /**
+     * {@code r2: 64% (not hot)}: the promoted replica's share of the request path at the top tier when promoted, and
+     * whether that is hot; null where unknown.
+     */
+    public String promotedHotness() {
+        if (Double.isNaN(promotedTopTierShare) || promoted.isEmpty()) {
+            return null;
+        }
+        return String.format(java.util.Locale.ROOT, "%s: %.0f%% (%s)", promoted, 100 * promotedTopTierShare,
+                promotedTopTierShare >= org.ftlab.rm.api.ReplicaStatus.HOT_SHARE ? "hot" : "not hot");
+    }
 
     /** The kind's name, or {@code unprovoked} for a failure nobody injected. */
     public String label() {

@@ -41,7 +41,10 @@ public final class FaultsCsv {
         DURATION_MS(r -> r.kind() != null && r.kind().lasts() ? Long.toString(r.durationMillis()) : ""),
         AMOUNT(r -> r.kind() != null && r.kind().amountUnit() != null ? Double.toString(r.amount()) : ""),
         VERDICT(FaultRecord::verdict),
-        FAILURES(r -> Integer.toString(r.failures()));
+        FAILURES(r -> Integer.toString(r.failures())),
+        PROMOTED(FaultRecord::promoted),
+        PROMOTED_TOP_TIER_SHARE(r -> Double.isNaN(r.promotedTopTierShare()) ? ""
+                : String.format(Locale.ROOT, "%.3f", r.promotedTopTierShare()));
 
         private final Function<FaultRecord, String> value;
 
@@ -129,7 +132,8 @@ public final class FaultsCsv {
                         time(get.apply(Column.REPAIRED_EPOCH_US)), get.apply(Column.REPAIR),
                         number(get.apply(Column.DURATION_MS)), amount(get.apply(Column.AMOUNT)),
                         get.apply(Column.VERDICT),
-                        failures.isEmpty() ? (kind.isEmpty() ? 1 : FaultRecord.UNKNOWN) : Integer.parseInt(failures)));
+                        failures.isEmpty() ? (kind.isEmpty() ? 1 : FaultRecord.UNKNOWN) : Integer.parseInt(failures),
+                        get.apply(Column.PROMOTED), share(get.apply(Column.PROMOTED_TOP_TIER_SHARE))));
             } catch (NumberFormatException e) {
                 throw new IllegalArgumentException(file + " line " + (i + 1) + ": a number is malformed: the "
                         + "file is damaged");
@@ -147,6 +151,10 @@ public final class FaultsCsv {
 
     private static String micros(long us) {
         return us == ProbeFile.NONE || us == 0 ? "" : Long.toString(us);
+    }
+
+    private static double share(String s) {
+        return s.isEmpty() ? Double.NaN : Double.parseDouble(s);
     }
 
     private static long time(String s) {

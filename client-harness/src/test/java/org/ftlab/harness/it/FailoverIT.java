@@ -17,6 +17,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.TimeUnit;
 import org.ftlab.fd.FailureKind;
 import org.ftlab.harness.failover.Outcome;
 import org.ftlab.harness.failover.Strategies;
@@ -89,6 +90,26 @@ class FailoverIT {
                     log + ": the warm-up came before the server reported it had started");
         }
         assertTrue(booted >= 3, "two replicas and a spare booted: " + logs);
+    }
+
+    @Test
+    @Order(0)
+    void everyLiveReplicaReportsHowMuchOfTheRequestPathItHasCompiledAtTheTopTier() throws Exception {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+        while (true) {
+            List<ReplicaStatus> live = lab.manager().status().replicas().stream()
+                    .filter(r -> r.state() != ReplicaState.DEAD && r.state() != ReplicaState.STARTING).toList();
+            if (!live.isEmpty() && live.stream().allMatch(r -> r.topTierShare() != null)) {
+                for (ReplicaStatus r : live) {
+                    assertTrue(r.topTierShare() >= 0 && r.topTierShare() <= 1, r.toString());
+                    assertEquals(r.topTierShare() >= ReplicaStatus.HOT_SHARE, r.hotSinceEpochMillis() != null,
+                            "hot exactly when the share is at least " + ReplicaStatus.HOT_SHARE + ": " + r);
+                }
+                return;
+            }
+            assertTrue(System.nanoTime() < deadline, "every live replica's code cache read within 60 s: " + live);
+            Thread.sleep(1_000);
+        }
     }
 
     @Test

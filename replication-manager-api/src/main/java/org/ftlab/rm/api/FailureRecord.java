@@ -16,10 +16,13 @@ import org.ftlab.fd.FailureKind;
  * @param replacement the replica that took its place in the view (a spare or a relaunched one), or null
  * @param sparesReady booted spares outside the view when the failure was handled: 0 means the degree waited for a
  *     boot
+ * @param promoted the replica promoted to primary in its place, or null (it was not the primary)
+ * @param promotedTopTierShare the promoted replica's share of the request path compiled at the top tier, as last read
+ *     before its promotion (docs/architecture.md, "hot"), or null: not read (another machine, or no reading yet)
  */
 public record FailureRecord(String faultId, String replica, FailureKind verdict, Source source, boolean wasPrimary,
         long injectedEpochUs, long detectedEpochUs, long promotedEpochUs, long restoredEpochUs, String replacement,
-        int sparesReady) {
+        int sparesReady, String promoted, Double promotedTopTierShare) {
 
     /** Who reported a failure first. */
     public enum Source {
@@ -41,13 +44,18 @@ public record FailureRecord(String faultId, String replica, FailureKind verdict,
         return injectedEpochUs > 0 ? injectedEpochUs : detectedEpochUs;
     }
 
-    public FailureRecord withPromoted(long epochUs) {
+    public FailureRecord withPromoted(long epochUs, String promotedReplica) {
         return new FailureRecord(faultId, replica, verdict, source, wasPrimary, injectedEpochUs, detectedEpochUs,
-                epochUs, restoredEpochUs, replacement, sparesReady);
+                epochUs, restoredEpochUs, replacement, sparesReady, promotedReplica, promotedTopTierShare);
+    }
+
+    public FailureRecord withPromotedTopTierShare(Double share) {
+        return new FailureRecord(faultId, replica, verdict, source, wasPrimary, injectedEpochUs, detectedEpochUs,
+                promotedEpochUs, restoredEpochUs, replacement, sparesReady, promoted, share);
     }
 
     public FailureRecord withRestored(long epochUs, String replacementName) {
         return new FailureRecord(faultId, replica, verdict, source, wasPrimary, injectedEpochUs, detectedEpochUs,
-                promotedEpochUs, epochUs, replacementName, sparesReady);
+                promotedEpochUs, epochUs, replacementName, sparesReady, promoted, promotedTopTierShare);
     }
 }

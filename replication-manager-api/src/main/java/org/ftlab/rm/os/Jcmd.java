@@ -40,11 +40,11 @@ public final class Jcmd {
         VirtualMachine vm;
         try {
             vm = VirtualMachine.attach(Long.toString(pid));
-        } catch (AttachNotSupportedException e) {
+        } catch (AttachNotSupportedException | IOException e) {
             throw new IOException("cannot attach to JVM " + pid + ": " + e.getMessage(), e);
         }
         try (InputStream in = (InputStream) execute.invoke(vm, command)) {
-            String out = new String(in.readAllBytes(), StandardCharsets.UTF_8);
+            String out = new String(readToEnd(in), StandardCharsets.UTF_8);
             checkOutput(pid, command, out);
             return out;
         } catch (InvocationTargetException e) {
@@ -96,6 +96,21 @@ public final class Jcmd {
         String out = ProcessTools.run(argv, null);
         checkOutput(pid, command, out);
         return out;
+    }
+
+    /**
+     * Everything the command wrote. Read until the stream ends: the attach stream can return fewer bytes than asked
+     * for, and {@code readAllBytes} stopped after its first 4,096 (a long output, such as {@code Compiler.codelist},
+     * was cut).
+     */
+    private static byte[] readToEnd(InputStream in) throws IOException {
+        java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
+        byte[] buf = new byte[8192];
+        int n;
+        while ((n = in.read(buf)) != -1) {
+            out.write(buf, 0, n);
+        }
+        return out.toByteArray();
     }
 
     /** A diagnostic command reports its own failure in its output, not in an exception. */

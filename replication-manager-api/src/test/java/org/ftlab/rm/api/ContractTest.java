@@ -18,10 +18,10 @@ class ContractTest {
         ManagerStatus status = new ManagerStatus(7, "r2", 2, 2, List.of("r4"), 1, 12, 100, 500, 4242,
                 "jdbc:mysql://127.0.0.1:3306/ftlab",
                 List.of(new ReplicaStatus("r2", ReplicaState.PRIMARY, 11L, 0, 950, "remote+http://127.0.0.1:8180",
-                        1_000, 5_000L, 7_600L), new ReplicaStatus("r1", ReplicaState.DEAD, 10L, 0, -1, null, 900,
-                        null, null)),
+                        1_000, 5_000L, 7_600L, 0.93, 6_000L), new ReplicaStatus("r1", ReplicaState.DEAD, 10L, 0, -1,
+                        null, 900, null, null, null, null)),
                 List.of(new FailureRecord("f1", "r1", FailureKind.HANG, FailureRecord.Source.CLIENT, true, 10, 20, 30,
-                        40, "r4", 1)),
+                        40, "r4", 1, "r2", 0.64)),
                 List.of(new InjectedFault("f1", spec, "r3", 0, 10, 2_010, InjectedFault.Repair.UNDONE)));
         String wire = JSON.writeValueAsString(status);
         assertEquals(status, JSON.readValue(wire, ManagerStatus.class));

@@ -1,0 +1,133 @@
+package org.ftlab.rm;
+
+import java.io.IOException;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.LongSupplier;
+import java.util.function.Supplier;
+import org.ftlab.rm.os.CompiledCode;
+import org.ftlab.rm.os.SamplerThread;
+
+/**
+ * Whether each replica runs the request path at full speed ("hot"; docs/architecture.md): the share of the request
+ * path's methods that the primary has compiled at the top tier (C2) which this replica has compiled at the top tier
+ * too. The <em>reference</em> is every request-path method any primary of the lab has had at the top tier (it grows
+ * as primaries serve); a replica is hot while its share is at least {@value #HOT_SHARE}. Read from each local
+ * replica's code cache every {@value #PERIOD_MILLIS} ms ({@link CompiledCode}); a replica on another machine, or one
+ * not read yet, has no share. Mechanism for the manager's status and failure records; what makes a replica hot is
+ * elsewhere.
+ */
+final class Hotness implements AutoCloseable {
+    /** The least share of the reference at the top tier of a hot replica. */
+    static final double HOT_SHARE = org.ftlab.rm.api.ReplicaStatus.HOT_SHARE;
+    static final long PERIOD_MILLIS = 10_000;
+    /** The packages of the request path: the bean, JPA, the driver, EJB remoting and invocation, transactions. */
+    static final List<String> REQUEST_PATH = List.of("org.ftlab.auction.", "org.hibernate.", "com.mysql.",
+            "org.jboss.ejb.", "org.jboss.as.ejb3.", "org.jboss.remoting3.", "org.jboss.marshalling.",
+            "org.jboss.invocation.", "com.arjuna.", "org.wildfly.transaction.", "org.xnio.");
+
+    /** A replica's last reading: its share of the reference, and since when it has been hot (0: not hot). */
+    record Reading(double share, long hotSinceEpochMillis) {
+        boolean hot() {
+            return hotSinceEpochMillis > 0;
+        }
+    }
+
+    /** The replicas to read: the primary's name (null: none) and each local replica's pid. */
+    record Replicas(String primary, Map<String, Long> pids) {
+    }
+
+    /** Reads a JVM's code cache. */
+    interface CodeReader {
+        CompiledCode read(long pid) throws IOException;
+    }
+
+    private final CodeReader reader;
+    private final LongSupplier clockMillis;
+    private final Set<String> reference = ConcurrentHashMap.newKeySet();
+    private final Map<String, Reading> readings = new ConcurrentHashMap<>();
+    private volatile SamplerThread thread;
+
+    Hotness(CodeReader reader, LongSupplier clockMillis) {
+        this.reader = reader;
+        this.clockMillis = clockMillis;
+    }
+
+    /** Reads the lab's replicas every {@value #PERIOD_MILLIS} ms from now on, until closed. */
+    static Hotness start(Supplier<Replicas> replicas) {
+        Hotness h = new Hotness(CompiledCode::of, System::currentTimeMillis);
+        h.thread = SamplerThread.of("hot-code", () -> {
+            while (!h.thread.stopped()) {
+                h.sample(replicas.get());
+                try {
+                    Thread.sleep(PERIOD_MILLIS);
+                } catch (InterruptedException e) {
+                    return;
+                }
+            }
+        }).start();
+        return h;
+    }
+
+    /** One round: the primary first (its top-tier request-path methods join the reference), then every replica. */
+    void sample(Replicas replicas) {
+        Long primaryPid = replicas.primary() == null ? null : replicas.pids().get(replicas.primary());
+        CompiledCode primaryCode = null;
+        if (primaryPid != null) {
+            try {
+                primaryCode = reader.read(primaryPid);
+                reference.addAll(primaryCode.atTopTier(Hotness::onRequestPath));
+            } catch (IOException e) {
+                // gone meanwhile: the next round reads the next primary
+            }
+        }
+        CompiledCode readPrimary = primaryCode;
+        Set<String> ref = Set.copyOf(reference);
+        long now = clockMillis.getAsLong();
+        readings.keySet().retainAll(replicas.pids().keySet());
+        replicas.pids().forEach((name, pid) -> {
+            double share;
+            try {
+                share = (name.equals(replicas.primary()) && readPrimary != null ? readPrimary : reader.read(pid))
+                        .shareAtTopTier(ref);
+            } catch (IOException e) {
+                return;
+            }
+            if (Double.isNaN(share)) {
+                return; // no primary has compiled anything of the request path yet: nothing to compare with
+            }
+            Reading before = readings.get(name);
+            long since = share < HOT_SHARE ? 0 : before != null && before.hot() ? before.hotSinceEpochMillis() : now;
+            readings.put(name, new Reading(share, since));
+        });
+    }
+
+    static boolean onRequestPath(String method) {
+        for (String p : REQUEST_PATH) {
+            if (method.startsWith(p)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** The last reading of {@code replica}, or null. */
+    Reading of(String replica) {
+        return readings.get(replica);
+    }
+
+    /** How many methods the reference holds now. */
+    int referenceSize() {
+        return reference.size();
+    }
+
+    @Override
+    public void close() {
+        SamplerThread t = thread;
+        if (t != null) {
+            t.close();
+        }
+    }
+}
