@@ -18,7 +18,7 @@ class FaultsCsvTest {
     @Test
     void whatIsWrittenReadsBackTheSameAcrossSegmentsInSegmentOrder() throws Exception {
         FaultRecord hang = new FaultRecord("f1", FaultKind.HANG, "primary", "r1", 100, 200, 210, 300, 1, 400,
-                "fenced", 2000, 0, "hang", 1);
+                "fenced", 2000, 0, "hang", 1, "r2", 0.62);
         FaultRecord slow = new FaultRecord("f2", FaultKind.SLOW, "backup", "r2", 500, ProbeFile.NONE, ProbeFile.NONE,
                 ProbeFile.NONE, FaultRecord.UNKNOWN, 900, "undone", 1000, 10, "", 0);
         FaultRecord unprovoked = new FaultRecord("f3", null, "", "r3", ProbeFile.NONE, 700, 710, 720, 0,
@@ -27,6 +27,7 @@ class FaultsCsvTest {
         FaultsCsv.write(FaultsCsv.file(dir, 1), List.of(hang, slow));
         assertEquals(List.of(hang, slow, unprovoked), FaultsCsv.readAll(dir));
         assertEquals(FaultsCsv.HEADER, Files.readAllLines(dir.resolve("faults.csv")).get(0));
+        assertEquals("r2: 62% (not hot)", FaultsCsv.readAll(dir).get(0).promotedHotness());
     }
 
     @Test
@@ -36,6 +37,9 @@ class FaultsCsvTest {
         FaultRecord f = FaultsCsv.readAll(dir).get(0);
         assertEquals(FaultRecord.UNKNOWN, f.sparesReady());
         assertEquals(FaultRecord.UNKNOWN, f.failures());
+        assertEquals("", f.promoted());
+        assertTrue(Double.isNaN(f.promotedTopTierShare()));
+        assertEquals(null, f.promotedHotness(), "nothing to say of a promotion the file does not record");
         Files.writeString(dir.resolve("faults.csv"), "id,what\nf1,crash\n");
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> FaultsCsv.readAll(dir));
         assertTrue(e.getMessage().contains("no column fault_id"), e.getMessage());
