@@ -12,9 +12,11 @@ import org.ftlab.rm.os.SamplerThread;
 
 /**
  * Whether each replica runs the request path at full speed ("hot"; docs/architecture.md): the share of the request
- * path's methods that the primary has compiled at the top tier (C2) which this replica has compiled at the top tier
- * too. The <em>reference</em> is every request-path method any primary of the lab has had at the top tier (it grows
- * as primaries serve); a replica is hot while its share is at least {@value #HOT_SHARE}. Read from each local
+ * path's methods that the primary has compiled at the top tier which this replica has compiled at the top tier too.
+ * The top tier is the highest any primary of the lab has compiled at: C2 ({@value CompiledCode#TOP_TIER}), or the tier
+ * the replicas' JVMs are capped at ({@code -XX:TieredStopAtLevel}). The <em>reference</em> is every request-path
+ * method any primary of the lab has had at the top tier (it grows as primaries serve); a replica is hot while its
+ * share is at least {@value #HOT_SHARE}. Read from each local
  * replica's code cache every {@value #PERIOD_MILLIS} ms ({@link CompiledCode}); a replica on another machine, or one
  * not read yet, has no share. Mechanism for the manager's status and failure records; what makes a replica hot is
  * elsewhere.
@@ -46,7 +48,9 @@ final class Hotness implements AutoCloseable {
 
     private final CodeReader reader;
     private final LongSupplier clockMillis;
-    private final Set<String> reference = ConcurrentHashMap.newKeySet();
+    private final Set<String> reference = new java.util.HashSet<>();
+    /** The highest tier a primary of the lab has compiled at: 4 (C2), or what the replicas' JVMs are capped at. */
+    private int topTier = -1;
     private final Map<String, Reading> readings = new ConcurrentHashMap<>();
     private volatile SamplerThread thread;
 
@@ -78,21 +82,34 @@ final class Hotness implements AutoCloseable {
         if (primaryPid != null) {
             try {
                 primaryCode = reader.read(primaryPid);
-                reference.addAll(primaryCode.atTopTier(Hotness::onRequestPath));
+                int highest = primaryCode.highestTier();
+                synchronized (reference) {
+                    if (highest > topTier) { // the methods of a lower tier are no longer the top
+                        topTier = highest;
+                        reference.clear();
+                    }
+                    reference.addAll(primaryCode.atTier(topTier, Hotness::onRequestPath));
+                }
             } catch (IOException e) {
-                // gone meanwhile: the next round reads the next primary
+                complainOnce(replicas.primary(), e); // or gone meanwhile: the next round reads the next primary
             }
         }
         CompiledCode readPrimary = primaryCode;
-        Set<String> ref = Set.copyOf(reference);
+        Set<String> ref;
+        int tier;
+        synchronized (reference) {
+            ref = Set.copyOf(reference);
+            tier = topTier;
+        }
         long now = clockMillis.getAsLong();
         readings.keySet().retainAll(replicas.pids().keySet());
         replicas.pids().forEach((name, pid) -> {
             double share;
             try {
                 share = (name.equals(replicas.primary()) && readPrimary != null ? readPrimary : reader.read(pid))
-                        .shareAtTopTier(ref);
+                        .shareAtTier(ref, tier);
             } catch (IOException e) {
+                complainOnce(name, e);
                 return;
             }
             if (Double.isNaN(share)) {
@@ -102,6 +119,16 @@ final class Hotness implements AutoCloseable {
             long since = share < HOT_SHARE ? 0 : before != null && before.hot() ? before.hotSinceEpochMillis() : now;
             readings.put(name, new Reading(share, since));
         });
+    }
+
+    /** The replicas whose code could not be read, said once each on the manager's console. */
+    private final Set<String> complained = ConcurrentHashMap.newKeySet();
+
+    private void complainOnce(String replica, IOException e) {
+        if (complained.add(replica)) {
+            System.err.println("replication-manager: cannot read " + replica + "'s compiled code (its share of the "
+                    + "request path at the top tier is left unknown): " + e.getMessage());
+        }
     }
 
     static boolean onRequestPath(String method) {
@@ -120,7 +147,9 @@ final class Hotness implements AutoCloseable {
 
     /** How many methods the reference holds now. */
     int referenceSize() {
-        return reference.size();
+        synchronized (reference) {
+            return reference.size();
+        }
     }
 
     @Override

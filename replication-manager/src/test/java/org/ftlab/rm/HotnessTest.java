@@ -24,13 +24,16 @@ class HotnessTest {
         return c;
     }, now::get);
 
-    /** {@code top} request-path methods at the top tier, {@code c1} more at C1's, and a method off the path. */
+    /**
+     * {@code top} request-path methods at C2, {@code c1} more at C1's, and a method off the path at the highest of
+     * those tiers.
+     */
     private static CompiledCode code(int top, int c1) {
         Map<String, Integer> tiers = new HashMap<>();
         for (int i = 0; i < top + c1; i++) {
             tiers.put("org.hibernate.M" + i + ".run()V", i < top ? 4 : 3);
         }
-        tiers.put("java.util.HashMap.get(Ljava/lang/Object;)Ljava/lang/Object;", 4);
+        tiers.put("java.util.HashMap.get(Ljava/lang/Object;)Ljava/lang/Object;", top > 0 ? 4 : 3);
         return new CompiledCode(tiers);
     }
 
@@ -73,8 +76,21 @@ class HotnessTest {
 
     @Test
     void withoutAPrimaryThatCompiledAnyOfTheRequestPathNoReplicaHasAShare() {
-        code.put(1L, code(0, 5));
+        code.put(1L, new CompiledCode(Map.of("java.util.HashMap.size()I", 4)));
         hotness.sample(new Hotness.Replicas("r1", Map.of("r1", 1L)));
         assertNull(hotness.of("r1"));
+    }
+
+    @Test
+    void inJvmsCappedBelowC2TheTopTierIsTheirCapAndTheReferenceStartsAgainWhenAPrimaryReachesAHigherOne() {
+        code.put(1L, code(0, 10)); // C1 only (-XX:TieredStopAtLevel): its ten methods at tier 3
+        code.put(2L, code(0, 5));
+        hotness.sample(new Hotness.Replicas("r1", Map.of("r1", 1L, "r2", 2L)));
+        assertEquals(10, hotness.referenceSize());
+        assertEquals(0.5, hotness.of("r2").share(), 1e-9);
+        code.put(1L, code(4, 6));
+        hotness.sample(new Hotness.Replicas("r1", Map.of("r1", 1L, "r2", 2L)));
+        assertEquals(4, hotness.referenceSize(), "only what is at C2 now");
+        assertEquals(0.0, hotness.of("r2").share(), 1e-9);
     }
 }

@@ -280,10 +280,11 @@ class GridIT {
         assertEquals("1", fault[8], "a fault run starts with its spare booted, so the crash met one");
         assertEquals("replaced", fault[10], "a crash is repaired by the manager");
         assertEquals("1", fault[14], "one replica failed");
-        // the backup promoted in its place, with how much of the request path it had compiled at the top tier
+        // the backup promoted in its place, with how much of the request path it had compiled at the top tier (where
+        // a primary had compiled any of it by then: the test lab's warm-up is short)
         assertFalse(fault[15].isEmpty() || fault[15].equals(fault[3]), "the promoted replica: " + faults.get(1));
-        double share = Double.parseDouble(fault[16]);
-        assertTrue(share >= 0 && share <= 1, "its share of the request path at the top tier: " + faults.get(1));
+        assertTrue(fault[16].isEmpty() || Double.parseDouble(fault[16]) >= 0 && Double.parseDouble(fault[16]) <= 1,
+                "its share of the request path at the top tier: " + faults.get(1));
 
         List<Map<String, String>> all = rows(runDir.resolve("probes/c02-t00-rorig.csv"));
         List<Map<String, String>> rows = all.stream().filter(r -> r.get("phase").equals("measure")).toList();

@@ -50,18 +50,23 @@ public record CompiledCode(Map<String, Integer> tiers) {
         return parse(Jcmd.run(pid, "Compiler.codelist"));
     }
 
-    /** The methods {@code include} accepts that are compiled at the top tier. */
-    public Set<String> atTopTier(Predicate<String> include) {
-        return tiers.entrySet().stream().filter(e -> e.getValue() == TOP_TIER && include.test(e.getKey()))
+    /** The highest tier of any method here (-1: none compiled); below {@value #TOP_TIER} in a JVM that caps it. */
+    public int highestTier() {
+        return tiers.values().stream().mapToInt(Integer::intValue).max().orElse(-1);
+    }
+
+    /** The methods {@code include} accepts that are compiled at {@code tier} or above. */
+    public Set<String> atTier(int tier, Predicate<String> include) {
+        return tiers.entrySet().stream().filter(e -> e.getValue() >= tier && include.test(e.getKey()))
                 .map(Map.Entry::getKey).collect(Collectors.toUnmodifiableSet());
     }
 
-    /** The share of {@code reference} compiled at the top tier here; NaN for an empty reference. */
-    public double shareAtTopTier(Set<String> reference) {
+    /** The share of {@code reference} compiled here at {@code tier} or above; NaN for an empty reference. */
+    public double shareAtTier(Set<String> reference, int tier) {
         if (reference.isEmpty()) {
             return Double.NaN;
         }
-        long top = reference.stream().filter(m -> tiers.getOrDefault(m, -1) == TOP_TIER).count();
+        long top = reference.stream().filter(m -> tiers.getOrDefault(m, -1) >= tier).count();
         return top / (double) reference.size();
     }
 

@@ -39,15 +39,18 @@ class CompiledCodeTest {
     }
 
     @Test
-    void theShareOfAReferenceAtTheTopTierCountsOnlyTopTierMethods() {
-        Set<String> reference = CompiledCode.parse(PRIMARY).atTopTier(m -> m.startsWith("org."));
+    void theShareOfAReferenceAtATierCountsTheMethodsCompiledAtThatTierOrAbove() {
+        assertEquals(4, CompiledCode.parse(PRIMARY).highestTier());
+        Set<String> reference = CompiledCode.parse(PRIMARY).atTier(4, m -> m.startsWith("org."));
         assertEquals(3, reference.size(), reference.toString());
         CompiledCode backup = CompiledCode.parse(BACKUP);
         // the lambda and persist at the top tier, postAuction only at C1's
-        assertEquals(2 / 3.0, backup.shareAtTopTier(reference), 1e-9);
-        assertEquals(1.0, CompiledCode.parse(PRIMARY).shareAtTopTier(reference), 1e-9);
-        assertTrue(Double.isNaN(backup.shareAtTopTier(Set.of())));
+        assertEquals(2 / 3.0, backup.shareAtTier(reference, 4), 1e-9);
+        assertEquals(1.0, CompiledCode.parse(PRIMARY).shareAtTier(reference, 4), 1e-9);
+        assertEquals(1.0, backup.shareAtTier(reference, 3), 1e-9, "at C1's tier or above: all of it");
+        assertTrue(Double.isNaN(backup.shareAtTier(Set.of(), 4)));
         assertEquals(Map.of(), CompiledCode.parse("12345:\n").tiers());
+        assertEquals(-1, CompiledCode.parse("12345:\n").highestTier());
     }
 
     /** A child that runs one method until C2 has compiled it, then idles until its standard input closes. */
@@ -81,7 +84,7 @@ class CompiledCodeTest {
                     out -> out.contains("ready") ? true : null) != null, "the child ran its loop");
             CompiledCode code = CompiledCode.of(child.pid());
             assertEquals(Set.of("org.ftlab.rm.os.CompiledCodeTest$Hot.work(J)J"),
-                    code.atTopTier(m -> m.contains("Hot.work")), code.tiers().size() + " methods");
+                    code.atTier(CompiledCode.TOP_TIER, m -> m.contains("Hot.work")), code.tiers().size() + " methods");
             // the whole list, as the JDK's own jcmd prints it (the idle child compiles little meanwhile)
             CompiledCode tool = CompiledCode.parse(ProcessTools.run(java.util.List.of(Path.of(
                     System.getProperty("java.home"), "bin", "jcmd").toString(), Long.toString(child.pid()),
