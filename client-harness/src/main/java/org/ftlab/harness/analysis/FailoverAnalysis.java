@@ -108,10 +108,50 @@ public final class FailoverAnalysis {
      * {@code newCount} the replica that served most requests after it served (faulty invocations left out).
      */
     public record Handover(String oldReplica, String newReplica, long oldMedianUs, long newMedianUs, int oldCount,
-            int newCount) {
+            int newCount, Integer backToSpeedS) {
         public double ratio() {
             return oldMedianUs == 0 ? Double.NaN : (double) newMedianUs / oldMedianUs;
         }
+
+        /** How {@link #backToSpeedS} reads: "1 s", or "not within 30 s" (or the block's end). */
+        public String backToSpeed() {
+            return backToSpeedS == null ? "not within " + BACK_TO_SPEED_MAX_S + " s" : backToSpeedS + " s";
+        }
+    }
+
+    /** A window of the new primary's requests is back to speed when its median is within this of the old one's. */
+    static final double BACK_TO_SPEED_RATIO = 1.2;
+    /** How far after its first request the new primary's windows are looked at. */
+    static final int BACK_TO_SPEED_MAX_S = 30;
+
+    /**
+     * When a new primary was back to speed: its requests (sent at {@code sendUs}, taking {@code latencyUs}) cut into
+     * 1-s windows from the first one's send time; the answer is the end of the first window, in seconds, whose median
+     * is within {@value #BACK_TO_SPEED_RATIO}× the old primary's last median ({@code 1}: the first second already
+     * was). Null when no window of the first {@value #BACK_TO_SPEED_MAX_S} s was.
+     */
+    static Integer backToSpeedS(long[] sendUs, long[] latencyUs, long oldMedianUs) {
+        if (sendUs.length == 0) {
+            return null;
+        }
+        long t0 = Arrays.stream(sendUs).min().getAsLong();
+        LongList[] windows = new LongList[BACK_TO_SPEED_MAX_S];
+        for (int i = 0; i < sendUs.length; i++) {
+            int w = (int) ((sendUs[i] - t0) / 1_000_000L);
+            if (w < windows.length) {
+                (windows[w] == null ? windows[w] = new LongList() : windows[w]).add(latencyUs[i]);
+            }
+        }
+        for (int w = 0; w < windows.length; w++) {
+            if (windows[w] != null) {
+                long[] l = windows[w].toArray();
+                Arrays.sort(l);
+                if (LatencyStats.perMille(l, 500) <= BACK_TO_SPEED_RATIO * oldMedianUs) {
+                    return w + 1;
+                }
+            }
+        }
+        return null;
     }
 
     /**
@@ -588,8 +628,18 @@ public final class FailoverAnalysis {
                 long[] a = first.toArray();
                 Arrays.sort(b);
                 Arrays.sort(a);
-                handovers.put(f.id(), new Handover(f.replica(), next, LatencyStats.perMille(b, 500),
-                        LatencyStats.perMille(a, 500), b.length, a.length));
+                long oldMedian = LatencyStats.perMille(b, 500);
+                LongList sends = new LongList();
+                LongList latencies = new LongList();
+                for (int k = 0; k < byRecv.length; k++) {
+                    int i = byRecv[k];
+                    if (afterFault(pf, i, f) && pf.replicaNames.get(pf.replica[i]).equals(next)) {
+                        sends.add(pf.sendUs[i]);
+                        latencies.add(pf.latencyUs(i));
+                    }
+                }
+                handovers.put(f.id(), new Handover(f.replica(), next, oldMedian, LatencyStats.perMille(a, 500),
+                        b.length, a.length, backToSpeedS(sends.toArray(), latencies.toArray(), oldMedian)));
             }
         }
 

@@ -416,7 +416,8 @@ final class HtmlReport {
                 + "<th>spare ready</th>"
                 + "<th>faulty invocations</th><th>overlapping requests</th><th>jitter (std) ms</th>"
                 + "<th>max latency ms</th><th>hand-over: new primary's first ÷ old primary's last requests, median "
-                + "ms</th><th>new primary's request path at the top tier when promoted</th></tr>\n");
+                + "ms (requests); the end of the new primary's first 1-s window with a median within 1.2× the old "
+                + "one's</th><th>new primary's request path at the top tier when promoted</th></tr>\n");
         for (FailoverAnalysis.FaultSummary s : f.faults()) {
             faultRow(h, s, f.faultFree());
         }
@@ -553,8 +554,9 @@ final class HtmlReport {
         if (x == null) {
             return "-";
         }
-        return String.format(Locale.ROOT, "%s %s (%d) ÷ %s %s (%d) = %.2f", x.newReplica(), ms(x.newMedianUs()),
-                x.newCount(), x.oldReplica(), ms(x.oldMedianUs()), x.oldCount(), x.ratio());
+        return String.format(Locale.ROOT, "%s %s (%d) ÷ %s %s (%d) = %.2f; back within 1.2× after %s",
+                x.newReplica(), ms(x.newMedianUs()), x.newCount(), x.oldReplica(), ms(x.oldMedianUs()), x.oldCount(),
+                x.ratio(), x.backToSpeed());
     }
 
     private static void compare(StringBuilder h, RunComparison c) {

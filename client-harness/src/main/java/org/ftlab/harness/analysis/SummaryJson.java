@@ -345,6 +345,7 @@ final class SummaryJson {
                 y.put("old_count", h.oldCount());
                 y.put("new_count", h.newCount());
                 y.put("ratio", h.ratio());
+                putNullable(y, "back_to_speed_s", h.backToSpeedS() == null ? null : h.backToSpeedS().doubleValue());
             }
         }
         FailoverAnalysis.Redundancy rd = f.redundancy();

@@ -127,8 +127,9 @@ public final class TextReport {
                 FailoverAnalysis.Handover h = s.handover();
                 if (h != null) {
                     out.printf(Locale.ROOT, "  hand-over %s: %s's last %d median %.2f ms, %s's first %d median %.2f ms "
-                            + "(x%.2f)%s%n", s.fault().id(), h.oldReplica(), h.oldCount(), h.oldMedianUs() / 1e3,
-                            h.newReplica(), h.newCount(), h.newMedianUs() / 1e3, h.ratio(),
+                            + "(x%.2f), back within 1.2x after %s%s%n", s.fault().id(), h.oldReplica(), h.oldCount(),
+                            h.oldMedianUs() / 1e3, h.newReplica(), h.newCount(), h.newMedianUs() / 1e3, h.ratio(),
+                            h.backToSpeed(),
                             s.fault().promotedHotness() == null ? ""
                                     : "; request path at the top tier when promoted: " + s.fault().promotedHotness());
                 }

@@ -18,6 +18,7 @@ import org.ftlab.harness.grid.GridRunner;
 import org.ftlab.harness.grid.RunDirectory;
 import org.ftlab.harness.lab.Home;
 import org.ftlab.harness.lab.ManagedLab;
+import org.ftlab.harness.probe.FaultRecord;
 import org.ftlab.rm.api.DatabaseEndpoint;
 import org.ftlab.rm.api.ReplicaState;
 import org.ftlab.rm.api.ReplicaStatus;
@@ -43,11 +44,15 @@ public final class FailoverBench {
      * One fault run's figures (µs unless named otherwise; null where the run had none): the redundancy it cost
      * ({@link FailoverAnalysis.Redundancy}), the database's work per request ({@code SHOW GLOBAL STATUS} deltas), the
      * hand-over ratio per fault, the faulty invocations and their phases, the Fault Detector's detection time and the
-     * time until the replication degree was back.
+     * time until the replication degree was back; per primary fault, when the new primary was back to speed
+     * ({@code backToSpeedS}, over the faults whose new primary was; {@code neverBackToSpeed} counts the others) and
+     * whether the promoted replica was hot ({@code promotedHot} of {@code promotedRead}, the promotions whose share
+     * the manager had read).
      */
     public record FaultRun(String kind, String strategy, int clients, int faultsInjected,
             FailoverAnalysis.Redundancy redundancy, Map<String, Double> databasePerRequest,
-            ServiceBench.Spread handoverRatio, int faultyInvocations, FailoverAnalysis.PhaseStats faultyInvocation,
+            ServiceBench.Spread handoverRatio, ServiceBench.Spread backToSpeedS, int neverBackToSpeed,
+            int promotedHot, int promotedRead, int faultyInvocations, FailoverAnalysis.PhaseStats faultyInvocation,
             FailoverAnalysis.PhaseStats detection, FailoverAnalysis.PhaseStats failover,
             FailoverAnalysis.PhaseStats retry, FailoverAnalysis.PhaseStats fdDetection,
             ServiceBench.Spread degreeRestoredUs, Double faultFreeMeanUs, String runDir) {
@@ -104,11 +109,21 @@ public final class FailoverBench {
         double[] handover = f.faults().stream().map(FailoverAnalysis.FaultSummary::handover)
                 .filter(Objects::nonNull).mapToDouble(FailoverAnalysis.Handover::ratio).filter(x -> !Double.isNaN(x))
                 .toArray();
+        List<FailoverAnalysis.Handover> handovers = f.faults().stream().map(FailoverAnalysis.FaultSummary::handover)
+                .filter(Objects::nonNull).toList();
+        double[] back = handovers.stream().map(FailoverAnalysis.Handover::backToSpeedS).filter(Objects::nonNull)
+                .mapToDouble(Integer::doubleValue).toArray();
+        List<FaultRecord> promoted = f.faults().stream().map(FailoverAnalysis.FaultSummary::fault)
+                .filter(x -> !x.promoted().isEmpty() && !Double.isNaN(x.promotedTopTierShare())).toList();
+        int hot = (int) promoted.stream()
+                .filter(x -> x.promotedTopTierShare() >= ReplicaStatus.HOT_SHARE).count();
         double[] restore = f.faults().stream().map(s -> s.fault().restorationUs()).filter(Objects::nonNull)
                 .mapToDouble(Long::doubleValue).toArray();
         return new FaultRun(kind, strategy, clients, f.faults().size(), f.redundancy(),
                 perRequest(delta(db0, db1), f.redundancy().requests()),
                 handover.length > 0 ? ServiceBench.Spread.of(handover) : null,
+                back.length > 0 ? ServiceBench.Spread.of(back) : null, handovers.size() - back.length, hot,
+                promoted.size(),
                 f.faulty() == null ? 0 : f.faulty().count(), phase(f.phases(), "total"),
                 phase(f.phases(), "detection"), phase(f.phases(), "failover"), phase(f.phases(), "retry"),
                 f.detection().isEmpty() ? null : f.detection().get(f.detection().size() - 1),

@@ -460,8 +460,8 @@ public final class BenchCommand implements Callable<Integer> {
         ObjectMapper snake = json.copy().setPropertyNamingStrategy(PropertyNamingStrategies.SNAKE_CASE);
         ArrayNode runs = root.putArray("failover");
         table.append(String.format(Locale.ROOT, "%nfail-over (medians; max in brackets)%n%-38s %6s %18s %10s %10s "
-                + "%10s %9s %10s %9s %7s %10s%n", "run", "faulty", "faulty invocation", "detection", "fail-over",
-                "retry", "FD detect", "restored", "hand-over", "extra", "DB stmts/req"));
+                + "%10s %9s %10s %9s %7s %6s %7s %10s%n", "run", "faulty", "faulty invocation", "detection",
+                "fail-over", "retry", "FD detect", "restored", "hand-over", "back", "hot", "extra", "DB stmts/req"));
         for (String kind : hangs > 0 ? List.of("crash", "hang") : List.of("crash")) {
             for (int i = 0; i < failoverClients.size(); i++) {
                 for (String strategy : Strategies.names()) {
@@ -514,12 +514,15 @@ public final class BenchCommand implements Callable<Integer> {
     private static void failoverRow(StringBuilder t, FailoverBench.FaultRun r) {
         String name = r.kind() + ", " + r.strategy() + ", " + r.clients() + " client" + (r.clients() == 1 ? "" : "s")
                 + ", " + r.faultsInjected() + " faults";
-        t.append(String.format(Locale.ROOT, "%-38s %6s %18s %10s %10s %10s %9s %10s %9s %6.2f%% %10.2f%n", name,
+        t.append(String.format(Locale.ROOT, "%-38s %6s %18s %10s %10s %10s %9s %10s %9s %7s %6s %6.2f%% %10.2f%n",
+                name,
                 r.faultyInvocations(), medMax(r.faultyInvocation()), med(r.detection()), med(r.failover()),
                 med(r.retry()), med(r.fdDetection()), r.degreeRestoredUs() == null ? "-"
                         : String.format(Locale.ROOT, "%.1f s", r.degreeRestoredUs().median() / 1e6),
                 r.handoverRatio() == null ? "-" : String.format(Locale.ROOT, "%.2f", r.handoverRatio().median()),
-                100 * r.redundancy().extraRate(), r.databasePerRequest().getOrDefault("Questions", 0.0)));
+                (r.backToSpeedS() == null ? "-" : String.format(Locale.ROOT, "%.0f s", r.backToSpeedS().median()))
+                        + (r.neverBackToSpeed() > 0 ? "+" + r.neverBackToSpeed() : ""),
+                r.promotedHot() + "/" + r.promotedRead(), 100 * r.redundancy().extraRate(), r.databasePerRequest().getOrDefault("Questions", 0.0)));
     }
 
     private static String med(FailoverAnalysis.PhaseStats p) {

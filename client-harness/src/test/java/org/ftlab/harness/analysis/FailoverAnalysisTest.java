@@ -178,6 +178,29 @@ class FailoverAnalysisTest {
         assertEquals(100, h.oldCount());
         assertEquals(100, h.newCount());
         assertEquals(2.5, h.ratio(), 1e-9); // 10 ms against 4 ms
+        assertNull(h.backToSpeedS(), "10 ms throughout: never within 1.2x of 4 ms");
+        assertEquals("not within 30 s", h.backToSpeed());
+    }
+
+    @Test
+    void theNewPrimaryIsBackToSpeedAtTheEndOfItsFirstOneSecondWindowWithAMedianWithin1Point2TimesTheOldOnes() {
+        // the old primary's median 4 ms; the new one's windows: 0-1 s at 12 ms, 1-2 s at 5 ms (x1.25), 2-3 s at
+        // 4.8 ms (x1.2: within), 3-4 s at 4 ms
+        long[] send = new long[40];
+        long[] latency = new long[40];
+        long[] perWindow = {12_000, 5_000, 4_800, 4_000};
+        for (int i = 0; i < 40; i++) {
+            send[i] = 7_000_000 + i * 100_000L;
+            latency[i] = perWindow[i / 10];
+        }
+        assertEquals(3, FailoverAnalysis.backToSpeedS(send, latency, 4_000));
+        assertEquals(1, FailoverAnalysis.backToSpeedS(send, latency, 10_000), "the first second was within");
+        assertNull(FailoverAnalysis.backToSpeedS(send, latency, 3_000), "no window within 1.2x of 3 ms");
+        assertNull(FailoverAnalysis.backToSpeedS(new long[0], new long[0], 4_000), "no requests");
+        // a window with no requests is skipped, not counted as fast
+        long[] gap = {0, 2_500_000};
+        long[] gapLatency = {20_000, 4_000};
+        assertEquals(3, FailoverAnalysis.backToSpeedS(gap, gapLatency, 4_000));
     }
 
     @Test
