@@ -61,6 +61,19 @@ public final class RequestHeader implements Serializable {
         return new RequestHeader(clientId, seq, ReplySize.ORIGINAL, true, true, true);
     }
 
+    /** What a shadow's client id adds to the client's: no real request carries it, so no shadow meets a real one. */
+    public static final String SHADOW_SUFFIX = "/shadow";
+
+    /**
+     * This request as a shadow (shadow traffic, docs/architecture.md): a rehearsal (run in full, rolled back, never
+     * stored) under the client's shadow id ({@code clientId + "/shadow"}) and the same seq, with this header's reply
+     * size and probes. Under the real client id, a shadow would find the real request in the request log (and skip
+     * the work it is meant to rehearse) or wait for the real one's row lock while the real one commits.
+     */
+    public RequestHeader shadow() {
+        return new RequestHeader(clientId + SHADOW_SUFFIX, seq, replySize, probes, observed, true);
+    }
+
     public boolean isRehearsal() {
         return rehearsal;
     }

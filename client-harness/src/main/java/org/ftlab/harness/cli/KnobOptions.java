@@ -25,8 +25,13 @@ public final class KnobOptions {
             + "percentile of the operation's recent answers).")
     String hedgeDelay;
 
+    @Option(names = "--shadow", paramLabel = "SHARE", description = "Shadow traffic: the share of each client's "
+            + "answered requests (0 to 1; 0.1 is one in ten) that it sends again to every backup, where each runs in "
+            + "full and is rolled back, to keep backups hot (default: 0, none).")
+    String shadow;
+
     boolean any() {
-        return lab.any() || invocationTimeout != null || hedgeDelay != null;
+        return lab.any() || invocationTimeout != null || hedgeDelay != null || shadow != null;
     }
 
     /** The run's settings from these options and the plug-in's location (null: none); checked. */
@@ -46,6 +51,18 @@ public final class KnobOptions {
         return new RunSettings(labKnobs.heartbeatMillis(), labKnobs.heartbeatTimeoutMillis(),
                 ClientTuning.parseMillis("--invocation-timeout-ms", invocationTimeout),
                 ClientTuning.parseMillis("--hedge-delay-ms", hedgeDelay), labKnobs.requestLog(),
-                pluginDir == null ? null : pluginDir.toAbsolutePath().normalize().toString());
+                pluginDir == null ? null : pluginDir.toAbsolutePath().normalize().toString(), shadowShare());
+    }
+
+    private double shadowShare() {
+        if (shadow == null) {
+            return 0;
+        }
+        try {
+            return Double.parseDouble(shadow.trim());
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException("--shadow must be a share from 0 to 1 (0.1: one request in ten), was '"
+                    + shadow.trim() + "'");
+        }
     }
 }

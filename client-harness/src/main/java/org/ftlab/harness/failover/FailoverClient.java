@@ -18,6 +18,8 @@ public final class FailoverClient implements AutoCloseable {
     private final String strategyName;
     private final ReplicaSet replicas;
     private final FailoverStrategy strategy;
+    /** Null without shadow traffic. */
+    private final Shadow shadow;
 
     /**
      * A client of a built-in strategy with adaptive timing.
@@ -50,6 +52,7 @@ public final class FailoverClient implements AutoCloseable {
             replicas.close();
             throw e;
         }
+        this.shadow = tuning.shadowShare() > 0 ? new Shadow(lab, tuning.shadowShare()) : null;
     }
 
     /** The lab as a replica set sees it: the manager's view and reports, and EJB connections as the run's user. */
@@ -100,6 +103,22 @@ public final class FailoverClient implements AutoCloseable {
         return strategy.invoke("other", call);
     }
 
+    /**
+     * After a request was answered: its shadow ({@code RequestHeader#shadow}; null: the operation has none), which
+     * a client with shadow traffic sends to every backup with the probability of its share ({@link Shadow}), off
+     * this thread. A shadow's answer is thrown away.
+     */
+    public void mirror(Call<?> shadowCall) {
+        if (shadow != null) {
+            shadow.offer(shadowCall);
+        }
+    }
+
+    /** What this client's shadows did (all 0 without shadow traffic). */
+    public Shadow.Counts shadowCounts() {
+        return shadow == null ? new Shadow.Counts(0, 0, 0, 0) : shadow.counts();
+    }
+
     /** The replica requests currently go to. */
     public String currentReplica() {
         return replicas.current().name();
@@ -126,6 +145,9 @@ public final class FailoverClient implements AutoCloseable {
 
     @Override
     public void close() {
+        if (shadow != null) {
+            shadow.close();
+        }
         if (strategy instanceof PluginStrategy p) {
             p.close();
         }

@@ -19,6 +19,7 @@ import org.ftlab.auction.api.ReplySize;
 import org.ftlab.auction.api.RequestHeader;
 import org.ftlab.auction.api.ThreadSchedstat;
 import org.ftlab.harness.failover.ClientTuning;
+import org.ftlab.harness.failover.Shadow;
 import org.ftlab.harness.failover.Outcome;
 import org.ftlab.harness.failover.PluginFailure;
 import org.ftlab.harness.failover.Strategies;
@@ -212,6 +213,13 @@ public final class GridRunner {
             }
             pool.shutdownNow();
             sessions.forEach(GridClient::close);
+            if (tuning.shadowShare() > 0) {
+                Shadow.Counts sh = sessions.stream().map(c -> c.session().client.shadowCounts())
+                        .reduce(new Shadow.Counts(0, 0, 0, 0), Shadow.Counts::plus);
+                progress.printf(Locale.ROOT, "shadows (%.1f%% of requests, to every backup): %d queued, %d answered by "
+                        + "a backup, %d failed, %d dropped (the sender was behind)%n", 100 * tuning.shadowShare(),
+                        sh.offered(), sh.answered(), sh.failed(), sh.dropped());
+            }
         }
         if (pluginFailure != null) {
             // The plug-in broke its contract: the blocks done are whole and kept; the run is not complete, and no
@@ -388,6 +396,7 @@ public final class GridRunner {
             table.served(row, sizedBytes, sent, received, o.result() instanceof Reply<?> reply ? reply : null,
                     o.servedBy(), o.served().wireName(), o.phases(), o.sentTo());
             r.request().completed(o);
+            c.session().client.mirror(r.request().shadow());
         } catch (PluginFailure e) {
             pluginFailed(e);
             table.failed(row, sent, MicroClock.nowEpochMicros(), e);

@@ -3,6 +3,7 @@ package org.ftlab.harness.workload;
 import java.nio.file.Path;
 import java.util.List;
 import org.ftlab.auction.api.RequestHeader;
+import org.ftlab.harness.failover.Call;
 import org.ftlab.harness.failover.FailoverClient;
 import org.ftlab.harness.failover.Outcome;
 import org.ftlab.harness.probe.ProbeTable;
@@ -51,6 +52,15 @@ public interface Workload {
 
         /** Sends it through the client's fail-over client: the timed path. */
         Outcome<?> invoke(FailoverClient client) throws Exception;
+
+        /**
+         * The same request as a shadow (its header's {@code shadow()}: rolled back, never stored), which the client
+         * may send to backups after this one was answered (shadow traffic, {@code --shadow}); null when the
+         * operation has none.
+         */
+        default Call<?> shadow() {
+            return null;
+        }
 
         /** After a successful invocation: what the generator keeps from its result (say, an auction to view later). */
         default void completed(Outcome<?> outcome) {

@@ -7,6 +7,7 @@ import org.ftlab.auction.api.AuctionPosted;
 import org.ftlab.auction.api.Reply;
 import org.ftlab.auction.api.ReplySize;
 import org.ftlab.auction.api.RequestHeader;
+import org.ftlab.harness.failover.Call;
 import org.ftlab.harness.failover.FailoverClient;
 import org.ftlab.harness.failover.Outcome;
 import org.ftlab.harness.workload.ClientSession;
@@ -121,6 +122,12 @@ public final class AuctionWorkload implements Workload {
             }
 
             @Override
+            public Call<?> shadow() {
+                RequestHeader shadow = header.shadow();
+                return svc -> svc.postAuction(shadow, token, draft);
+            }
+
+            @Override
             public void completed(Outcome<?> outcome) {
                 if (outcome.result() instanceof Reply<?> r && r.value() instanceof AuctionPosted p) {
                     posted(p.auctionId());
@@ -137,6 +144,12 @@ public final class AuctionWorkload implements Workload {
             @Override
             public Outcome<?> invoke(FailoverClient client) throws Exception {
                 return client.invoke(VIEW, svc -> svc.viewAuction(header, auctionId));
+            }
+
+            @Override
+            public Call<?> shadow() {
+                RequestHeader shadow = header.shadow();
+                return svc -> svc.viewAuction(shadow, auctionId);
             }
         }
     }
