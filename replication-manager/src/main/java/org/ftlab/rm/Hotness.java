@@ -71,7 +71,8 @@ final class Hotness implements AutoCloseable {
                     return;
                 }
             }
-        }).start();
+        });
+        h.thread.start(); // started once assigned: the loop reads it
         return h;
     }
 

@@ -7,7 +7,10 @@ import java.util.concurrent.atomic.AtomicInteger;
 import org.ftlab.auction.api.AuctionDraft;
 import org.ftlab.auction.api.ReplySize;
 import org.ftlab.auction.api.RequestHeader;
+import org.ftlab.harness.failover.ClientTuning;
 import org.ftlab.harness.failover.FailoverClient;
+import org.ftlab.harness.failover.Shadow;
+import org.ftlab.harness.failover.Strategies;
 import org.ftlab.harness.failover.Outcome;
 import org.ftlab.harness.lab.ManagedLab;
 
@@ -32,6 +35,11 @@ final class ClientLoop implements Runnable {
     /** The client's false suspicions when it finished. */
     final AtomicInteger falseSuspicions = new AtomicInteger();
 
+    /** The share of its posts the client also sends to every backup as shadows (0: none). */
+    private double shadowShare;
+    /** What the client's shadows did, once it finished. */
+    volatile Shadow.Counts shadows;
+
     ClientLoop(ManagedLab lab, String strategy, String clientId, int posts, long thinkMillis) {
         this.lab = lab;
         this.strategy = strategy;
@@ -42,6 +50,12 @@ final class ClientLoop implements Runnable {
         thread.setDaemon(true);
     }
 
+    /** This client with shadow traffic: {@code share} of its answered posts also go to every backup as shadows. */
+    ClientLoop withShadows(double share) {
+        this.shadowShare = share;
+        return this;
+    }
+
     /** Starts the client in its own thread; returns it. */
     ClientLoop start() {
         thread.start();
@@ -50,8 +64,10 @@ final class ClientLoop implements Runnable {
 
     @Override
     public void run() {
-        try (FailoverClient client = new FailoverClient(lab.manager(), lab.user(), strategy,
-                Duration.ofSeconds(60))) {
+        FailoverClient client = null;
+        try (FailoverClient c = new FailoverClient(lab.manager(), lab.user(), Strategies.named(strategy),
+                new ClientTuning(null, null, shadowShare), Duration.ofSeconds(60))) {
+            client = c;
             long seq = 0;
             RequestHeader create = new RequestHeader(clientId, seq++, ReplySize.ORIGINAL);
             String user = clientId.replace('-', '_');
@@ -62,6 +78,8 @@ final class ClientLoop implements Runnable {
                 RequestHeader h = new RequestHeader(clientId, seq++, ReplySize.ORIGINAL);
                 AuctionDraft draft = new AuctionDraft(clientId + "#" + h.seq(), "posted under faults", 100, 3600);
                 Outcome<?> o = client.invoke("postAuction", s -> s.postAuction(h, token, draft));
+                RequestHeader shadow = h.shadow();
+                client.mirror(s -> s.postAuction(shadow, token, draft));
                 synchronized (outcomes) {
                     outcomes.add(o);
                     postSeqs.add(h.seq());
@@ -76,6 +94,9 @@ final class ClientLoop implements Runnable {
             falseSuspicions.set(client.falseSuspicions());
         } catch (Throwable t) {
             failure = t;
+        }
+        if (client != null) {
+            shadows = client.shadowCounts(); // after close: every queued shadow was sent
         }
     }
 

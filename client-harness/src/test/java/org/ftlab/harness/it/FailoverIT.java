@@ -18,8 +18,10 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import org.ftlab.auction.api.RequestHeader;
 import org.ftlab.fd.FailureKind;
 import org.ftlab.harness.failover.Outcome;
+import org.ftlab.harness.failover.Shadow;
 import org.ftlab.harness.failover.Strategies;
 import org.ftlab.harness.lab.ManagedLab;
 import org.ftlab.rm.api.DatabaseEndpoint;
@@ -116,6 +118,24 @@ class FailoverIT {
             ClientLoop posts = new ClientLoop(lab, "reactive", "hot-" + batch++, 200, 0).start();
             posts.thread.join();
             assertNull(posts.failure, "the posts were served");
+        }
+    }
+
+    @Test
+    @Order(0)
+    void aShadowRunsOnTheBackupInFullAndNeverChangesTheDatabase() throws Exception {
+        ClientLoop c = new ClientLoop(lab, "preconnected", "shadowed", 60, 0).withShadows(1.0).start();
+        c.thread.join();
+        assertNull(c.failure, () -> "the client failed: " + c.failure);
+        Shadow.Counts n = c.shadows;
+        assertEquals(60, n.offered() + n.dropped(), "every answered post was shadowed or dropped: " + n);
+        assertTrue(n.answered() > 0, "the backup answered shadows (each ran the post and rolled it back): " + n);
+        // the shadows posted the same drafts: had one been stored, its title would be there twice
+        auditExactlyOnce(List.of(c));
+        DatabaseEndpoint db = DatabaseEndpoint.loadForAudits(lab.runDir());
+        try (Connection conn = db.connect()) {
+            assertEquals(0, count(conn, "SELECT COUNT(*) FROM request_log WHERE client_id = ?",
+                    "shadowed" + RequestHeader.SHADOW_SUFFIX), "no shadow is in the request log");
         }
     }
 
