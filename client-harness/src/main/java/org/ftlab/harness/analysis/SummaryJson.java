@@ -327,6 +327,13 @@ final class SummaryJson {
             if (r.sparesReady() != FaultRecord.UNKNOWN) {
                 x.put("spares_ready", r.sparesReady());
             }
+            if (!r.promoted().isEmpty()) {
+                x.put("promoted", r.promoted());
+                putNullable(x, "promoted_top_tier_share", Double.isNaN(r.promotedTopTierShare()) ? null
+                        : r.promotedTopTierShare());
+                putNullable(x, "promoted_hot", Double.isNaN(r.promotedTopTierShare()) ? null
+                        : r.promotedTopTierShare() >= org.ftlab.rm.api.ReplicaStatus.HOT_SHARE);
+            }
             x.put("faulty_invocations", s.faultyInvocations());
             x.put("failed_requests", s.failed());
             if (f.faultFree() != null) {
@@ -345,7 +352,7 @@ final class SummaryJson {
                 y.put("old_count", h.oldCount());
                 y.put("new_count", h.newCount());
                 y.put("ratio", h.ratio());
-                putNullable(y, "back_to_speed_s", h.backToSpeedS() == null ? null : h.backToSpeedS().doubleValue());
+                putNullable(y, "back_to_speed_s", h.backToSpeedS());
             }
         }
         FailoverAnalysis.Redundancy rd = f.redundancy();

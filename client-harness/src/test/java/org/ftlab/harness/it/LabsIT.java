@@ -228,6 +228,25 @@ class LabsIT {
     }
 
     @Test
+    void lab8ShadowsRunOnTheBackupAndEveryHandOverIsReportedWithItsTimeBackToSpeed() throws Exception {
+        Ran r = complete("08-", "lab8-shadow0.5");
+        Path run = r.runs().resolve("lab8-shadow0.5");
+        assertEquals(0.5, manifest(run).path("settings").path("shadow_share").asDouble(), "the share is recorded");
+        Matcher shadows = Pattern.compile("shadows \\(50\\.0% of requests, to every backup\\): (\\d+) queued, (\\d+) "
+                + "answered").matcher(r.output());
+        assertTrue(shadows.find(), r.output());
+        assertTrue(Integer.parseInt(shadows.group(2)) > 0, "the backup answered shadows: " + shadows.group());
+        JsonNode summary = JSON.readTree(run.resolve("report/summary.json").toFile());
+        for (JsonNode fault : summary.path("failover").path("faults")) {
+            JsonNode h = fault.path("handover");
+            if (!h.isMissingNode()) {
+                assertTrue(h.has("ratio") && h.has("back_to_speed_s"), "each hand-over with its time back to speed: "
+                        + h);
+            }
+        }
+    }
+
+    @Test
     void lab6PerformabilityWithTwoSetsOfDemeritWeights() throws Exception {
         assumeRootFaults();
         Ran r = complete("06-", "lab6");
