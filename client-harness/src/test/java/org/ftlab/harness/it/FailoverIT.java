@@ -255,6 +255,36 @@ class FailoverIT {
         assertEquals(primary, primary(), "the primary stays");
     }
 
+    @Test
+    @Order(5)
+    void aBackupKeptHotByShadowsWasHotWhenItWasPromoted() throws Exception {
+        String backup = lab.manager().view().backups().get(0).name();
+        // shadowed posts until the manager has read the backup hot twice in a row (its reading is every 10 s)
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(240);
+        int hotReadings = 0;
+        int batch = 0;
+        while (hotReadings < 2) {
+            assertTrue(System.nanoTime() < deadline, "the backup was read hot within 240 s of shadowed posts: "
+                    + lab.manager().status().replicas());
+            ClientLoop c = new ClientLoop(lab, "preconnected", "kept-hot-" + batch++, 200, 0).withShadows(1.0).start();
+            c.thread.join();
+            assertNull(c.failure, () -> "the client failed: " + c.failure);
+            ReplicaStatus b = lab.manager().status().replicas().stream().filter(r -> r.name().equals(backup))
+                    .findFirst().orElseThrow();
+            hotReadings = b.topTierShare() != null && b.topTierShare() >= ReplicaStatus.HOT_SHARE ? hotReadings + 1 : 0;
+        }
+        ClientLoop during = new ClientLoop(lab, "preconnected", "kept-hot-crash", 200, 0).withShadows(1.0).start();
+        awaitProgress(List.of(during), 20);
+        InjectedFault fault = lab.manager().inject(CRASH_PRIMARY);
+        joinAll(List.of(during));
+        FailureRecord failure = awaitRestored(fault.faultId());
+        assertEquals(backup, failure.promoted(), "the backup was promoted");
+        assertTrue(failure.promotedTopTierShare() != null
+                && failure.promotedTopTierShare() >= ReplicaStatus.HOT_SHARE,
+                "the manager's last reading before the promotion found it hot: " + failure);
+        auditExactlyOnce(List.of(during));
+    }
+
     // ---- helpers ----------------------------------------------------------------------------------------------
 
     /** Waits until the manager has a ready spare; returns its name. */
