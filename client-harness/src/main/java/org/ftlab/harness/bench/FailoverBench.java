@@ -19,6 +19,7 @@ import org.ftlab.harness.grid.RunDirectory;
 import org.ftlab.harness.lab.Home;
 import org.ftlab.harness.lab.ManagedLab;
 import org.ftlab.harness.probe.FaultRecord;
+import org.ftlab.harness.probe.RunSettings;
 import org.ftlab.rm.api.DatabaseEndpoint;
 import org.ftlab.rm.api.ReplicaState;
 import org.ftlab.rm.api.ReplicaStatus;
@@ -49,7 +50,7 @@ public final class FailoverBench {
      * whether the promoted replica was hot ({@code promotedHot} of {@code promotedRead}, the promotions whose share
      * the manager had read).
      */
-    public record FaultRun(String kind, String strategy, int clients, int faultsInjected,
+    public record FaultRun(String kind, String strategy, int clients, double shadowShare, int faultsInjected,
             FailoverAnalysis.Redundancy redundancy, Map<String, Double> databasePerRequest,
             ServiceBench.Spread handoverRatio, ServiceBench.Spread backToSpeedS, int neverBackToSpeed,
             int promotedHot, int promotedRead, int faultyInvocations, FailoverAnalysis.PhaseStats faultyInvocation,
@@ -83,8 +84,13 @@ public final class FailoverBench {
         this.out = out;
     }
 
-    /** One fault run; returns its figures (µs unless named otherwise). */
+    /** One fault run without shadows; returns its figures (µs unless named otherwise). */
     public FaultRun run(String kind, String strategy, int clients, int faults) throws Exception {
+        return run(kind, strategy, clients, faults, 0);
+    }
+
+    /** One fault run with {@code shadowShare} of the requests shadowed to the backups (0: none). */
+    public FaultRun run(String kind, String strategy, int clients, int faults, double shadowShare) throws Exception {
         double postsPerSecondPerClient = calibrate(strategy, clients);
         Map<String, Long> db0 = databaseCounters();
         // The faults come every secondsBetweenFaults (or later, when the repair takes longer); the run lasts for
@@ -92,13 +98,17 @@ public final class FailoverBench {
         int posts = (int) Math.ceil((faults + 0.5) * secondsBetweenFaults(clients) * postsPerSecondPerClient);
         GridPlan plan = new GridPlan("custom", List.of(clients), List.of(0), List.of(ReplySize.ORIGINAL), posts, 0);
         FaultSchedule faultPlan = FaultSchedule.shorthand(kind, secondsBetweenFaults(clients), 0, 1);
-        Path dir = benchDir.resolve(kind + "-" + strategy + "-c" + clients);
-        out.printf(Locale.ROOT, "%s, %s clients, %d client%s, %d faults: %d posts per client (%.0f/s each)%n", kind,
-                strategy, clients, clients == 1 ? "" : "s", faults, posts, postsPerSecondPerClient);
+        Path dir = benchDir.resolve(kind + "-" + strategy + "-c" + clients
+                + (shadowShare > 0 ? "-shadow" + shadowShare : ""));
+        out.printf(Locale.ROOT, "%s, %s clients, %d client%s, %d faults%s: %d posts per client (%.0f/s each)%n",
+                kind, strategy, clients, clients == 1 ? "" : "s", faults,
+                shadowShare > 0 ? ", shadows of " + shadowShare + " of requests" : "", posts, postsPerSecondPerClient);
         out.flush();
+        RunSettings d = RunSettings.DEFAULTS;
+        RunSettings settings = new RunSettings(d.heartbeatMillis(), d.heartbeatTimeoutMillis(),
+                d.invocationTimeoutMillis(), d.hedgeDelayMillis(), d.requestLog(), d.plugin(), shadowShare);
         RunDirectory rd = RunDirectory.create(dir, plan, strategy, faultPlan, 2, ManagedLab.DEFAULT_SPARES,
-                "embedded MariaDB",
-                Home.path());
+                "embedded MariaDB", Home.path(), settings);
         if (!GridRunner.runToEnd(lab, rd, out)) {
             throw new IllegalStateException("the fail-over run " + dir + " did not complete");
         }
@@ -119,7 +129,7 @@ public final class FailoverBench {
                 .filter(x -> x.promotedTopTierShare() >= ReplicaStatus.HOT_SHARE).count();
         double[] restore = f.faults().stream().map(s -> s.fault().restorationUs()).filter(Objects::nonNull)
                 .mapToDouble(Long::doubleValue).toArray();
-        return new FaultRun(kind, strategy, clients, f.faults().size(), f.redundancy(),
+        return new FaultRun(kind, strategy, clients, shadowShare, f.faults().size(), f.redundancy(),
                 perRequest(delta(db0, db1), f.redundancy().requests()),
                 handover.length > 0 ? ServiceBench.Spread.of(handover) : null,
                 back.length > 0 ? ServiceBench.Spread.of(back) : null, handovers.size() - back.length, hot,

@@ -89,6 +89,12 @@ public final class BenchCommand implements Callable<Integer> {
                     + "the first, the pre-connected and hedged ones at the others.")
     List<Integer> failoverClients;
 
+    @Option(names = "--shadows", paramLabel = "LIST", split = ",", defaultValue = "0",
+            description = "Shadow shares the crash and hang runs are repeated with (default ${DEFAULT-VALUE}: none; "
+                    + "e.g. 0,0.5): each share's runs side by side, to weigh what shadow traffic buys at the hand-over "
+                    + "against what it costs.")
+    List<Double> shadows;
+
     @Option(names = "--hangs", paramLabel = "N", defaultValue = "4",
             description = "Hangs per hang run (default ${DEFAULT-VALUE}; 0: no hang runs).")
     int hangs;
@@ -146,6 +152,10 @@ public final class BenchCommand implements Callable<Integer> {
         }
         if (failoverClients.stream().anyMatch(c -> c < 1 || c > 50)) {
             throw new IllegalArgumentException("--failover-clients must be 1 to 50 each");
+        }
+        if (shadows.stream().anyMatch(x -> !(x >= 0 && x <= 1))) {
+            throw new IllegalArgumentException("--shadows must be shares from 0 to 1 each (0.5: half the requests), "
+                    + "was " + shadows);
         }
         if (faultFreeMinutes < 0 || faultFreeMinutes > 600 || faultFreeClients < 1 || faultFreeClients > 50) {
             throw new IllegalArgumentException("--fault-free-minutes must be 0 to 600 and --fault-free-clients 1 "
@@ -459,7 +469,7 @@ public final class BenchCommand implements Callable<Integer> {
         // bench.json spells every figure in snake case, the records' components included
         ObjectMapper snake = json.copy().setPropertyNamingStrategy(PropertyNamingStrategies.SNAKE_CASE);
         ArrayNode runs = root.putArray("failover");
-        table.append(String.format(Locale.ROOT, "%nfail-over (medians; max in brackets)%n%-38s %6s %18s %10s %10s "
+        table.append(String.format(Locale.ROOT, "%nfail-over (medians; max in brackets)%n%-50s %6s %18s %10s %10s "
                 + "%10s %9s %10s %9s %7s %6s %7s %10s%n", "run", "faulty", "faulty invocation", "detection",
                 "fail-over", "retry", "FD detect", "restored", "hand-over", "back", "hot", "extra", "DB stmts/req"));
         for (String kind : hangs > 0 ? List.of("crash", "hang") : List.of("crash")) {
@@ -468,10 +478,12 @@ public final class BenchCommand implements Callable<Integer> {
                     if (i > 0 && !List.of("preconnected", "hedged").contains(strategy)) {
                         continue;
                     }
-                    FailoverBench.FaultRun r = fb.run(kind, strategy, failoverClients.get(i), kind.equals("crash")
-                            ? crashes : hangs);
-                    runs.add(snake.valueToTree(r));
-                    failoverRow(table, r);
+                    for (double shadow : shadows) {
+                        FailoverBench.FaultRun r = fb.run(kind, strategy, failoverClients.get(i),
+                                kind.equals("crash") ? crashes : hangs, shadow);
+                        runs.add(snake.valueToTree(r));
+                        failoverRow(table, r);
+                    }
                 }
             }
         }
@@ -513,8 +525,8 @@ public final class BenchCommand implements Callable<Integer> {
 
     private static void failoverRow(StringBuilder t, FailoverBench.FaultRun r) {
         String name = r.kind() + ", " + r.strategy() + ", " + r.clients() + " client" + (r.clients() == 1 ? "" : "s")
-                + ", " + r.faultsInjected() + " faults";
-        t.append(String.format(Locale.ROOT, "%-38s %6s %18s %10s %10s %10s %9s %10s %9s %7s %6s %6.2f%% %10.2f%n",
+                + ", " + r.faultsInjected() + " faults" + (r.shadowShare() > 0 ? ", shadow " + r.shadowShare() : "");
+        t.append(String.format(Locale.ROOT, "%-50s %6s %18s %10s %10s %10s %9s %10s %9s %7s %6s %6.2f%% %10.2f%n",
                 name,
                 r.faultyInvocations(), medMax(r.faultyInvocation()), med(r.detection()), med(r.failover()),
                 med(r.retry()), med(r.fdDetection()), r.degreeRestoredUs() == null ? "-"
