@@ -98,8 +98,11 @@ public final class FailoverBench {
         int posts = (int) Math.ceil((faults + 0.5) * secondsBetweenFaults(clients) * postsPerSecondPerClient);
         GridPlan plan = new GridPlan("custom", List.of(clients), List.of(0), List.of(ReplySize.ORIGINAL), posts, 0);
         FaultSchedule faultPlan = FaultSchedule.shorthand(kind, secondsBetweenFaults(clients), 0, 1);
-        Path dir = benchDir.resolve(kind + "-" + strategy + "-c" + clients
-                + (shadowShare > 0 ? "-shadow" + shadowShare : ""));
+        String name = kind + "-" + strategy + "-c" + clients + (shadowShare > 0 ? "-shadow" + shadowShare : "");
+        Path dir = benchDir.resolve(name);
+        for (int n = 2; java.nio.file.Files.exists(dir); n++) {
+            dir = benchDir.resolve(name + "-" + n); // the same run again (--shadows 0,0.5,0,0.5): a run of its own
+        }
         out.printf(Locale.ROOT, "%s, %s clients, %d client%s, %d faults%s: %d posts per client (%.0f/s each)%n",
                 kind, strategy, clients, clients == 1 ? "" : "s", faults,
                 shadowShare > 0 ? ", shadows of " + shadowShare + " of requests" : "", posts, postsPerSecondPerClient);
