@@ -261,6 +261,23 @@
         scales: { x: axis('mean time (ms)', false, { stacked: true }), y: { stacked: true } } } });
   })();
 
+  // The promoted replica of a fault, whether the manager had read it hot, and when the new primary was back to speed:
+  // a second title line, or none.
+  function promotion(faultId) {
+    const f = (fo.faults || []).find(x => x.fault_id === faultId);
+    if (!f || !f.promoted) return [];
+    let line = f.promoted + ' promoted';
+    if (f.promoted_top_tier_share != null) {
+      line += ' with ' + Math.round(100 * f.promoted_top_tier_share) + '% of the request path at the top tier ('
+        + (f.promoted_hot ? 'hot' : 'not hot') + ')';
+    }
+    if (f.handover) {
+      line += '; hand-over x' + f.handover.ratio.toFixed(2) + ', back within 1.2x after '
+        + (f.handover.back_to_speed_s == null ? 'more than 30 s' : f.handover.back_to_speed_s + ' s');
+    }
+    return [line];
+  }
+
   // A timeline around each fault: latency quantiles and completions per 1-s slice, the fault shaded.
   (function () {
     const box = document.getElementById('timelines');
@@ -272,7 +289,8 @@
       const areas = bandAreas(t.bands);
       [t.promoted_s, t.restored_s].forEach(s => { if (s != null) areas.push({ from: s, to: s, color: 'rgba(0,0,0,0.6)' }); });
       draw(canvas, { type: 'line', data: { datasets: sliceDatasets(t.slices, 2, undefined) },
-        options: { plugins: { title: title(t.fault_id + ' (' + t.kind + ') in ' + t.config + ': each fault shaded from injection to repair; marks = promoted, restored'), shade: { areas: areas } },
+        options: { plugins: { title: title([t.fault_id + ' (' + t.kind + ') in ' + t.config + ': each fault shaded from injection to repair; marks = promoted, restored']
+            .concat(promotion(t.fault_id))), shade: { areas: areas } },
           scales: sliceScales('seconds since the fault was injected') } });
     });
   })();
