@@ -756,17 +756,29 @@ public final class ReplicationManager implements AutoCloseable {
                 return fault;
             }
         }
-        faults.prepare(spec, site);
-        long making = epochMicros();
-        Undo undo = faults.make(spec, site);
+        String faultId = site.faultId();
+        Undo undo;
+        long making;
+        try {
+            faults.prepare(spec, site);
+            // recorded before it is made: a failure of its replica reported while it is being made is this fault's
+            synchronized (lock) {
+                making = epochMicros();
+                view.injected(new InjectedFault(faultId, spec, replica, site.pid(), making, 0,
+                        InjectedFault.Repair.NONE));
+            }
+            undo = faults.make(spec, site);
+        } catch (IOException | RuntimeException e) {
+            synchronized (lock) {
+                view.withdrawn(faultId);
+            }
+            throw e;
+        }
         // The fault exists from the moment it was made; one that is over once made (a forced collection) from the
         // moment its making began.
         long injected = spec.kind().lasts() ? epochMicros() : making;
-        String faultId = site.faultId();
         synchronized (lock) {
-            InjectedFault fault = new InjectedFault(faultId, spec, replica, site.pid(), injected, 0,
-                    InjectedFault.Repair.NONE);
-            view.injected(fault);
+            InjectedFault fault = view.made(faultId, injected);
             boolean replicaGone = replica != null && spec.kind().actsOnReplicaProcess()
                     && view.state(replica) == ReplicaState.DEAD;
             if (closed || replicaGone) {

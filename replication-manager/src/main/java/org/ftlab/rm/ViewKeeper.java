@@ -196,9 +196,37 @@ final class ViewKeeper {
         return "f" + (++faultCounter);
     }
 
-    /** Records an injected fault (its id from {@link #nextFaultId()}). */
+    /**
+     * Records an injected fault (its id from {@link #nextFaultId()}). A fault that takes time to make is recorded
+     * before it is made, with the time its making began, so that a failure its replica shows meanwhile (a client's
+     * report can come within milliseconds of a SIGSTOP) is that fault's; {@link #made} then gives the time it was in
+     * place, and {@link #withdrawn} forgets one that could not be made.
+     */
     void injected(InjectedFault fault) {
         faults.add(fault);
+    }
+
+    /**
+     * The fault {@code faultId} has been made: in place from {@code epochUs} on. Returns its record. One that ended
+     * while it was being made (its replica failed and was fenced) keeps the time its making began.
+     */
+    InjectedFault made(String faultId, long epochUs) {
+        for (int i = 0; i < faults.size(); i++) {
+            InjectedFault f = faults.get(i);
+            if (f.faultId().equals(faultId)) {
+                if (f.active()) {
+                    f = new InjectedFault(f.faultId(), f.spec(), f.replica(), f.pid(), epochUs, 0, f.repair());
+                    faults.set(i, f);
+                }
+                return f;
+            }
+        }
+        throw new IllegalArgumentException("unknown fault '" + faultId + "'");
+    }
+
+    /** Forgets a fault that was recorded while being made and could not be made. */
+    void withdrawn(String faultId) {
+        faults.removeIf(f -> f.faultId().equals(faultId));
     }
 
     /**

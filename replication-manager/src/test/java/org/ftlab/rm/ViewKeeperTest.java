@@ -18,6 +18,7 @@ import org.junit.jupiter.api.Test;
 
 class ViewKeeperTest {
     private static final FailureRecord.Source FD = FailureRecord.Source.FAULT_DETECTOR;
+    private static final FailureRecord.Source CLIENT = FailureRecord.Source.CLIENT;
 
     /** A keeper of degree 2 with r1 primary, r2 backup, and {@code spares} spares (r3, …). */
     private static ViewKeeper lab(int spares) {
@@ -118,6 +119,25 @@ class ViewKeeperTest {
         assertEquals(610, after.repairedEpochUs());
         assertNull(v.repaired(hang.faultId(), 5_050, InjectedFault.Repair.UNDONE),
                 "the scheduled repair finds it ended");
+    }
+
+    @Test
+    void aFailureReportedWhileItsFaultIsBeingMadeIsThatFaultsAndTheFaultKeepsTheTimeItsMakingBegan() {
+        ViewKeeper v = lab(1);
+        InjectedFault hang = inject(v, FaultKind.HANG, "r1", 50); // recorded as its making begins
+        ViewKeeper.Failure f = v.fail("r1", FailureKind.HANG, CLIENT, 58, 60); // a client's report, 8 µs later
+        assertEquals(hang.faultId(), f.record().faultId(), "one fault, not an injection and a failure of no cause");
+        assertEquals(50, f.record().injectedEpochUs());
+        InjectedFault made = v.made(hang.faultId(), 75);
+        assertEquals(50, made.injectedEpochUs(), "it ended before it was made: it keeps the time its making began");
+        assertEquals(InjectedFault.Repair.FENCED, made.repair());
+
+        InjectedFault slow = inject(v, FaultKind.HANG, "r2", 1_000);
+        assertEquals(1_020, v.made(slow.faultId(), 1_020).injectedEpochUs(), "in place from when it was made");
+        InjectedFault unmade = inject(v, FaultKind.HANG, "r2", 2_000);
+        v.withdrawn(unmade.faultId());
+        assertEquals(List.of(hang.faultId(), slow.faultId()), v.faults().stream().map(InjectedFault::faultId)
+                .toList(), "a fault that could not be made is forgotten");
     }
 
     @Test
