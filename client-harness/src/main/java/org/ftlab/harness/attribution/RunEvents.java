@@ -70,17 +70,18 @@ public record RunEvents(boolean recorded, Map<String, List<Stall>> byProcess, Li
             }
         }
         // the files are read side by side (parsing is most of the time), and merged in the manifest's order
-        List<Object> read = files.parallelStream().map(f -> {
+        List<Read> read = files.parallelStream().map(f -> {
             try {
                 // a file's stalls are its process's, and the manager's file has the database's lock waits
-                return (Object) JfrStalls.readAll(f.getValue(), f.getKey());
+                return new Read(JfrStalls.readAll(f.getValue(), f.getKey()), null);
             } catch (IOException ex) {
-                return ex.getMessage() + ": " + f.getKey() + "'s events in it are left out";
+                return new Read(null, ex.getMessage() + ": " + f.getKey() + "'s events in it are left out");
             }
         }).toList();
         for (int i = 0; i < files.size(); i++) {
-            if (!(read.get(i) instanceof JfrStalls.Recording recording)) {
-                problems.add((String) read.get(i));
+            JfrStalls.Recording recording = read.get(i).recording();
+            if (recording == null) {
+                problems.add(read.get(i).problem());
                 continue;
             }
             for (Stall stall : recording.stalls()) {
@@ -101,6 +102,10 @@ public record RunEvents(boolean recorded, Map<String, List<Stall>> byProcess, Li
         Map<String, List<JfrStalls.ProcessUse>> usageOnce = new TreeMap<>();
         usage.forEach((p, l) -> usageOnce.put(p, once(l, JfrStalls.ProcessUse::startUs, JfrStalls.ProcessUse::endUs)));
         return new RunEvents(recorded, byProcess, List.copyOf(problems), load, hostOnce, usageOnce);
+    }
+
+    /** One file read: its recording, or (null recording) the line saying why it could not be read. */
+    private record Read(JfrStalls.Recording recording, String problem) {
     }
 
     /**
