@@ -653,7 +653,6 @@ public final class ReplicationManager implements AutoCloseable {
         return pids;
     }
 
-    /** The recording JVMs of the lab other than this one, by process name: live local replicas and the detector. */
     /** The primary, and every live replica of this machine with its pid: whose code cache {@link Hotness} reads. */
     private Hotness.Replicas hotnessTargets() {
         Map<String, Long> pids = new LinkedHashMap<>();

@@ -617,18 +617,8 @@ public final class FailoverAnalysis {
                     continue; // a backup's fault, or no requests on one side
                 }
                 String next = java.util.Collections.max(after.entrySet(), Map.Entry.comparingByValue()).getKey();
-                LongList first = new LongList();
-                for (int k = 0; k < byRecv.length && first.size() < HANDOVER_ROWS; k++) {
-                    int i = byRecv[k];
-                    if (afterFault(pf, i, f) && pf.replicaNames.get(pf.replica[i]).equals(next)) {
-                        first.add(pf.latencyUs(i));
-                    }
-                }
-                long[] b = before.toArray();
-                long[] a = first.toArray();
-                Arrays.sort(b);
-                Arrays.sort(a);
-                long oldMedian = LatencyStats.perMille(b, 500);
+                // every request the new primary served after the fault, in the order they were answered: the first
+                // HANDOVER_ROWS are the hand-over's, all of them the windows of its time back to speed
                 LongList sends = new LongList();
                 LongList latencies = new LongList();
                 for (int k = 0; k < byRecv.length; k++) {
@@ -638,8 +628,14 @@ public final class FailoverAnalysis {
                         latencies.add(pf.latencyUs(i));
                     }
                 }
+                long[] b = before.toArray();
+                long[] all = latencies.toArray();
+                long[] a = Arrays.copyOf(all, Math.min(all.length, HANDOVER_ROWS));
+                Arrays.sort(b);
+                Arrays.sort(a);
+                long oldMedian = LatencyStats.perMille(b, 500);
                 handovers.put(f.id(), new Handover(f.replica(), next, oldMedian, LatencyStats.perMille(a, 500),
-                        b.length, a.length, backToSpeedS(sends.toArray(), latencies.toArray(), oldMedian)));
+                        b.length, a.length, backToSpeedS(sends.toArray(), all, oldMedian)));
             }
         }
 

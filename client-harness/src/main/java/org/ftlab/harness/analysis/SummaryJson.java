@@ -331,8 +331,7 @@ final class SummaryJson {
                 x.put("promoted", r.promoted());
                 putNullable(x, "promoted_top_tier_share", Double.isNaN(r.promotedTopTierShare()) ? null
                         : r.promotedTopTierShare());
-                putNullable(x, "promoted_hot", Double.isNaN(r.promotedTopTierShare()) ? null
-                        : r.promotedTopTierShare() >= org.ftlab.rm.api.ReplicaStatus.HOT_SHARE);
+                putNullable(x, "promoted_hot", r.promotedHot());
             }
             x.put("faulty_invocations", s.faultyInvocations());
             x.put("failed_requests", s.failed());

@@ -18,7 +18,6 @@ import org.ftlab.harness.grid.GridRunner;
 import org.ftlab.harness.grid.RunDirectory;
 import org.ftlab.harness.lab.Home;
 import org.ftlab.harness.lab.ManagedLab;
-import org.ftlab.harness.probe.FaultRecord;
 import org.ftlab.harness.probe.RunSettings;
 import org.ftlab.rm.api.DatabaseEndpoint;
 import org.ftlab.rm.api.ReplicaState;
@@ -126,10 +125,9 @@ public final class FailoverBench {
                 .filter(Objects::nonNull).toList();
         double[] back = handovers.stream().map(FailoverAnalysis.Handover::backToSpeedS).filter(Objects::nonNull)
                 .mapToDouble(Integer::doubleValue).toArray();
-        List<FaultRecord> promoted = f.faults().stream().map(FailoverAnalysis.FaultSummary::fault)
-                .filter(x -> !x.promoted().isEmpty() && !Double.isNaN(x.promotedTopTierShare())).toList();
-        int hot = (int) promoted.stream()
-                .filter(x -> x.promotedTopTierShare() >= ReplicaStatus.HOT_SHARE).count();
+        List<Boolean> promoted = f.faults().stream().map(s -> s.fault().promotedHot()).filter(Objects::nonNull)
+                .toList();
+        int hot = (int) promoted.stream().filter(Boolean::booleanValue).count();
         double[] restore = f.faults().stream().map(s -> s.fault().restorationUs()).filter(Objects::nonNull)
                 .mapToDouble(Long::doubleValue).toArray();
         return new FaultRun(kind, strategy, clients, shadowShare, f.faults().size(), f.redundancy(),

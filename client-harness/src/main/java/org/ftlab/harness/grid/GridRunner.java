@@ -55,6 +55,8 @@ public final class GridRunner {
     private final Workload workload;
     private final Strategies.Kind strategy;
     private final ClientTuning tuning;
+    /** Whether the clients shadow their requests to the backups ({@code --shadow}). */
+    private final boolean shadows;
     private final FaultSchedule faults;
     /** The first breach of a plug-in strategy's contract: it stops the run. */
     private volatile PluginFailure pluginFailure;
@@ -78,6 +80,7 @@ public final class GridRunner {
         RunSettings settings = dir.settings();
         this.strategy = Strategies.resolve(dir.strategy(), settings.pluginPath(), ClientSession.GIVE_UP);
         this.tuning = settings.clientTuning();
+        this.shadows = tuning.shadowShare() > 0;
         this.faults = dir.faults();
         this.progress = progress;
     }
@@ -396,7 +399,9 @@ public final class GridRunner {
             table.served(row, sizedBytes, sent, received, o.result() instanceof Reply<?> reply ? reply : null,
                     o.servedBy(), o.served().wireName(), o.phases(), o.sentTo());
             r.request().completed(o);
-            c.session().client.mirror(r.request().shadow());
+            if (shadows) {
+                c.session().client.mirror(r.request().shadow()); // after the timed path; only with shadow traffic
+            }
         } catch (PluginFailure e) {
             pluginFailed(e);
             table.failed(row, sent, MicroClock.nowEpochMicros(), e);

@@ -43,11 +43,17 @@ public record FaultRecord(String id, FaultKind kind, String target, String repli
      * whether that is hot; null where unknown.
      */
     public String promotedHotness() {
+        Boolean hot = promotedHot();
+        return hot == null ? null : String.format(java.util.Locale.ROOT, "%s: %.0f%% (%s)", promoted,
+                100 * promotedTopTierShare, hot ? "hot" : "not hot");
+    }
+
+    /** Whether the promoted replica was hot when promoted; null where unknown (no promotion, or no reading). */
+    public Boolean promotedHot() {
         if (Double.isNaN(promotedTopTierShare) || promoted.isEmpty()) {
             return null;
         }
-        return String.format(java.util.Locale.ROOT, "%s: %.0f%% (%s)", promoted, 100 * promotedTopTierShare,
-                promotedTopTierShare >= org.ftlab.rm.api.ReplicaStatus.HOT_SHARE ? "hot" : "not hot");
+        return promotedTopTierShare >= org.ftlab.rm.api.ReplicaStatus.HOT_SHARE;
     }
 
     /** The kind's name, or {@code unprovoked} for a failure nobody injected. */

@@ -105,11 +105,7 @@ public final class Jcmd {
      */
     private static byte[] readToEnd(InputStream in) throws IOException {
         java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
-        byte[] buf = new byte[8192];
-        int n;
-        while ((n = in.read(buf)) != -1) {
-            out.write(buf, 0, n);
-        }
+        in.transferTo(out);
         return out.toByteArray();
     }
 
