@@ -9,6 +9,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Predicate;
 import java.util.function.Supplier;
 import javax.naming.NamingException;
 import org.ftlab.auction.api.AuctionDraft;
@@ -31,7 +32,10 @@ import org.ftlab.rm.replica.Replica;
  * <li>{@link #warmUp}: {@code bootRounds} rounds on a replica that has just booted, before it joins the view or the
  * spare pool: enough for the JIT to compile the request paths, as the primary's own traffic did for it;</li>
  * <li>{@link #keepWarm}: then {@code roundsPerSecond} rounds per second on every backup and spare, so that their
- * connections, pools and compiled code stay as the primary's are.</li>
+ * connections, pools and compiled code stay as the primary's are; and {@code hotRoundsPerSecond} on one that is not
+ * hot (docs/architecture.md): a rate that keeps a replica warm leaves the request path's methods short of the
+ * invocation counts at which the JIT compiles them at its top tier, so the warm-up goes on, faster, until the replica
+ * is hot.</li>
  * </ul>
  * The fixture (an account, a login and one auction, under a client id of the warmer's own) is real: it is created
  * once, on the first replica warmed. Failures are not news here: the Fault Detector judges replicas.
@@ -43,11 +47,24 @@ public final class ReplicaWarmer implements AutoCloseable {
     public static final double DEFAULT_ROUNDS_PER_SECOND = 5;
     /** The environment variable that sets the rounds per second on idle replicas of every lab started where it is set. */
     public static final String RATE_ENV = "FTLAB_WARM_RATE";
+    /**
+     * Rounds per second on a backup or spare until it is hot: 50 (300 operations a second) brings one to the top tier
+     * in about a minute (docs/performance.md §3).
+     */
+    public static final double DEFAULT_HOT_ROUNDS_PER_SECOND = 50;
+    /** The environment variable that sets the rounds per second on replicas that are not hot yet. */
+    public static final String HOT_RATE_ENV = "FTLAB_WARM_TO_HOT_RATE";
+    /** How often the rounds owed to each replica are sent. */
+    private static final long TICK_MILLIS = 200;
     private static final long INVOCATION_TIMEOUT_MILLIS = 5_000;
 
     private final ApplicationUser user;
     private final int bootRounds;
     private final double roundsPerSecond;
+    private final double hotRoundsPerSecond;
+    /** Rounds owed to each replica since its last rounds were sent (fractions carry over). */
+    private final Map<String, Double> owed = new ConcurrentHashMap<>();
+    private final AtomicLong roundsToHot = new AtomicLong();
     private final String clientId;
     private final AtomicLong seq = new AtomicLong();
     private final Map<String, ReplicaConnection> connections = new ConcurrentHashMap<>();
@@ -59,15 +76,21 @@ public final class ReplicaWarmer implements AutoCloseable {
     private volatile long auctionId;
     private volatile boolean closed;
 
-    /** A warmer for the lab's application user; {@code roundsPerSecond} 0 keeps no replica warm after boot. */
-    public ReplicaWarmer(ApplicationUser user, int bootRounds, double roundsPerSecond) {
-        if (bootRounds < 0 || roundsPerSecond < 0 || roundsPerSecond > 100) {
-            throw new IllegalArgumentException("warm-up rounds must be >= 0 and the rate 0 to 100 per second, was "
-                    + bootRounds + " and " + roundsPerSecond);
+    /**
+     * A warmer for the lab's application user; {@code roundsPerSecond} 0 keeps no replica warm after boot,
+     * {@code hotRoundsPerSecond} 0 warms one that is not hot at the same rate as one that is.
+     */
+    public ReplicaWarmer(ApplicationUser user, int bootRounds, double roundsPerSecond, double hotRoundsPerSecond) {
+        if (bootRounds < 0 || roundsPerSecond < 0 || roundsPerSecond > 100 || hotRoundsPerSecond < 0
+                || hotRoundsPerSecond > 500) {
+            throw new IllegalArgumentException("warm-up rounds must be >= 0, the rate 0 to 100 per second and the "
+                    + "rate until hot 0 to 500, was " + bootRounds + ", " + roundsPerSecond + " and "
+                    + hotRoundsPerSecond);
         }
         this.user = user;
         this.bootRounds = bootRounds;
         this.roundsPerSecond = roundsPerSecond;
+        this.hotRoundsPerSecond = hotRoundsPerSecond;
         this.clientId = "ftlab-warmer-" + Long.toString(System.nanoTime() & 0xffffffL, 36);
     }
 
@@ -98,27 +121,51 @@ public final class ReplicaWarmer implements AutoCloseable {
         }
     }
 
-    /** From now on, {@code roundsPerSecond} rounds per second on each replica {@code targets} names at the time. */
-    public void keepWarm(Supplier<List<Replica>> targets) {
-        if (roundsPerSecond == 0) {
+    /**
+     * From now on, {@code roundsPerSecond} rounds per second on each replica {@code targets} names at the time, and
+     * {@code hotRoundsPerSecond} (if higher) on each of them that {@code notHot} says is not hot yet. A replica gets
+     * one batch of rounds in flight at a time: one that answers slowly gets fewer, never a queue.
+     */
+    public void keepWarm(Supplier<List<Replica>> targets, Predicate<String> notHot) {
+        if (roundsPerSecond == 0 && hotRoundsPerSecond == 0) {
             return;
         }
-        long periodMicros = (long) (1_000_000 / roundsPerSecond);
         ticker.scheduleAtFixedRate(() -> {
-            for (Replica r : targets.get()) {
-                if (!closed && token != null && busy.add(r.name())) {
-                    rounds.execute(() -> {
-                        try {
-                            round(connection(r).service());
-                        } catch (NamingException | AuctionException | RuntimeException e) {
-                            forget(r.name()); // reconnect next time; a failed replica leaves the targets
-                        } finally {
-                            busy.remove(r.name());
-                        }
-                    });
+            List<Replica> now = targets.get();
+            owed.keySet().retainAll(now.stream().map(Replica::name).toList());
+            for (Replica r : now) {
+                boolean toHot = hotRoundsPerSecond > roundsPerSecond && notHot.test(r.name());
+                double rate = toHot ? hotRoundsPerSecond : roundsPerSecond;
+                // a replica still busy with its last batch owes at most a second's rounds: no backlog builds up
+                double cap = Math.max(1, rate);
+                double due = owed.merge(r.name(), rate * TICK_MILLIS / 1000.0, (a, b) -> Math.min(a + b, cap));
+                int n = (int) Math.floor(due);
+                if (n == 0 || closed || token == null || !busy.add(r.name())) {
+                    continue;
                 }
+                owed.put(r.name(), due - n);
+                rounds.execute(() -> {
+                    try {
+                        AuctionService s = connection(r).service();
+                        for (int i = 0; i < n && !closed; i++) {
+                            round(s);
+                            if (toHot) {
+                                roundsToHot.incrementAndGet();
+                            }
+                        }
+                    } catch (NamingException | AuctionException | RuntimeException e) {
+                        forget(r.name()); // reconnect next time; a failed replica leaves the targets
+                    } finally {
+                        busy.remove(r.name());
+                    }
+                });
             }
-        }, periodMicros, periodMicros, TimeUnit.MICROSECONDS);
+        }, TICK_MILLIS, TICK_MILLIS, TimeUnit.MILLISECONDS);
+    }
+
+    /** Of {@link #roundsRun}, the rounds sent to replicas that were not hot at the faster rate. */
+    public long roundsToHot() {
+        return roundsToHot.get();
     }
 
     /** Rounds run so far, boot rounds included. */

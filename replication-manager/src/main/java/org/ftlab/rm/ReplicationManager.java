@@ -122,10 +122,11 @@ public final class ReplicationManager implements AutoCloseable {
 
     /**
      * Settings of the manager; {@code spares}: pre-booted replicas kept outside the view; {@code warmRounds} and
-     * {@code warmRate}: the {@link ReplicaWarmer}'s rounds after boot and per second on backups and spares.
+     * {@code warmRate}: the {@link ReplicaWarmer}'s rounds after boot and per second on backups and spares;
+     * {@code hotWarmRate}: its rounds per second on a backup or spare that is not hot yet.
      */
     public record Settings(LocalLab.Options lab, int replicas, int spares, long heartbeatMillis, long timeoutMillis,
-            boolean relaunch, int warmRounds, double warmRate) {
+            boolean relaunch, int warmRounds, double warmRate, double hotWarmRate) {
         public Settings {
             if (replicas < 1 || replicas > 5) {
                 throw new IllegalArgumentException("replicas must be 1 to 5, was " + replicas);
@@ -196,7 +197,7 @@ public final class ReplicationManager implements AutoCloseable {
         }
         ReplicationManager rm = new ReplicationManager(lab, detector, guard, heartbeat, settings.replicas(),
                 settings.spares(), settings.relaunch(), new ReplicaWarmer(lab.user(), settings.warmRounds(),
-                        settings.warmRate()), fence, janitor);
+                        settings.warmRate(), settings.hotWarmRate()), fence, janitor);
         try {
             if (observe) {
                 rm.ownEvents = FlightRecording.startHere();
@@ -209,7 +210,7 @@ public final class ReplicationManager implements AutoCloseable {
             for (int i = 0; i < settings.spares(); i++) {
                 rm.launchSpare(0);
             }
-            rm.warmer.keepWarm(rm::idleReplicas);
+            rm.warmer.keepWarm(rm::idleReplicas, rm::knownNotHot);
             rm.hotness = Hotness.start(rm::hotnessTargets);
         } catch (Exception e) {
             rm.close();
@@ -298,6 +299,16 @@ public final class ReplicationManager implements AutoCloseable {
             rec.warmUpMillis = warmMillis;
         }
         return name;
+    }
+
+    /**
+     * Whether {@code replica}'s last reading says it is not hot. Unknown (no reading yet, no primary to compare
+     * with, a replica on another machine) is not "not hot": the warmer then keeps it warm at its usual rate.
+     */
+    private boolean knownNotHot(String replica) {
+        Hotness h = hotness;
+        Hotness.Reading r = h == null ? null : h.of(replica);
+        return r != null && !r.hot();
     }
 
     /** The replicas that serve no clients but must be ready to: backups and spares. */

@@ -58,6 +58,14 @@ public final class ReplicationManagerMain implements Callable<Integer> {
     double warmRate;
 
     /**
+     * Rounds per second on a backup or spare that is not hot yet (0: as {@code --warm-rate}); the environment's
+     * {@value ReplicaWarmer#HOT_RATE_ENV} when set.
+     */
+    @Option(names = "--warm-to-hot-rate", defaultValue = "${env:" + ReplicaWarmer.HOT_RATE_ENV + ":-"
+            + ReplicaWarmer.DEFAULT_HOT_ROUNDS_PER_SECOND + "}")
+    double hotWarmRate;
+
+    /**
      * Whether every JVM of the lab records JDK Flight Recorder events for the analysis (docs/analysis.md); the
      * environment's {@value Observe#ENV} when set.
      */
@@ -108,7 +116,7 @@ public final class ReplicationManagerMain implements Callable<Integer> {
                         hosts == null ? null : Hosts.read(hosts), !noRequestLog, warmRounds, observe.on()), replicas,
                 spares,
                         heartbeatMillis,
-                timeoutMillis, !noRelaunch, warmRounds, warmRate);
+                timeoutMillis, !noRelaunch, warmRounds, warmRate, hotWarmRate);
         ReplicationManager rm;
         try {
             rm = ReplicationManager.start(settings, api.url(), token);
