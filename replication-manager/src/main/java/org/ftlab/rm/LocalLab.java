@@ -166,13 +166,23 @@ public final class LocalLab implements AutoCloseable {
         return startReplica(name, 0);
     }
 
+    /**
+     * The replica hosts take replicas in turn, by the number in the replica's name ({@code r1} the first host, {@code
+     * r2} the second, …), so that replicas booted side by side land where they would one after another; a name
+     * without a number takes the next turn.
+     */
+    private int hostIndex(String name) {
+        String digits = name.replaceAll("\\D", "");
+        return digits.isEmpty() ? launches.getAndIncrement() : Integer.parseInt(digits) - 1;
+    }
+
     /** As {@link #startReplica(String)}, at the given nice value (a replacement booting beside the service). */
     public Replica startReplica(String name, int niceness) throws IOException, TimeoutException,
             InterruptedException {
         if (closed) {
             throw new IllegalStateException("lab is closed");
         }
-        Placement host = hosts != null ? hosts.replica(launches.getAndIncrement())
+        Placement host = hosts != null ? hosts.replica(hostIndex(name))
                 : network == null ? Placement.LOCAL : network.addHost(name);
         Replica replica;
         try {

@@ -25,9 +25,11 @@ import org.ftlab.rm.replica.Replica;
 /**
  * Keeps replicas that serve no clients hot, so that a backup or spare serves at full speed from its first request
  * after a fail-over. Through the real remote path (the EJB client, remoting, the bean, Hibernate, the JDBC driver,
- * the database), it sends every operation of the service: ping, the three reads of a fixture auction, and rehearsals
+ * the database), it sends every operation of the service: ping, the three reads of a fixture auction, rehearsals
  * of posting an auction and bidding (run in full, then rolled back: nothing is stored, see
- * {@link RequestHeader#rehearsal}).
+ * {@link RequestHeader#rehearsal}), and the fixture's own post sent again (found in the request log, its stored reply
+ * returned and the transaction committed: the path of a client's retry, and the commit path, which a rehearsal never
+ * takes; nothing is stored either; not on replicas without the request log).
  * <ul>
  * <li>{@link #warmUp}: {@code bootRounds} rounds on a replica that has just booted, before it joins the view or the
  * spare pool: enough for the JIT to compile the request paths, as the primary's own traffic did for it;</li>
@@ -48,10 +50,11 @@ public final class ReplicaWarmer implements AutoCloseable {
     /** The environment variable that sets the rounds per second on idle replicas of every lab started where it is set. */
     public static final String RATE_ENV = "FTLAB_WARM_RATE";
     /**
-     * Rounds per second on a backup or spare until it is hot: 50 (300 operations a second) brings one to the top tier
-     * in about a minute (docs/performance.md §3).
+     * Rounds per second on a backup or spare until it is hot; by default none beyond the usual rate: measured, even
+     * 200 a second did not bring a backup to the share that makes it hot, and under load the rounds took CPU from
+     * the primary (docs/performance.md §3).
      */
-    public static final double DEFAULT_HOT_ROUNDS_PER_SECOND = 50;
+    public static final double DEFAULT_HOT_ROUNDS_PER_SECOND = 0;
     /** The environment variable that sets the rounds per second on replicas that are not hot yet. */
     public static final String HOT_RATE_ENV = "FTLAB_WARM_TO_HOT_RATE";
     /** How often the rounds owed to each replica are sent. */
@@ -62,6 +65,7 @@ public final class ReplicaWarmer implements AutoCloseable {
     private final int bootRounds;
     private final double roundsPerSecond;
     private final double hotRoundsPerSecond;
+    private final boolean replays;
     /** Rounds owed to each replica since its last rounds were sent (fractions carry over). */
     private final Map<String, Double> owed = new ConcurrentHashMap<>();
     private final AtomicLong roundsToHot = new AtomicLong();
@@ -74,13 +78,19 @@ public final class ReplicaWarmer implements AutoCloseable {
     private final AtomicLong roundsRun = new AtomicLong();
     private volatile String token;
     private volatile long auctionId;
+    /** The request that posted the fixture auction: sent again in every round, it is a replay. */
+    private volatile RequestHeader fixturePost;
+    private static final AuctionDraft FIXTURE = new AuctionDraft("warm-up fixture", "read and bid on by rehearsals",
+            100, AuctionDraft.MAX_DURATION_SECONDS);
     private volatile boolean closed;
 
     /**
      * A warmer for the lab's application user; {@code roundsPerSecond} 0 keeps no replica warm after boot,
-     * {@code hotRoundsPerSecond} 0 warms one that is not hot at the same rate as one that is.
+     * {@code hotRoundsPerSecond} 0 warms one that is not hot at the same rate as one that is; {@code replays} false
+     * for replicas without the request log, where the fixture's post sent again would post it again.
      */
-    public ReplicaWarmer(ApplicationUser user, int bootRounds, double roundsPerSecond, double hotRoundsPerSecond) {
+    public ReplicaWarmer(ApplicationUser user, int bootRounds, double roundsPerSecond, double hotRoundsPerSecond,
+            boolean replays) {
         if (bootRounds < 0 || roundsPerSecond < 0 || roundsPerSecond > 100 || hotRoundsPerSecond < 0
                 || hotRoundsPerSecond > 500) {
             throw new IllegalArgumentException("warm-up rounds must be >= 0, the rate 0 to 100 per second and the "
@@ -91,6 +101,7 @@ public final class ReplicaWarmer implements AutoCloseable {
         this.bootRounds = bootRounds;
         this.roundsPerSecond = roundsPerSecond;
         this.hotRoundsPerSecond = hotRoundsPerSecond;
+        this.replays = replays;
         this.clientId = "ftlab-warmer-" + Long.toString(System.nanoTime() & 0xffffffL, 36);
     }
 
@@ -203,12 +214,13 @@ public final class ReplicaWarmer implements AutoCloseable {
         String password = Long.toString(System.nanoTime(), 36) + "-warmer";
         s.createAccount(header(), username, password);
         String t = s.login(header(), username, password).value().token();
-        auctionId = s.postAuction(header(), t, new AuctionDraft("warm-up fixture", "read and bid on by rehearsals",
-                100, AuctionDraft.MAX_DURATION_SECONDS)).value().auctionId();
+        RequestHeader post = header();
+        auctionId = s.postAuction(post, t, FIXTURE).value().auctionId();
+        fixturePost = post;
         token = t;
     }
 
-    /** One round: every operation once, the state-changing ones as rehearsals. */
+    /** One round: every operation once, the state-changing ones as rehearsals, and one replay. */
     private void round(AuctionService s) throws AuctionException {
         s.ping();
         s.viewAuction(header(), auctionId);
@@ -217,6 +229,9 @@ public final class ReplicaWarmer implements AutoCloseable {
         s.postAuction(RequestHeader.rehearsal(clientId, seq.getAndIncrement()), token,
                 new AuctionDraft("rehearsal", "rolled back", 100, 3_600));
         s.placeBid(RequestHeader.rehearsal(clientId, seq.getAndIncrement()), token, auctionId, 1_000);
+        if (replays) {
+            s.postAuction(fixturePost, token, FIXTURE); // a replay: the stored reply, committed, nothing stored
+        }
         roundsRun.incrementAndGet();
     }
 

@@ -6,12 +6,15 @@ import java.nio.file.Path;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import org.ftlab.auction.api.MicroClock;
@@ -197,19 +200,14 @@ public final class ReplicationManager implements AutoCloseable {
         }
         ReplicationManager rm = new ReplicationManager(lab, detector, guard, heartbeat, settings.replicas(),
                 settings.spares(), settings.relaunch(), new ReplicaWarmer(lab.user(), settings.warmRounds(),
-                        settings.warmRate(), settings.hotWarmRate()), fence, janitor);
+                        settings.warmRate(), settings.hotWarmRate(), settings.lab().requestLog()), fence, janitor);
         try {
             if (observe) {
                 rm.ownEvents = FlightRecording.startHere();
                 rm.lockWaits = LockWaitRecorder.start(lab.database().endpoint());
                 rm.hostSampler = HostSampler.start(rm::sampledProcesses);
             }
-            for (int i = 0; i < settings.replicas(); i++) {
-                rm.launchAndJoin(0);
-            }
-            for (int i = 0; i < settings.spares(); i++) {
-                rm.launchSpare(0);
-            }
+            rm.bootAll(settings.replicas(), settings.spares());
             rm.warmer.keepWarm(rm::idleReplicas, rm::knownNotHot);
             rm.hotness = Hotness.start(rm::hotnessTargets);
         } catch (Exception e) {
@@ -252,6 +250,50 @@ public final class ReplicationManager implements AutoCloseable {
         p.destroyForcibly();
         throw new IOException("the Fault Detector did not start; see " + console + ": "
                 + ProcessTools.readOutput(console).lines().reduce((a, b) -> b).orElse("(no output)"));
+    }
+
+    /**
+     * At the lab's start, when nothing serves yet: the replicas and the spares boot side by side (their boots, mostly
+     * class loading and JIT on one thread each, overlap on the host's cores), and once all serve, the first
+     * {@code replicas} launched join the view in launch order (the first is the primary) and the rest are spares.
+     */
+    private void bootAll(int replicas, int spares) throws Exception {
+        ExecutorService boots = Executors.newFixedThreadPool(replicas + spares, r -> {
+            Thread t = new Thread(r, "boot");
+            t.setDaemon(true);
+            return t;
+        });
+        try {
+            List<Future<String>> launched = new ArrayList<>();
+            for (int i = 0; i < replicas + spares; i++) {
+                launched.add(boots.submit(() -> launch(0)));
+            }
+            List<String> names = new ArrayList<>();
+            for (Future<String> f : launched) {
+                try {
+                    names.add(f.get());
+                } catch (ExecutionException e) {
+                    throw e.getCause() instanceof Exception cause ? cause : e;
+                }
+            }
+            names.sort(Comparator.comparingInt(ReplicationManager::launchNumber));
+            synchronized (lock) {
+                for (int i = 0; i < names.size() && !closed; i++) {
+                    if (i < replicas) {
+                        view.join(names.get(i), epochMicros());
+                    } else {
+                        view.offerSpare(names.get(i), epochMicros());
+                    }
+                }
+            }
+        } finally {
+            boots.shutdownNow(); // after a failure, the boots still running are interrupted; close() stops them
+        }
+    }
+
+    /** The number in a replica's name ({@code r12}: 12): the order in which the view named them. */
+    private static int launchNumber(String name) {
+        return Integer.parseInt(name.replaceAll("\\D", ""));
     }
 
     /** Launches a new replica, waits until it serves, and appends it to the view (primary if there is none). */

@@ -24,7 +24,8 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * Every lab's command, as its page in docs/labs/ writes it, runs in a shortened form: each loop runs for its first
  * value only, every configuration gets {@value #POSTS} posts (and as many views where the lab has views), one fault
  * per configuration, a lab warm-up of 100 requests per client, one spare for a schedule from a file (the shortened run
- * fits only its first faults), and the runs go to a directory of the test's. A run whose command does not shape a lab
+ * fits only its first faults) and none for a lab of the run's own otherwise (its one fault per configuration meets a
+ * backup), and the runs go to a directory of the test's. A run whose command does not shape a lab
  * of its own (replicas, spares, heartbeat, request log, topology, database) runs on the test run's {@link RunningLab}. The command is taken from the page (its
  * first {@code sh} block under "## The command"), so a page whose command no longer works fails here.
  */
@@ -65,7 +66,7 @@ class LabsIT {
             args=()
             if [[ "$1" == grid ]]; then
               args+=(grid --lab-warmup 100); shift
-              spares=no
+              spares=no file=no
               case " $* " in *" --spares "*) spares=yes ;; esac
               # a run that does not shape a lab of its own runs on the test run's running lab
               own=no
@@ -82,10 +83,12 @@ class LabsIT {
                   # a shortened run fits only a schedule's first fault or two: one spare covers them, where the
                   # pool sized for the whole schedule would boot up to three
                   --faults-file) args+=("$1" "$2"); [[ $spares == no && $own == yes ]] && args+=(--spares 1)
-                    shift 2 ;;
+                    file=yes; shift 2 ;;
                   *) args+=("$1"); shift ;;
                 esac
               done
+              # one fault per configuration meets a backup; a spare would only be booted (and waited for) in vain
+              [[ $own == yes && $spares == no && $file == no ]] && args+=(--spares 0)
             else
               compare=no
               while (( $# )); do
