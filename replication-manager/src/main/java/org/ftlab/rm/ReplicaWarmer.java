@@ -34,10 +34,10 @@ import org.ftlab.rm.replica.Replica;
  * <li>{@link #warmUp}: {@code bootRounds} rounds on a replica that has just booted, before it joins the view or the
  * spare pool: enough for the JIT to compile the request paths, as the primary's own traffic did for it;</li>
  * <li>{@link #keepWarm}: then {@code roundsPerSecond} rounds per second on every backup and spare, so that their
- * connections, pools and compiled code stay as the primary's are; and {@code hotRoundsPerSecond} on one that is not
- * hot (docs/architecture.md): a rate that keeps a replica warm leaves the request path's methods short of the
- * invocation counts at which the JIT compiles them at its top tier, so the warm-up goes on, faster, until the replica
- * is hot.</li>
+ * connections, pools and compiled code stay as the primary's are; and, where set, {@code hotRoundsPerSecond} on
+ * one that is not hot (docs/architecture.md): a rate that keeps a replica warm leaves the request path's methods
+ * short of the invocation counts at which the JIT compiles them at its top tier, so the warm-up goes on, faster,
+ * until the replica is hot (measured: it does not get there; off by default).</li>
  * </ul>
  * The fixture (an account, a login and one auction, under a client id of the warmer's own) is real: it is created
  * once, on the first replica warmed. Failures are not news here: the Fault Detector judges replicas.
@@ -68,7 +68,6 @@ public final class ReplicaWarmer implements AutoCloseable {
     private final boolean replays;
     /** Rounds owed to each replica since its last rounds were sent (fractions carry over). */
     private final Map<String, Double> owed = new ConcurrentHashMap<>();
-    private final AtomicLong roundsToHot = new AtomicLong();
     private final String clientId;
     private final AtomicLong seq = new AtomicLong();
     private final Map<String, ReplicaConnection> connections = new ConcurrentHashMap<>();
@@ -160,9 +159,6 @@ public final class ReplicaWarmer implements AutoCloseable {
                         AuctionService s = connection(r).service();
                         for (int i = 0; i < n && !closed; i++) {
                             round(s);
-                            if (toHot) {
-                                roundsToHot.incrementAndGet();
-                            }
                         }
                     } catch (NamingException | AuctionException | RuntimeException e) {
                         forget(r.name()); // reconnect next time; a failed replica leaves the targets
@@ -172,11 +168,6 @@ public final class ReplicaWarmer implements AutoCloseable {
                 });
             }
         }, TICK_MILLIS, TICK_MILLIS, TimeUnit.MILLISECONDS);
-    }
-
-    /** Of {@link #roundsRun}, the rounds sent to replicas that were not hot at the faster rate. */
-    public long roundsToHot() {
-        return roundsToHot.get();
     }
 
     /** Rounds run so far, boot rounds included. */

@@ -140,6 +140,20 @@ class FailoverIT {
     }
 
     @Test
+    @Order(0)
+    void theWarmersRoundsSendItsFixturePostAgainAndTheReplicasStoreItOnce() throws Exception {
+        // every round ends with the fixture's post under its original (client id, seq): a replay, answered from the
+        // request log; a round counts only once all its requests were answered
+        long rounds = lab.manager().status().warmRoundsRun();
+        assertTrue(rounds >= 5, "the warmer's rounds ran: " + rounds);
+        DatabaseEndpoint db = DatabaseEndpoint.loadForAudits(lab.runDir());
+        try (Connection conn = db.connect()) {
+            assertEquals(1, count(conn, "SELECT COUNT(*) FROM auction a JOIN account u ON a.seller_id = u.id"
+                    + " WHERE u.username LIKE ?", "ftlab\\_warmer\\_%"), "the fixture auction, stored once");
+        }
+    }
+
+    @Test
     @Order(1)
     void aSpareJoinsTheViewAsABackupTheMomentABackupFails() throws Exception {
         String spare = awaitSpare();
