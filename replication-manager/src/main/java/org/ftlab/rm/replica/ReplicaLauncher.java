@@ -43,8 +43,7 @@ public final class ReplicaLauncher {
     private final Path eventSettings;
     private static final Path NICE = Path.of("/usr/bin/nice");
     /** The machines this launcher has made sure hold the provisioned server. */
-    private final java.util.Set<SshHost> serverMirrored =
-            java.util.concurrent.ConcurrentHashMap.newKeySet();
+    private final java.util.Set<SshHost> serverMirrored = new java.util.HashSet<>();
 
     /**
      * {@code heartbeat} null: replicas join no heartbeat group (no Fault Detector in this lab); {@code requestLog}
@@ -84,8 +83,15 @@ public final class ReplicaLauncher {
         ReplicaServer.checkProvisioned(serverHome);
         Path baseDir = replicasDir.resolve(name);
         prepareBaseDir(baseDir);
-        if (placement.isRemote() && serverMirrored.add(placement.ssh())) {
-            placement.ssh().mirror(serverHome); // found there, or copied once; then not looked at again
+        if (placement.isRemote()) {
+            // one copy at a time (replicas boot side by side at a lab's start): each marks the directory it reads,
+            // and a launch for a host whose copy is under way waits for it instead of starting without the server
+            synchronized (serverMirrored) {
+                if (!serverMirrored.contains(placement.ssh())) {
+                    placement.ssh().mirror(serverHome); // found there, or copied once; then not looked at again
+                    serverMirrored.add(placement.ssh());
+                }
+            }
         }
         int offset = FreePorts.reservePortOffset(100);
         Path props;
