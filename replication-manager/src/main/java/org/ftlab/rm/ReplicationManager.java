@@ -126,10 +126,11 @@ public final class ReplicationManager implements AutoCloseable {
     /**
      * Settings of the manager; {@code spares}: pre-booted replicas kept outside the view; {@code warmRounds} and
      * {@code warmRate}: the {@link ReplicaWarmer}'s rounds after boot and per second on backups and spares;
-     * {@code hotWarmRate}: its rounds per second on a backup or spare that is not hot yet.
+     * {@code hotWarmRate}: its rounds per second on a backup or spare that is not hot yet; {@code bootTogether}: at
+     * the lab's start the replicas and spares boot side by side instead of one after another.
      */
     public record Settings(LocalLab.Options lab, int replicas, int spares, long heartbeatMillis, long timeoutMillis,
-            boolean relaunch, int warmRounds, double warmRate, double hotWarmRate) {
+            boolean relaunch, int warmRounds, double warmRate, double hotWarmRate, boolean bootTogether) {
         public Settings {
             if (replicas < 1 || replicas > 5) {
                 throw new IllegalArgumentException("replicas must be 1 to 5, was " + replicas);
@@ -207,7 +208,16 @@ public final class ReplicationManager implements AutoCloseable {
                 rm.lockWaits = LockWaitRecorder.start(lab.database().endpoint());
                 rm.hostSampler = HostSampler.start(rm::sampledProcesses);
             }
-            rm.bootAll(settings.replicas(), settings.spares());
+            if (settings.bootTogether()) {
+                rm.bootAll(settings.replicas(), settings.spares());
+            } else {
+                for (int i = 0; i < settings.replicas(); i++) {
+                    rm.launchAndJoin(0);
+                }
+                for (int i = 0; i < settings.spares(); i++) {
+                    rm.launchSpare(0);
+                }
+            }
             rm.warmer.keepWarm(rm::idleReplicas, rm::knownNotHot);
             rm.hotness = Hotness.start(rm::hotnessTargets);
         } catch (Exception e) {
@@ -253,9 +263,11 @@ public final class ReplicationManager implements AutoCloseable {
     }
 
     /**
-     * At the lab's start, when nothing serves yet: the replicas and the spares boot side by side (their boots, mostly
-     * class loading and JIT on one thread each, overlap on the host's cores), and once all serve, the first
-     * {@code replicas} launched join the view in launch order (the first is the primary) and the rest are spares.
+     * At the lab's start, when nothing serves yet: the replicas and the spares boot side by side, and once all serve,
+     * the first {@code replicas} launched join the view in launch order (the first is the primary) and the rest are
+     * spares. Measured on 2 cores (docs/performance.md §3): faster for replicas whose JIT stops at C1 and that run a
+     * few warm-up rounds (the test suite's), slower for the default ones, whose boots each keep both cores busy
+     * compiling at C2.
      */
     private void bootAll(int replicas, int spares) throws Exception {
         ExecutorService boots = Executors.newFixedThreadPool(replicas + spares, r -> {
