@@ -172,8 +172,8 @@ public final class LocalLab implements AutoCloseable {
      * without a number takes the next turn.
      */
     private int hostIndex(String name) {
-        String digits = name.replaceAll("\\D", "");
-        return digits.isEmpty() ? launches.getAndIncrement() : Integer.parseInt(digits) - 1;
+        int number = Replica.launchNumber(name);
+        return number < 1 ? launches.getAndIncrement() : number - 1;
     }
 
     /** As {@link #startReplica(String)}, at the given nice value (a replacement booting beside the service). */

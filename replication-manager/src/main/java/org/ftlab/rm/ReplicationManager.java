@@ -288,7 +288,7 @@ public final class ReplicationManager implements AutoCloseable {
                     throw e.getCause() instanceof Exception cause ? cause : e;
                 }
             }
-            names.sort(Comparator.comparingInt(ReplicationManager::launchNumber));
+            names.sort(Comparator.comparingInt(Replica::launchNumber));
             synchronized (lock) {
                 for (int i = 0; i < names.size() && !closed; i++) {
                     if (i < replicas) {
@@ -301,11 +301,6 @@ public final class ReplicationManager implements AutoCloseable {
         } finally {
             boots.shutdownNow(); // after a failure, the boots still running are interrupted; close() stops them
         }
-    }
-
-    /** The number in a replica's name ({@code r12}: 12): the order in which the view named them. */
-    private static int launchNumber(String name) {
-        return Integer.parseInt(name.replaceAll("\\D", ""));
     }
 
     /** Launches a new replica, waits until it serves, and appends it to the view (primary if there is none). */

@@ -58,10 +58,6 @@ public final class ReplicationManagerMain implements Callable<Integer> {
     double warmRate;
 
     /**
-     * Rounds per second on a backup or spare that is not hot yet (0: as {@code --warm-rate}); the environment's
-     * {@value ReplicaWarmer#HOT_RATE_ENV} when set.
-     */
-    /**
      * At the lab's start, boot the replicas and spares side by side (default: one after another); the environment's
      * {@value #BOOT_TOGETHER_ENV} when set (the test suite's labs, whose replicas stop at C1 and warm up briefly).
      */
@@ -71,6 +67,10 @@ public final class ReplicationManagerMain implements Callable<Integer> {
     /** The environment variable that makes every lab started where it is set boot its replicas side by side. */
     static final String BOOT_TOGETHER_ENV = "FTLAB_BOOT_TOGETHER";
 
+    /**
+     * Rounds per second on a backup or spare that is not hot yet (0: as {@code --warm-rate}); the environment's
+     * {@value ReplicaWarmer#HOT_RATE_ENV} when set.
+     */
     @Option(names = "--warm-to-hot-rate", defaultValue = "${env:" + ReplicaWarmer.HOT_RATE_ENV + ":-"
             + ReplicaWarmer.DEFAULT_HOT_ROUNDS_PER_SECOND + "}")
     double hotWarmRate;

@@ -201,4 +201,13 @@ public final class Replica implements AutoCloseable {
     public String toString() {
         return "Replica[" + name + ", pid " + pid() + ", " + remotingUri() + "]";
     }
+
+    /**
+     * The number in a replica's name ({@code r12}: 12), which the manager gives in launch order; -1 for a name
+     * without one.
+     */
+    public static int launchNumber(String name) {
+        String digits = name.replaceAll("\\D", "");
+        return digits.isEmpty() ? -1 : Integer.parseInt(digits);
+    }
 }
