@@ -1,6 +1,7 @@
 package org.ftlab.rm;
 
 import java.io.IOException;
+import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -8,17 +9,21 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.LongSupplier;
 import java.util.function.Supplier;
 import org.ftlab.rm.os.CompiledCode;
+import org.ftlab.rm.os.InlinedCode;
 import org.ftlab.rm.os.SamplerThread;
 
 /**
  * Whether each replica runs the request path at full speed ("hot"; docs/architecture.md): the share of the request
- * path's methods that the primary has compiled at the top tier which this replica has compiled at the top tier too.
+ * path's methods that the primary has compiled at the top tier which this replica runs at the top tier too, compiled
+ * on their own or inlined into a method compiled there (a method that ran often enough in the primary to be compiled
+ * on its own may run in a backup only inside its compiled callers, at their speed).
  * The top tier is the highest any primary of the lab has compiled at: C2 ({@value CompiledCode#TOP_TIER}), or the tier
  * the replicas' JVMs are capped at ({@code -XX:TieredStopAtLevel}). The <em>reference</em> is every request-path
  * method any primary of the lab has had at the top tier (it grows as primaries serve); a replica is hot while its
- * share is at least {@value #HOT_SHARE}. Read from each local
- * replica's code cache every {@value #PERIOD_MILLIS} ms ({@link CompiledCode}); a replica on another machine, or one
- * not read yet, has no share. Mechanism for the manager's status and failure records; what makes a replica hot is
+ * share is at least {@value #HOT_SHARE}. Read from each local replica's code cache every {@value #PERIOD_MILLIS} ms
+ * ({@link CompiledCode}) and what its compilers inlined, followed from its first reading on ({@link InlinedCode}: a
+ * method inlined into a compilation before that counts only where compiled on its own); a replica on another machine,
+ * or one not read yet, has no share. Mechanism for the manager's status and failure records; what makes a replica hot is
  * elsewhere.
  */
 final class Hotness implements AutoCloseable {
@@ -37,8 +42,14 @@ final class Hotness implements AutoCloseable {
         }
     }
 
-    /** The replicas to read: the primary's name (null: none) and each local replica's pid. */
-    record Replicas(String primary, Map<String, Long> pids) {
+    /**
+     * The replicas to read: the primary's name (null: none), each local replica's pid, and where each records its
+     * Flight Recorder chunks (a replica without one: its inlining is not followed).
+     */
+    record Replicas(String primary, Map<String, Long> pids, Map<String, Path> repositories) {
+        Replicas(String primary, Map<String, Long> pids) {
+            this(primary, pids, Map.of());
+        }
     }
 
     /** Reads a JVM's code cache. */
@@ -46,7 +57,47 @@ final class Hotness implements AutoCloseable {
         CompiledCode read(long pid) throws IOException;
     }
 
+    /** What a JVM inlines, followed until closed. */
+    interface Followed extends CompiledCode.Inlining, AutoCloseable {
+        /** Forgets the compilations no longer in {@code code}. */
+        void forget(CompiledCode code);
+
+        @Override
+        void close();
+    }
+
+    /** Starts following JVM {@code pid}'s inlining, its chunks in {@code repository}. */
+    interface InliningReader {
+        Followed follow(long pid, Path repository) throws IOException;
+    }
+
+    /** Follows a JVM with {@link InlinedCode}, its settings file written into {@code settingsDir}. */
+    static InliningReader jfr(Path settingsDir) {
+        return (pid, repository) -> {
+            InlinedCode code = InlinedCode.follow(pid, repository, settingsDir, Hotness::onRequestPath);
+            return new Followed() {
+                @Override
+                public Set<String> inlinedInto(long compileId) {
+                    return code.inlinedInto(compileId);
+                }
+
+                @Override
+                public void forget(CompiledCode current) {
+                    code.forgetGone(current.highestCompileId(), current.compiles()::containsKey);
+                }
+
+                @Override
+                public void close() {
+                    code.close();
+                }
+            };
+        };
+    }
+
     private final CodeReader reader;
+    private final InliningReader inliningReader;
+    /** The replicas whose inlining is followed, by name, with the pid followed. */
+    private final Map<String, Map.Entry<Long, Followed>> followed = new ConcurrentHashMap<>();
     private final LongSupplier clockMillis;
     private final Set<String> reference = new java.util.HashSet<>();
     /** The highest tier a primary of the lab has compiled at: 4 (C2), or what the replicas' JVMs are capped at. */
@@ -54,14 +105,18 @@ final class Hotness implements AutoCloseable {
     private final Map<String, Reading> readings = new ConcurrentHashMap<>();
     private volatile SamplerThread thread;
 
-    Hotness(CodeReader reader, LongSupplier clockMillis) {
+    Hotness(CodeReader reader, InliningReader inliningReader, LongSupplier clockMillis) {
         this.reader = reader;
+        this.inliningReader = inliningReader;
         this.clockMillis = clockMillis;
     }
 
-    /** Reads the lab's replicas every {@value #PERIOD_MILLIS} ms from now on, until closed. */
-    static Hotness start(Supplier<Replicas> replicas) {
-        Hotness h = new Hotness(CompiledCode::of, System::currentTimeMillis);
+    /**
+     * Reads the lab's replicas every {@value #PERIOD_MILLIS} ms from now on, until closed, following their inlining
+     * with a settings file written into {@code settingsDir}.
+     */
+    static Hotness start(Supplier<Replicas> replicas, Path settingsDir) {
+        Hotness h = new Hotness(CompiledCode::of, jfr(settingsDir), System::currentTimeMillis);
         h.thread = SamplerThread.of("hot-code", () -> {
             while (!h.thread.stopped()) {
                 h.sample(replicas.get());
@@ -104,11 +159,21 @@ final class Hotness implements AutoCloseable {
         }
         long now = clockMillis.getAsLong();
         readings.keySet().retainAll(replicas.pids().keySet());
+        followed.entrySet().removeIf(e -> {
+            boolean gone = !e.getValue().getKey().equals(replicas.pids().get(e.getKey()));
+            if (gone) {
+                e.getValue().getValue().close();
+            }
+            return gone;
+        });
         replicas.pids().forEach((name, pid) -> {
             double share;
             try {
-                share = (name.equals(replicas.primary()) && readPrimary != null ? readPrimary : reader.read(pid))
-                        .shareAtTier(ref, tier);
+                CompiledCode code = name.equals(replicas.primary()) && readPrimary != null ? readPrimary
+                        : reader.read(pid);
+                Followed inlined = follow(name, pid, replicas.repositories().get(name));
+                inlined.forget(code);
+                share = code.shareAtTier(ref, tier, inlined);
             } catch (IOException e) {
                 complainOnce(name, e);
                 return;
@@ -121,6 +186,44 @@ final class Hotness implements AutoCloseable {
             readings.put(name, new Reading(share, since));
         });
     }
+
+    /**
+     * What replica {@code name} (JVM {@code pid}) inlines, followed from the first call on ({@link #NOT_FOLLOWED}
+     * without a repository, or if following fails: tried once, said once).
+     */
+    private Followed follow(String name, long pid, Path repository) {
+        Map.Entry<Long, Followed> f = followed.get(name);
+        if (f != null) {
+            return f.getValue();
+        }
+        Followed started = NOT_FOLLOWED;
+        if (repository != null) {
+            try {
+                started = inliningReader.follow(pid, repository);
+            } catch (IOException e) {
+                System.err.println("replication-manager: cannot follow what " + name + " inlines (its share of the "
+                        + "request path counts only the methods compiled on their own): " + e.getMessage());
+            }
+        }
+        followed.put(name, Map.entry(pid, started));
+        return started;
+    }
+
+    /** A replica whose inlining is not followed: nothing known inlined. */
+    private static final Followed NOT_FOLLOWED = new Followed() {
+        @Override
+        public Set<String> inlinedInto(long compileId) {
+            return Set.of();
+        }
+
+        @Override
+        public void forget(CompiledCode code) {
+        }
+
+        @Override
+        public void close() {
+        }
+    };
 
     /** The replicas whose code could not be read, said once each on the manager's console. */
     private final Set<String> complained = ConcurrentHashMap.newKeySet();
@@ -159,5 +262,7 @@ final class Hotness implements AutoCloseable {
         if (t != null) {
             t.close();
         }
+        followed.values().forEach(f -> f.getValue().close());
+        followed.clear();
     }
 }

@@ -219,7 +219,7 @@ public final class ReplicationManager implements AutoCloseable {
                 }
             }
             rm.warmer.keepWarm(rm::idleReplicas, rm::knownNotHot);
-            rm.hotness = Hotness.start(rm::hotnessTargets);
+            rm.hotness = Hotness.start(rm::hotnessTargets, lab.runDir().toAbsolutePath().resolve("replicas"));
         } catch (Exception e) {
             rm.close();
             throw e;
@@ -634,7 +634,7 @@ public final class ReplicationManager implements AutoCloseable {
         deadRecordings().forEach((name, rec) -> {
             Path file = dir.resolve(name + request.suffix() + ".jfr");
             try {
-                if (FlightRecording.collect(rec.replica.baseDir().resolve("jfr"), file)) {
+                if (FlightRecording.collect(rec.replica.eventRepository(), file)) {
                     written.put(name, file.toString());
                     failed.remove(name); // it died while being asked
                 }
@@ -716,16 +716,18 @@ public final class ReplicationManager implements AutoCloseable {
     /** The primary, and every live replica of this machine with its pid: whose code cache {@link Hotness} reads. */
     private Hotness.Replicas hotnessTargets() {
         Map<String, Long> pids = new LinkedHashMap<>();
+        Map<String, Path> repositories = new LinkedHashMap<>();
         synchronized (lock) {
             records.forEach((name, r) -> {
                 Replica replica = r.replica;
                 if (replica != null && replica.isAlive() && !replica.placement().isRemote()
                         && view.state(name) != ReplicaState.DEAD) {
                     pids.put(name, replica.pid());
+                    repositories.put(name, replica.eventRepository());
                 }
             });
             List<String> serving = view.servingNames();
-            return new Hotness.Replicas(serving.isEmpty() ? null : serving.get(0), pids);
+            return new Hotness.Replicas(serving.isEmpty() ? null : serving.get(0), pids, repositories);
         }
     }
 

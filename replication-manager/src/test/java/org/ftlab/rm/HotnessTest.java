@@ -6,8 +6,12 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
+import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.atomic.AtomicLong;
 import org.ftlab.rm.os.CompiledCode;
 import org.junit.jupiter.api.Test;
@@ -16,12 +20,33 @@ import org.junit.jupiter.api.Test;
 class HotnessTest {
     private final Map<Long, CompiledCode> code = new HashMap<>();
     private final AtomicLong now = new AtomicLong(1_000);
+    /** What each JVM inlined into each compilation. */
+    private final Map<Long, Map<Long, Set<String>>> inlined = new HashMap<>();
+    private final List<Long> followed = new ArrayList<>();
+    private final List<Long> closed = new ArrayList<>();
     private final Hotness hotness = new Hotness(pid -> {
         CompiledCode c = code.get(pid);
         if (c == null) {
             throw new IOException("JVM " + pid + " is gone");
         }
         return c;
+    }, (pid, repository) -> {
+        followed.add(pid);
+        return new Hotness.Followed() {
+            @Override
+            public Set<String> inlinedInto(long compileId) {
+                return inlined.getOrDefault(pid, Map.of()).getOrDefault(compileId, Set.of());
+            }
+
+            @Override
+            public void forget(CompiledCode current) {
+            }
+
+            @Override
+            public void close() {
+                closed.add(pid);
+            }
+        };
     }, now::get);
 
     /**
@@ -55,6 +80,41 @@ class HotnessTest {
         code.put(2L, code(20, 0));
         hotness.sample(new Hotness.Replicas("r1", Map.of("r1", 1L, "r2", 2L)));
         assertEquals(2_000, hotness.of("r2").hotSinceEpochMillis(), "hot since the first reading above");
+    }
+
+    @Test
+    void aReferenceMethodInlinedIntoACompilationAtTheTopTierCountsAsThereAndOneInlinedIntoALowerTierDoesNot() {
+        code.put(1L, code(20, 0));
+        // r2 compiled 16 of the 20 on their own at C2 and the rest only at C1; compilation 7 (C2) inlined two of
+        // them, compilation 8 (C1) a third
+        Map<String, Integer> tiers = new HashMap<>(code(16, 4).tiers());
+        tiers.put("org.ftlab.auction.server.Bean.post()V", 4);
+        tiers.put("org.ftlab.auction.server.Bean.view()V", 3);
+        code.put(2L, new CompiledCode(tiers, Map.of(7L, 4, 8L, 3)));
+        inlined.put(2L, Map.of(7L, Set.of("org.hibernate.M16.run()V", "org.hibernate.M17.run()V"),
+                8L, Set.of("org.hibernate.M18.run()V")));
+        Path repository = Path.of("jfr");
+        hotness.sample(new Hotness.Replicas("r1", Map.of("r1", 1L, "r2", 2L), Map.of("r1", repository, "r2",
+                repository)));
+        assertEquals(0.9, hotness.of("r2").share(), 1e-9);
+        assertTrue(hotness.of("r2").hot());
+        assertEquals(Set.of(1L, 2L), Set.copyOf(followed), "each replica with a repository is followed");
+
+        // followed once, and no longer once gone
+        hotness.sample(new Hotness.Replicas("r1", Map.of("r1", 1L), Map.of("r1", repository)));
+        assertEquals(2, followed.size());
+        assertEquals(List.of(2L), closed);
+        assertNull(hotness.of("r2"));
+    }
+
+    @Test
+    void aReplicaWithoutARepositoryIsNotFollowedAndCountsOnlyWhatItCompiledOnItsOwn() {
+        code.put(1L, code(20, 0));
+        code.put(2L, new CompiledCode(code(16, 4).tiers(), Map.of(7L, 4)));
+        inlined.put(2L, Map.of(7L, Set.of("org.hibernate.M16.run()V", "org.hibernate.M17.run()V")));
+        hotness.sample(new Hotness.Replicas("r1", Map.of("r1", 1L, "r2", 2L)));
+        assertEquals(0.8, hotness.of("r2").share(), 1e-9);
+        assertTrue(followed.isEmpty());
     }
 
     @Test

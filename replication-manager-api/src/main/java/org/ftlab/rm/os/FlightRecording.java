@@ -62,9 +62,24 @@ public final class FlightRecording implements AutoCloseable {
                         + ": use a run directory without one, or --observe off");
             }
         }
-        return List.of("-XX:FlightRecorderOptions=repository=" + repository.toAbsolutePath(),
+        return List.of(repositoryOption(repository),
                 "-XX:StartFlightRecording=name=" + NAME + ",settings=" + settings.toAbsolutePath()
                         + ",disk=true,maxsize=" + MAX_SIZE);
+    }
+
+    /**
+     * The option that puts a child JVM's Flight Recorder repository in {@code repository}, recording or not: where a
+     * recording started later (by {@link #start(long, Path)} or {@link InlinedCode#follow}) writes its chunks, for
+     * another JVM to read. On its own it starts nothing (and costs a JVM's start a few ms).
+     *
+     * @throws IllegalArgumentException if the path holds a comma (which JVM options cannot carry)
+     */
+    public static String repositoryOption(Path repository) {
+        if (repository.toString().contains(",")) {
+            throw new IllegalArgumentException("cannot record events with a comma in the path " + repository
+                    + ": use a run directory without one");
+        }
+        return "-XX:FlightRecorderOptions=repository=" + repository.toAbsolutePath();
     }
 
     /**

@@ -28,6 +28,8 @@ public final class Replica implements AutoCloseable {
     private final Placement placement;
     private final long pid;
     private final int portOffset;
+    /** The directory of a replica's base directory that holds its Flight Recorder chunks. */
+    public static final String EVENT_REPOSITORY = "jfr";
     private final Path baseDir;
     private final Process process;
     private final OrphanGuard guard;
@@ -93,6 +95,11 @@ public final class Replica implements AutoCloseable {
 
     public Path baseDir() {
         return baseDir;
+    }
+
+    /** Where its JVM keeps its Flight Recorder chunks (on its machine), recording or not. */
+    public Path eventRepository() {
+        return baseDir.resolve(EVENT_REPOSITORY);
     }
 
     public Path consoleLog() {

@@ -113,7 +113,11 @@ public final class ReplicaLauncher {
                         "-Djboss.tx.node.id=" + name,
                         "-Djboss.socket.binding.port-offset=" + offset);
         if (eventSettings != null && !placement.isRemote()) {
-            cmd.addJavaOptions(FlightRecording.jvmOptions(eventSettings, baseDir.resolve("jfr")).toArray(String[]::new));
+            cmd.addJavaOptions(FlightRecording.jvmOptions(eventSettings, baseDir.resolve(Replica.EVENT_REPOSITORY))
+                    .toArray(String[]::new));
+        } else if (!placement.isRemote()) {
+            // where the manager's recording of the replica's inlining (docs/architecture.md, "hot") writes
+            cmd.addJavaOptions(FlightRecording.repositoryOption(baseDir.resolve(Replica.EVENT_REPOSITORY)));
         }
         String extra = System.getenv("FTLAB_REPLICA_JAVA_OPTS");
         if (extra != null && !extra.isBlank()) {
