@@ -22,8 +22,9 @@ import org.ftlab.rm.os.SamplerThread;
  * method any primary of the lab has had at the top tier (it grows as primaries serve); a replica is hot while its
  * share is at least {@value #HOT_SHARE}. Read from each local replica's code cache every {@value #PERIOD_MILLIS} ms
  * ({@link CompiledCode}) and what its compilers inlined, followed from its first reading on ({@link InlinedCode}: a
- * method inlined into a compilation before that counts only where compiled on its own); a replica on another machine,
- * or one not read yet, has no share. Mechanism for the manager's status and failure records; what makes a replica hot is
+ * method inlined into a compilation before that counts only where compiled on its own; followed once the replica has
+ * booted, in JVMs that compile at C2: C1 inlines only trivial methods); a replica on another machine, or one not read
+ * yet, has no share. Mechanism for the manager's status and failure records; what makes a replica hot is
  * elsewhere.
  */
 final class Hotness implements AutoCloseable {
@@ -44,7 +45,7 @@ final class Hotness implements AutoCloseable {
 
     /**
      * The replicas to read: the primary's name (null: none), each local replica's pid, and where each records its
-     * Flight Recorder chunks (a replica without one: its inlining is not followed).
+     * Flight Recorder chunks (a replica without one, such as one still booting: its inlining is not followed yet).
      */
     record Replicas(String primary, Map<String, Long> pids, Map<String, Path> repositories) {
         Replicas(String primary, Map<String, Long> pids) {
@@ -171,7 +172,9 @@ final class Hotness implements AutoCloseable {
             try {
                 CompiledCode code = name.equals(replicas.primary()) && readPrimary != null ? readPrimary
                         : reader.read(pid);
-                Followed inlined = follow(name, pid, replicas.repositories().get(name));
+                // C1 inlines only trivial methods: in JVMs capped below C2 what is compiled on its own is the count
+                Followed inlined = tier == CompiledCode.TOP_TIER
+                        ? follow(name, pid, replicas.repositories().get(name)) : NOT_FOLLOWED;
                 inlined.forget(code);
                 share = code.shareAtTier(ref, tier, inlined);
             } catch (IOException e) {
@@ -188,22 +191,23 @@ final class Hotness implements AutoCloseable {
     }
 
     /**
-     * What replica {@code name} (JVM {@code pid}) inlines, followed from the first call on ({@link #NOT_FOLLOWED}
-     * without a repository, or if following fails: tried once, said once).
+     * What replica {@code name} (JVM {@code pid}) inlines, followed from the first call with a repository on
+     * ({@link #NOT_FOLLOWED} until then, and for good if following fails: tried once, said once).
      */
     private Followed follow(String name, long pid, Path repository) {
         Map.Entry<Long, Followed> f = followed.get(name);
         if (f != null) {
             return f.getValue();
         }
+        if (repository == null) {
+            return NOT_FOLLOWED;
+        }
         Followed started = NOT_FOLLOWED;
-        if (repository != null) {
-            try {
-                started = inliningReader.follow(pid, repository);
-            } catch (IOException e) {
-                System.err.println("replication-manager: cannot follow what " + name + " inlines (its share of the "
-                        + "request path counts only the methods compiled on their own): " + e.getMessage());
-            }
+        try {
+            started = inliningReader.follow(pid, repository);
+        } catch (IOException e) {
+            System.err.println("replication-manager: cannot follow what " + name + " inlines (its share of the "
+                    + "request path counts only the methods compiled on their own): " + e.getMessage());
         }
         followed.put(name, Map.entry(pid, started));
         return started;

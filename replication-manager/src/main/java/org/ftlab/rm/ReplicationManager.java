@@ -723,7 +723,9 @@ public final class ReplicationManager implements AutoCloseable {
                 if (replica != null && replica.isAlive() && !replica.placement().isRemote()
                         && view.state(name) != ReplicaState.DEAD) {
                     pids.put(name, replica.pid());
-                    repositories.put(name, replica.eventRepository());
+                    if (view.state(name) != ReplicaState.STARTING) {
+                        repositories.put(name, replica.eventRepository()); // booted: its inlining is followed
+                    }
                 }
             });
             List<String> serving = view.servingNames();

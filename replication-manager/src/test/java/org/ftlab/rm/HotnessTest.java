@@ -108,13 +108,17 @@ class HotnessTest {
     }
 
     @Test
-    void aReplicaWithoutARepositoryIsNotFollowedAndCountsOnlyWhatItCompiledOnItsOwn() {
+    void aReplicaWithoutARepositoryYetCountsOnlyWhatItCompiledOnItsOwnUntilItHasOne() {
         code.put(1L, code(20, 0));
         code.put(2L, new CompiledCode(code(16, 4).tiers(), Map.of(7L, 4)));
         inlined.put(2L, Map.of(7L, Set.of("org.hibernate.M16.run()V", "org.hibernate.M17.run()V")));
         hotness.sample(new Hotness.Replicas("r1", Map.of("r1", 1L, "r2", 2L)));
         assertEquals(0.8, hotness.of("r2").share(), 1e-9);
         assertTrue(followed.isEmpty());
+        // once booted (with a repository), it is followed from then on
+        hotness.sample(new Hotness.Replicas("r1", Map.of("r1", 1L, "r2", 2L), Map.of("r2", Path.of("jfr"))));
+        assertEquals(List.of(2L), followed);
+        assertEquals(0.9, hotness.of("r2").share(), 1e-9);
     }
 
     @Test
@@ -145,9 +149,12 @@ class HotnessTest {
     void inJvmsCappedBelowC2TheTopTierIsTheirCapAndTheReferenceStartsAgainWhenAPrimaryReachesAHigherOne() {
         code.put(1L, code(0, 10)); // C1 only (-XX:TieredStopAtLevel): its ten methods at tier 3
         code.put(2L, code(0, 5));
-        hotness.sample(new Hotness.Replicas("r1", Map.of("r1", 1L, "r2", 2L)));
+        Path repository = Path.of("jfr");
+        hotness.sample(new Hotness.Replicas("r1", Map.of("r1", 1L, "r2", 2L), Map.of("r1", repository, "r2",
+                repository)));
         assertEquals(10, hotness.referenceSize());
         assertEquals(0.5, hotness.of("r2").share(), 1e-9);
+        assertTrue(followed.isEmpty(), "C1 inlines only trivial methods: below C2 the inlining is not followed");
         code.put(1L, code(4, 6));
         hotness.sample(new Hotness.Replicas("r1", Map.of("r1", 1L, "r2", 2L)));
         assertEquals(4, hotness.referenceSize(), "only what is at C2 now");

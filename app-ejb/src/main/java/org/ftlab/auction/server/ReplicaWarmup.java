@@ -48,33 +48,36 @@ public class ReplicaWarmup {
             LOG.info("no warm-up at deployment (" + ReplicaProperties.WARM_ROUNDS + "=0)");
             return;
         }
+        // Keys of this replica's own: replicas booting side by side warm up at once, and the same keys inserted by
+        // two of them would wait on each other's locks (InnoDB then ends one transaction as a deadlock).
+        String own = "ftlab-warmup-" + System.getProperty("jboss.node.name", "replica");
         long t0 = System.nanoTime();
         try {
             for (int i = 0; i < rounds; i++) {
                 tx.begin();
                 try {
                     // The lookups every state-changing request starts with.
-                    em.find(RequestLogEntry.class, new RequestLogEntry.Key("ftlab-warmup", i));
-                    em.find(LoginSession.class, "ftlab-warmup");
+                    em.find(RequestLogEntry.class, new RequestLogEntry.Key(own, i));
+                    em.find(LoginSession.class, own);
                     em.find(Auction.class, -1L);
                     em.createQuery("select a from Account a where a.username = :u", Account.class)
-                            .setParameter("u", "ftlab-warmup").getResultList();
+                            .setParameter("u", own).getResultList();
                     em.createQuery("select b from Bid b join fetch b.bidder where b.auction.id = :id"
                             + " order by b.amountCents desc, b.id desc", Bid.class)
                             .setParameter("id", -1L).getResultList();
                     // The writes of account creation, login, posting and bidding (identity inserts happen at
                     // persist), all rolled back below.
                     Instant now = Instant.now();
-                    Account account = new Account("ftlab-warmup-" + i, "warmup", now);
+                    Account account = new Account(own + "-" + i, "warmup", now);
                     em.persist(account);
-                    em.persist(new LoginSession("ftlab-warmup-" + i, account, now.plusSeconds(60)));
+                    em.persist(new LoginSession(own + "-" + i, account, now.plusSeconds(60)));
                     Auction auction = new Auction(account, "warm-up", "never committed", 100, now,
                             now.plusSeconds(60));
                     em.persist(auction);
                     auction.acceptBid(account, 200);
                     em.persist(new Bid(auction, account, 200, now));
                     byte[] reply = ReplyCodec.serialize(new AuctionPosted(i, now.toEpochMilli()));
-                    em.persist(new RequestLogEntry("ftlab-warmup", i, "warmup", reply, now));
+                    em.persist(new RequestLogEntry(own, i, "warmup", reply, now));
                     em.flush();
                     ReplyCodec.sizedPayload(new AuctionPosted(i, 0), ReplySize.ofBytes(512));
                 } finally {
