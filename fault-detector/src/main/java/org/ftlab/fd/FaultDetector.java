@@ -111,6 +111,15 @@ public final class FaultDetector implements AutoCloseable {
         View before = lastView;
         lastView = view;
         if (before != null) {
+            for (Address back : View.newMembers(before, view)) {
+                // Reported, yet back in the group (a false suspicion the manager did not act on, healed by a
+                // merge): watched afresh, or its next failure would never be reported.
+                MemberName member = MemberName.parse(back.toString());
+                if (member != null && reported.remove(back.toString())) {
+                    logLine("rejoined replica=" + member.replica() + " pid=" + member.pid()
+                            + " after its report; watched again");
+                }
+            }
             for (Address gone : View.leftMembers(before, view)) {
                 MemberName member = MemberName.parse(gone.toString());
                 if (member != null && !reported.contains(gone.toString())) {

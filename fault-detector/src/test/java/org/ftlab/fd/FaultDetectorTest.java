@@ -87,6 +87,34 @@ class FaultDetectorTest {
     }
 
     /**
+     * A member reported as hung that then resumes (a false suspicion: a stop shorter than it takes the manager to
+     * fence, or a manager that did not act) merges back into the detector's group, and is watched again: its crash
+     * afterwards is reported too.
+     */
+    @Test
+    void aReportedMemberThatMergesBackIsWatchedAgainAndItsLaterCrashIsReported() throws Exception {
+        Process member = startMember("comeback");
+        try {
+            assertEquals(0, new ProcessBuilder("kill", "-STOP", Long.toString(member.pid())).start().waitFor());
+            assertEquals(FailureKind.HANG, firstReportAbout("comeback").kind());
+            while (detector.members().stream().anyMatch(m -> m.startsWith("comeback/"))) {
+                Thread.sleep(50); // excluded from the view
+            }
+            assertEquals(0, new ProcessBuilder("kill", "-CONT", Long.toString(member.pid())).start().waitFor());
+            while (detector.members().stream().noneMatch(m -> m.startsWith("comeback/"))) {
+                Thread.sleep(50); // MERGE3 brings it back within its 2-5 s interval
+            }
+            long killedEpochUs = FaultDetector.epochMicros();
+            member.destroyForcibly(); // SIGKILL
+            FailureReport report = firstReportAbout("comeback");
+            assertEquals(FailureKind.CRASH, report.kind(), report.toString());
+            assertTrue(report.detectedEpochUs() >= killedEpochUs, report.toString());
+        } finally {
+            member.destroyForcibly();
+        }
+    }
+
+    /**
      * A replica that formed a group of its own (the detector was away, as across a partition) merges with the
      * detector's group; the detector leads the merged group, so the failure of another replica that joins later is
      * still suspected by the detector itself and reported. With JGroups' default merge order a replica could lead,
