@@ -723,7 +723,8 @@ public final class ReplicationManager implements AutoCloseable {
                 if (replica != null && replica.isAlive() && !replica.placement().isRemote()
                         && view.state(name) != ReplicaState.DEAD) {
                     pids.put(name, replica.pid());
-                    if (view.state(name) != ReplicaState.STARTING) {
+                    if (view.state(name) != ReplicaState.STARTING
+                            && FlightRecording.canHoldRepository(replica.eventRepository())) {
                         repositories.put(name, replica.eventRepository()); // booted: its inlining is followed
                     }
                 }

@@ -67,6 +67,11 @@ public final class FlightRecording implements AutoCloseable {
                         + ",disk=true,maxsize=" + MAX_SIZE);
     }
 
+    /** Whether {@code repository} can be passed to a JVM as its repository (JVM options cannot carry a comma). */
+    public static boolean canHoldRepository(Path repository) {
+        return !repository.toString().contains(",");
+    }
+
     /**
      * The option that puts a child JVM's Flight Recorder repository in {@code repository}, recording or not: where a
      * recording started later (by {@link #start(long, Path)} or {@link InlinedCode#follow}) writes its chunks, for
@@ -75,7 +80,7 @@ public final class FlightRecording implements AutoCloseable {
      * @throws IllegalArgumentException if the path holds a comma (which JVM options cannot carry)
      */
     public static String repositoryOption(Path repository) {
-        if (repository.toString().contains(",")) {
+        if (!canHoldRepository(repository)) {
             throw new IllegalArgumentException("cannot record events with a comma in the path " + repository
                     + ": use a run directory without one");
         }

@@ -132,5 +132,9 @@ class FlightRecordingTest {
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
                 () -> FlightRecording.jvmOptions(dir.resolve("a,b.jfc"), dir));
         assertTrue(e.getMessage().contains("--observe off"), e.getMessage());
+        // a replica's repository alone (events off) is simply not given there: the launcher asks first
+        assertFalse(FlightRecording.canHoldRepository(dir.resolve("a,b")));
+        assertTrue(FlightRecording.canHoldRepository(dir.resolve("ab")));
+        assertThrows(IllegalArgumentException.class, () -> FlightRecording.repositoryOption(dir.resolve("a,b")));
     }
 }

@@ -115,7 +115,8 @@ public final class ReplicaLauncher {
         if (eventSettings != null && !placement.isRemote()) {
             cmd.addJavaOptions(FlightRecording.jvmOptions(eventSettings, baseDir.resolve(Replica.EVENT_REPOSITORY))
                     .toArray(String[]::new));
-        } else if (!placement.isRemote()) {
+        } else if (!placement.isRemote()
+                && FlightRecording.canHoldRepository(baseDir.resolve(Replica.EVENT_REPOSITORY))) {
             // where the manager's recording of the replica's inlining (docs/architecture.md, "hot") writes
             cmd.addJavaOptions(FlightRecording.repositoryOption(baseDir.resolve(Replica.EVENT_REPOSITORY)));
         }
