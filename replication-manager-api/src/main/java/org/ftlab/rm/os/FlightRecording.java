@@ -57,7 +57,7 @@ public final class FlightRecording implements AutoCloseable {
      */
     public static List<String> jvmOptions(Path settings, Path repository) {
         for (Path p : List.of(settings, repository)) {
-            if (p.toString().contains(",")) {
+            if (!canHoldRepository(p)) {
                 throw new IllegalArgumentException("cannot record events with a comma in the path " + p
                         + ": use a run directory without one, or --observe off");
             }
@@ -67,9 +67,9 @@ public final class FlightRecording implements AutoCloseable {
                         + ",disk=true,maxsize=" + MAX_SIZE);
     }
 
-    /** Whether {@code repository} can be passed to a JVM as its repository (JVM options cannot carry a comma). */
-    public static boolean canHoldRepository(Path repository) {
-        return !repository.toString().contains(",");
+    /** Whether {@code path} can be passed to a JVM in a Flight Recorder option (JVM options cannot carry a comma). */
+    public static boolean canHoldRepository(Path path) {
+        return !path.toString().contains(",");
     }
 
     /**
