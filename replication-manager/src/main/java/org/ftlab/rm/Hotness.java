@@ -21,10 +21,9 @@ import org.ftlab.rm.os.SamplerThread;
  * the replicas' JVMs are capped at ({@code -XX:TieredStopAtLevel}). The <em>reference</em> is every request-path
  * method any primary of the lab has had at the top tier (it grows as primaries serve); a replica is hot while its
  * share is at least {@value #HOT_SHARE}. Read from each local replica's code cache every {@value #PERIOD_MILLIS} ms
- * ({@link CompiledCode}) and what its compilers inlined, followed from its first reading on ({@link InlinedCode}: a
- * method inlined into a compilation before that counts only where compiled on its own; followed once the replica has
- * booted, in JVMs that compile at C2: C1 inlines only trivial methods); a replica on another machine, or one not read
- * yet, has no share. Mechanism for the manager's status and failure records; what makes a replica hot is
+ * ({@link CompiledCode}) and what its compilers inlined ({@link InlinedCode}: recorded from the JVM's start in JVMs
+ * that compile at C2, C1 inlining only trivial methods; followed once the replica has booted); a replica on another
+ * machine, or one not read yet, has no share. Mechanism for the manager's status and failure records; what makes a replica hot is
  * elsewhere.
  */
 final class Hotness implements AutoCloseable {
@@ -45,7 +44,8 @@ final class Hotness implements AutoCloseable {
 
     /**
      * The replicas to read: the primary's name (null: none), each local replica's pid, and where each records its
-     * Flight Recorder chunks (a replica without one, such as one still booting: its inlining is not followed yet).
+     * inlining (a replica without one, such as one still booting or one capped below C2: its inlining is not
+     * followed).
      */
     record Replicas(String primary, Map<String, Long> pids, Map<String, Path> repositories) {
         Replicas(String primary, Map<String, Long> pids) {
@@ -67,15 +67,15 @@ final class Hotness implements AutoCloseable {
         void close();
     }
 
-    /** Starts following JVM {@code pid}'s inlining, its chunks in {@code repository}. */
+    /** Follows JVM {@code pid}'s inlining, recorded from its start into {@code repository}. */
     interface InliningReader {
         Followed follow(long pid, Path repository) throws IOException;
     }
 
-    /** Follows a JVM with {@link InlinedCode}, its settings file written into {@code settingsDir}. */
-    static InliningReader jfr(Path settingsDir) {
+    /** Follows a JVM with {@link InlinedCode} (one started with its {@link InlinedCode#jvmOptions}). */
+    static InliningReader jfr() {
         return (pid, repository) -> {
-            InlinedCode code = InlinedCode.follow(pid, repository, settingsDir, Hotness::onRequestPath);
+            InlinedCode code = InlinedCode.follow(pid, repository, Hotness::onRequestPath);
             return new Followed() {
                 @Override
                 public Set<String> inlinedInto(long compileId) {
@@ -113,11 +113,10 @@ final class Hotness implements AutoCloseable {
     }
 
     /**
-     * Reads the lab's replicas every {@value #PERIOD_MILLIS} ms from now on, until closed, following their inlining
-     * with a settings file written into {@code settingsDir}.
+     * Reads the lab's replicas every {@value #PERIOD_MILLIS} ms from now on, until closed, following their inlining.
      */
-    static Hotness start(Supplier<Replicas> replicas, Path settingsDir) {
-        Hotness h = new Hotness(CompiledCode::of, jfr(settingsDir), System::currentTimeMillis);
+    static Hotness start(Supplier<Replicas> replicas) {
+        Hotness h = new Hotness(CompiledCode::of, jfr(), System::currentTimeMillis);
         h.thread = SamplerThread.of("hot-code", () -> {
             while (!h.thread.stopped()) {
                 h.sample(replicas.get());

@@ -219,7 +219,7 @@ public final class ReplicationManager implements AutoCloseable {
                 }
             }
             rm.warmer.keepWarm(rm::idleReplicas, rm::knownNotHot);
-            rm.hotness = Hotness.start(rm::hotnessTargets, lab.runDir().toAbsolutePath().resolve("replicas"));
+            rm.hotness = Hotness.start(rm::hotnessTargets);
         } catch (Exception e) {
             rm.close();
             throw e;
@@ -723,8 +723,7 @@ public final class ReplicationManager implements AutoCloseable {
                 if (replica != null && replica.isAlive() && !replica.placement().isRemote()
                         && view.state(name) != ReplicaState.DEAD) {
                     pids.put(name, replica.pid());
-                    if (view.state(name) != ReplicaState.STARTING
-                            && FlightRecording.canHoldRepository(replica.eventRepository())) {
+                    if (view.state(name) != ReplicaState.STARTING && replica.recordsInlining()) {
                         repositories.put(name, replica.eventRepository()); // booted: its inlining is followed
                     }
                 }

@@ -5,6 +5,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.Comparator;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
@@ -19,8 +20,12 @@ import jdk.jfr.consumer.RecordedObject;
  * inlined into a compiled caller runs at its caller's tier, though the code cache lists only the caller
  * ({@link CompiledCode}). Read from JDK Flight Recorder's {@code jdk.CompilerInlining} events (one per inlining
  * decision: the compilation's id, the callee, whether it was inlined) of a recording named {@value #RECORDING} that
- * {@link #follow} starts in the JVM, streamed from the JVM's disk repository. Only what was compiled after that is
- * known; the methods are named as {@link CompiledCode} names them.
+ * the JVM runs from its start ({@link #jvmOptions}), streamed from the JVM's disk repository from its first chunk.
+ *
+ * <p>The recording is started with the JVM, never later: the first recording started in a running JVM makes all of
+ * its compiled code not entrant (the Flight Recorder transforms JDK classes to record their events, and HotSpot then
+ * deoptimizes every compiled method; measured on JDK 17: a warmed replica lost 2,352 of its 2,564 C2 methods), so a
+ * warmed-up replica that is followed would have to compile its request path again.
  *
  * <p>The JVM must have been started with its repository where this JVM can read it
  * ({@link FlightRecording#repositoryOption}). The recording keeps at most {@value #MAX_SIZE} on disk.
@@ -48,23 +53,33 @@ public final class InlinedCode implements AutoCloseable {
     }
 
     /**
-     * Starts recording JVM {@code pid}'s inlining decisions (its repository is {@code repository}; the settings file
-     * is written into {@code settingsDir}) and follows them from now on, keeping the callees {@code keep} accepts.
+     * The options that make a child JVM record its inlining decisions from its start, as {@link #follow} reads them
+     * (with {@link FlightRecording#repositoryOption}); the settings file is written into {@code settingsDir} once.
      *
-     * @throws IOException if the JVM is gone, cannot record, or has no repository in {@code repository}
+     * @throws IllegalArgumentException if a path holds a comma (which JVM options cannot carry)
      */
-    public static InlinedCode follow(long pid, Path repository, Path settingsDir, Predicate<String> keep)
-            throws IOException {
+    public static List<String> jvmOptions(Path settingsDir) throws IOException {
         Path settings = settingsDir.resolve("ftlab-jit.jfc");
+        if (!FlightRecording.canHoldRepository(settings)) {
+            throw new IllegalArgumentException("cannot record inlining with a comma in the path " + settings);
+        }
         if (!Files.isRegularFile(settings)) {
             Files.createDirectories(settingsDir);
             AtomicFiles.write(settings, SETTINGS);
         }
-        Instant since = Instant.now().minusSeconds(1);
-        Jcmd.run(pid, "JFR.start name=" + RECORDING + " settings=" + settings.toAbsolutePath() + " disk=true maxsize="
-                + MAX_SIZE);
-        Path chunks = chunksOf(pid, repository);
-        InlinedCode code = new InlinedCode(chunks, since, keep);
+        return List.of("-XX:StartFlightRecording=name=" + RECORDING + ",settings=" + settings.toAbsolutePath()
+                + ",disk=true,maxsize=" + MAX_SIZE);
+    }
+
+    /**
+     * Follows the inlining decisions that JVM {@code pid}, started with {@link #jvmOptions} and its repository in
+     * {@code repository}, has recorded since its start and goes on recording, keeping the callees {@code keep}
+     * accepts. It changes nothing in the JVM.
+     *
+     * @throws IOException if the JVM records nothing into {@code repository}
+     */
+    public static InlinedCode follow(long pid, Path repository, Predicate<String> keep) throws IOException {
+        InlinedCode code = new InlinedCode(chunksOf(pid, repository), Instant.EPOCH, keep);
         code.stream.startAsync();
         return code;
     }
@@ -93,7 +108,7 @@ public final class InlinedCode implements AutoCloseable {
         }
     }
 
-    /** The kept methods inlined into compilation {@code compileId} (empty: none, or compiled before it was followed). */
+    /** The kept methods inlined into compilation {@code compileId} (empty: none, or its events are no longer on disk). */
     public Set<String> inlinedInto(long compileId) {
         Set<String> s = inlined.get(compileId);
         return s == null ? Set.of() : Set.copyOf(s);

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
@@ -53,20 +54,24 @@ class InlinedCodeTest {
     Path dir;
 
     @Test
-    void aMethodInlinedIntoACallerCompiledAtTheTopTierIsKnownAsInlinedIntoThatCompilationAndCountsAtItsTier()
+    void aMethodInlinedIntoACallerCompiledAtTheTopTierBeforeFollowingIsKnownAndFollowingLeavesThatCodeInUse()
             throws Exception {
         Path console = dir.resolve("console.log");
         Path repository = dir.resolve("repo");
+        List<String> options = new java.util.ArrayList<>(InlinedCode.jvmOptions(dir));
+        options.add(FlightRecording.repositoryOption(repository));
         Process child = new ProcessBuilder(ChildJvm.command(Inliner.class.getName(),
-                FlightRecording.repositoryOption(repository))).redirectErrorStream(true)
-                .redirectOutput(console.toFile()).start();
+                options.toArray(String[]::new))).redirectErrorStream(true).redirectOutput(console.toFile()).start();
         try (var out = child.getOutputStream()) {
             ProcessTools.awaitOutput(child, console, Duration.ofSeconds(60), o -> o.contains("waiting") ? true : null);
-            try (InlinedCode inlined = InlinedCode.follow(child.pid(), repository, dir, m -> m.contains("Inliner"))) {
-                out.write('\n');
-                out.flush();
-                assertTrue(ProcessTools.awaitOutput(child, console, Duration.ofSeconds(120),
-                        o -> o.contains("ready") ? true : null) != null, "the child ran its loop: " + ProcessTools.readOutput(console));
+            out.write('\n');
+            out.flush();
+            assertTrue(ProcessTools.awaitOutput(child, console, Duration.ofSeconds(120),
+                    o -> o.contains("ready") ? true : null) != null, "the child ran its loop: "
+                    + ProcessTools.readOutput(console));
+            CompiledCode before = CompiledCode.of(child.pid());
+            assertEquals(4, before.tiers().get(LOOP), before.tiers().toString());
+            try (InlinedCode inlined = InlinedCode.follow(child.pid(), repository, m -> m.contains("Inliner"))) {
                 // the recording reaches the repository about once a second
                 long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
                 CompiledCode code = CompiledCode.of(child.pid());
@@ -74,9 +79,13 @@ class InlinedCodeTest {
                     Thread.sleep(200);
                     code = CompiledCode.of(child.pid());
                 }
-                assertEquals(4, code.tiers().get(LOOP), code.tiers().toString());
                 assertTrue(helperInlinedAtTopTier(code, inlined), "the helper runs at C2 inside a compilation of the "
-                        + "loop: " + inlined.compilations() + " compilations with kept methods inlined");
+                        + "loop made before it was followed: " + inlined.compilations()
+                        + " compilations with kept methods inlined");
+                // following changed nothing in the JVM: every compilation in use before is in use still
+                Set<Long> inUse = code.compiles().keySet();
+                assertTrue(inUse.containsAll(before.compiles().keySet()), "compilations no longer in use after "
+                        + "following: " + before.compiles().keySet().stream().filter(id -> !inUse.contains(id)).toList());
                 // what it inlined makes the helper count at the top tier, whatever the helper's own code
                 Map<String, Integer> withoutHelper = new java.util.HashMap<>(code.tiers());
                 withoutHelper.remove(HELPER);
@@ -106,7 +115,7 @@ class InlinedCodeTest {
             ProcessTools.awaitOutput(child, console, Duration.ofSeconds(60), o -> o.contains("waiting") ? true : null);
             Path elsewhere = dir.resolve("elsewhere");
             IOException e = assertThrows(IOException.class,
-                    () -> InlinedCode.follow(child.pid(), elsewhere, dir, m -> true));
+                    () -> InlinedCode.follow(child.pid(), elsewhere, m -> true));
             assertTrue(e.getMessage().contains(elsewhere.toString()), e.getMessage());
         } finally {
             child.destroy();

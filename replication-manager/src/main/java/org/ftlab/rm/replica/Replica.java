@@ -35,9 +35,11 @@ public final class Replica implements AutoCloseable {
     private final OrphanGuard guard;
     private final long launchedNanos;
     private volatile Duration startupTime;
+    private final boolean recordsInlining;
 
     Replica(String name, Placement placement, long pid, int portOffset, Path baseDir, Process process,
-            OrphanGuard guard, long launchedNanos) {
+            OrphanGuard guard, long launchedNanos, boolean recordsInlining) {
+        this.recordsInlining = recordsInlining;
         this.name = name;
         this.placement = placement;
         this.pid = pid;
@@ -100,6 +102,11 @@ public final class Replica implements AutoCloseable {
     /** Where its JVM keeps its Flight Recorder chunks (on its machine), recording or not. */
     public Path eventRepository() {
         return baseDir.resolve(EVENT_REPOSITORY);
+    }
+
+    /** Whether its JVM records its inlining decisions from its start into {@link #eventRepository()}. */
+    public boolean recordsInlining() {
+        return recordsInlining;
     }
 
     public Path consoleLog() {

@@ -17,6 +17,7 @@ import org.ftlab.rm.api.ApplicationUser;
 import org.ftlab.rm.api.ReplicaServer;
 import org.ftlab.rm.db.DatabaseServer;
 import org.ftlab.rm.os.FlightRecording;
+import org.ftlab.rm.os.InlinedCode;
 import org.ftlab.rm.os.AtomicFiles;
 import org.ftlab.rm.os.FreePorts;
 import org.ftlab.rm.os.OrphanGuard;
@@ -112,18 +113,31 @@ public final class ReplicaLauncher {
                         "-Djava.net.preferIPv4Stack=true", "-Djboss.node.name=" + name,
                         "-Djboss.tx.node.id=" + name,
                         "-Djboss.socket.binding.port-offset=" + offset);
-        if (eventSettings != null && !placement.isRemote()) {
-            cmd.addJavaOptions(FlightRecording.jvmOptions(eventSettings, baseDir.resolve(Replica.EVENT_REPOSITORY))
-                    .toArray(String[]::new));
-        } else if (!placement.isRemote()
-                && FlightRecording.canHoldRepository(baseDir.resolve(Replica.EVENT_REPOSITORY))) {
-            // where the manager's recording of the replica's inlining (docs/architecture.md, "hot") writes
-            cmd.addJavaOptions(FlightRecording.repositoryOption(baseDir.resolve(Replica.EVENT_REPOSITORY)));
-        }
         String extra = System.getenv("FTLAB_REPLICA_JAVA_OPTS");
-        if (extra != null && !extra.isBlank()) {
+        List<String> extraOptions = extra == null || extra.isBlank() ? List.of()
+                : List.of(extra.trim().replace("{name}", name).split("\\s+"));
+        Path repository = baseDir.resolve(Replica.EVENT_REPOSITORY);
+        if (eventSettings != null && !placement.isRemote()) {
+            cmd.addJavaOptions(FlightRecording.jvmOptions(eventSettings, repository).toArray(String[]::new));
+        } else if (!placement.isRemote() && FlightRecording.canHoldRepository(repository)) {
+            cmd.addJavaOptions(FlightRecording.repositoryOption(repository));
+        }
+        // What its compilers inline, recorded from its start for the manager's count of what runs at the top tier
+        // (docs/architecture.md, "hot"); never started later, which would deoptimize all its compiled code. Not in
+        // JVMs capped below C2, where nothing is inlined that counts.
+        boolean recordsInlining = !placement.isRemote() && FlightRecording.canHoldRepository(repository)
+                && FlightRecording.canHoldRepository(baseDir.getParent()) && compilesAtC2(extraOptions);
+        if (recordsInlining) {
+            try {
+                cmd.addJavaOptions(InlinedCode.jvmOptions(baseDir.getParent()).toArray(String[]::new));
+            } catch (IOException e) {
+                FreePorts.releasePortOffset(offset);
+                throw e;
+            }
+        }
+        if (!extraOptions.isEmpty()) {
             // For profiling a replica (e.g. -XX:StartFlightRecording=...); see docs/performance.md.
-            cmd.addJavaOptions(extra.trim().replace("{name}", name).split("\\s+"));
+            cmd.addJavaOptions(extraOptions.toArray(String[]::new));
         }
         cmd.setBindAddressHint(placement.address());
         cmd.setBindAddressHint("management", placement.address());
@@ -174,7 +188,27 @@ public final class ReplicaLauncher {
             }
         }
         return new Replica(name, placement, pid, offset, baseDir, process, OrphanGuard.watch(process.pid()),
-                launched);
+                launched, recordsInlining);
+    }
+
+    /**
+     * Whether a JVM given {@code options} compiles at C2: not interpreted only ({@code -Xint}) and not capped at a C1
+     * tier ({@code -XX:TieredStopAtLevel} below 4; the last one given counts).
+     */
+    static boolean compilesAtC2(List<String> options) {
+        boolean c2 = true;
+        for (String o : options) {
+            if (o.equals("-Xint")) {
+                c2 = false;
+            } else if (o.startsWith("-XX:TieredStopAtLevel=")) {
+                try {
+                    c2 = Integer.parseInt(o.substring("-XX:TieredStopAtLevel=".length())) >= 4;
+                } catch (NumberFormatException e) {
+                    c2 = true; // the JVM refuses the option and does not start: nothing to decide here
+                }
+            }
+        }
+        return c2;
     }
 
     private void prepareBaseDir(Path baseDir) throws IOException {
