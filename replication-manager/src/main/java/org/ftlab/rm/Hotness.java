@@ -2,7 +2,6 @@ package org.ftlab.rm;
 
 import java.io.IOException;
 import java.nio.file.Path;
-import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
@@ -11,6 +10,7 @@ import java.util.function.Supplier;
 import org.ftlab.rm.os.CompiledCode;
 import org.ftlab.rm.os.InlinedCode;
 import org.ftlab.rm.os.SamplerThread;
+import org.ftlab.rm.replica.RequestPath;
 
 /**
  * Whether each replica runs the request path at full speed ("hot"; docs/architecture.md): the share of the request
@@ -30,11 +30,6 @@ final class Hotness implements AutoCloseable {
     /** The least share of the reference at the top tier of a hot replica. */
     static final double HOT_SHARE = org.ftlab.rm.api.ReplicaStatus.HOT_SHARE;
     static final long PERIOD_MILLIS = 10_000;
-    /** The packages of the request path: the bean, JPA, the driver, EJB remoting and invocation, transactions. */
-    static final List<String> REQUEST_PATH = List.of("org.ftlab.auction.", "org.hibernate.", "com.mysql.",
-            "org.jboss.ejb.", "org.jboss.as.ejb3.", "org.jboss.remoting3.", "org.jboss.marshalling.",
-            "org.jboss.invocation.", "com.arjuna.", "org.wildfly.transaction.", "org.xnio.");
-
     /** A replica's last reading: its share of the reference, and since when it has been hot (0: not hot). */
     record Reading(double share, long hotSinceEpochMillis) {
         boolean hot() {
@@ -75,7 +70,7 @@ final class Hotness implements AutoCloseable {
     /** Follows a JVM with {@link InlinedCode} (one started with its {@link InlinedCode#jvmOptions}). */
     static InliningReader jfr() {
         return (pid, repository) -> {
-            InlinedCode code = InlinedCode.follow(pid, repository, Hotness::onRequestPath);
+            InlinedCode code = InlinedCode.follow(pid, repository, RequestPath::contains);
             return new Followed() {
                 @Override
                 public Set<String> inlinedInto(long compileId) {
@@ -144,7 +139,7 @@ final class Hotness implements AutoCloseable {
                         topTier = highest;
                         reference.clear();
                     }
-                    reference.addAll(primaryCode.atTier(topTier, Hotness::onRequestPath));
+                    reference.addAll(primaryCode.atTier(topTier, RequestPath::contains));
                 }
             } catch (IOException e) {
                 complainOnce(replicas.primary(), e); // or gone meanwhile: the next round reads the next primary
@@ -236,15 +231,6 @@ final class Hotness implements AutoCloseable {
             System.err.println("replication-manager: cannot read " + replica + "'s compiled code (its share of the "
                     + "request path at the top tier is left unknown): " + e.getMessage());
         }
-    }
-
-    static boolean onRequestPath(String method) {
-        for (String p : REQUEST_PATH) {
-            if (method.startsWith(p)) {
-                return true;
-            }
-        }
-        return false;
     }
 
     /** The last reading of {@code replica}, or null. */

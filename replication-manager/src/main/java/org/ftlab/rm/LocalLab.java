@@ -30,6 +30,7 @@ import org.ftlab.rm.os.SshHost;
 import org.ftlab.rm.replica.HeartbeatSettings;
 import org.ftlab.rm.replica.Replica;
 import org.ftlab.rm.replica.ReplicaLauncher;
+import org.ftlab.rm.replica.RequestPath;
 
 /**
  * The three tiers' server side on this machine: the database (embedded MariaDB, or an external MySQL/MariaDB) and
@@ -103,6 +104,7 @@ public final class LocalLab implements AutoCloseable {
     /** Starts the database; replicas are started with {@link #startReplica}. */
     public static LocalLab start(Options options) throws IOException, SQLException {
         ReplicaServer.checkProvisioned(options.serverHome());
+        double jitScaling = RequestPath.jitScalingFromEnvironment(); // a wrong value stops the lab before it starts
         Path runDir = options.runDir().toAbsolutePath();
         Files.createDirectories(runDir);
         ApplicationUser user = ApplicationUser.random();
@@ -130,7 +132,7 @@ public final class LocalLab implements AutoCloseable {
                 ? FlightRecording.settingsFile(runDir.resolve("replicas")) : null;
         ReplicaLauncher launcher = new ReplicaLauncher(options.serverHome(), runDir, database, user,
                 options.replicaMaxHeap(), options.heartbeat(), options.requestLog(), options.warmRounds(),
-                eventSettings);
+                eventSettings, jitScaling);
         return new LocalLab(runDir, database, user, launcher, net, options.hosts(), masters);
     }
 

@@ -42,6 +42,8 @@ public final class ReplicaLauncher {
     private final int warmRounds;
     /** ftlab's JDK Flight Recorder settings file, or null: replicas record no events. */
     private final Path eventSettings;
+    /** The request path's share of the JIT's compile thresholds ({@link RequestPath#JIT_SCALING_ENV}; 1: as is). */
+    private final double jitScaling;
     private static final Path NICE = Path.of("/usr/bin/nice");
     /** The machines this launcher has made sure hold the provisioned server. */
     private final java.util.Set<SshHost> serverMirrored = new java.util.HashSet<>();
@@ -50,11 +52,16 @@ public final class ReplicaLauncher {
      * {@code heartbeat} null: replicas join no heartbeat group (no Fault Detector in this lab); {@code requestLog}
      * false: replicas run without the request log (the exactly-once exercise); {@code warmRounds}: the rounds of each
      * replica's own warm-up at deployment; {@code eventSettings}: a JDK Flight Recorder settings file every replica
-     * on this machine records with, from its start, into its directory's {@code jfr/} (null: none).
+     * on this machine records with, from its start, into its directory's {@code jfr/} (null: none);
+     * {@code jitScaling}: the request path's share of the JIT's compile thresholds in replicas that compile at C2
+     * ({@link RequestPath#jitOptions}; 1: as the JVM's).
      */
     public ReplicaLauncher(Path serverHome, Path runDir, DatabaseServer database, ApplicationUser user,
-            String maxHeap, HeartbeatSettings heartbeat, boolean requestLog, int warmRounds, Path eventSettings) {
+            String maxHeap, HeartbeatSettings heartbeat, boolean requestLog, int warmRounds, Path eventSettings,
+            double jitScaling) {
+        RequestPath.jitOptions(jitScaling); // validated here
         this.eventSettings = eventSettings;
+        this.jitScaling = jitScaling;
         this.heartbeat = heartbeat;
         this.requestLog = requestLog;
         this.warmRounds = warmRounds;
@@ -134,6 +141,10 @@ public final class ReplicaLauncher {
                 FreePorts.releasePortOffset(offset);
                 throw e;
             }
+        }
+        if (compilesAtC2(extraOptions)) {
+            // the request path compiled at the top tier after fewer calls, where the lab asks for it
+            cmd.addJavaOptions(RequestPath.jitOptions(jitScaling).toArray(String[]::new));
         }
         if (!extraOptions.isEmpty()) {
             // For profiling a replica (e.g. -XX:StartFlightRecording=...); see docs/performance.md.
