@@ -57,6 +57,8 @@ public final class ReplicaWarmer implements AutoCloseable {
     public static final double DEFAULT_HOT_ROUNDS_PER_SECOND = 0;
     /** The environment variable that sets the rounds per second on replicas that are not hot yet. */
     public static final String HOT_RATE_ENV = "FTLAB_WARM_TO_HOT_RATE";
+    /** The environment variable that, {@code true}, warms every booting C2 replica until its JIT has settled. */
+    public static final String SETTLE_ENV = "FTLAB_WARM_UNTIL_SETTLED";
     /** How often the rounds owed to each replica are sent. */
     private static final long TICK_MILLIS = 200;
     private static final long INVOCATION_TIMEOUT_MILLIS = 5_000;
@@ -75,6 +77,8 @@ public final class ReplicaWarmer implements AutoCloseable {
     private final ScheduledExecutorService ticker = Executors.newSingleThreadScheduledExecutor(daemon("warmer-tick"));
     private final ExecutorService rounds = Executors.newFixedThreadPool(2, daemon("warmer"));
     private final AtomicLong roundsRun = new AtomicLong();
+    /** The boot rounds each replica got, settling included. */
+    private final Map<String, Integer> settledRounds = new ConcurrentHashMap<>();
     private volatile String token;
     private volatile long auctionId;
     /** The request that posted the fixture auction: sent again in every round, it is a replay. */
@@ -112,8 +116,32 @@ public final class ReplicaWarmer implements AutoCloseable {
         };
     }
 
+    /** What says whether a replica's JIT has settled: asked after every {@value #SETTLE_BATCH} rounds past the boot ones. */
+    @FunctionalInterface
+    public interface Settling {
+        /** Never settled: the boot rounds only. */
+        Settling NONE = () -> true;
+
+        /** Whether the replica's compilers have caught up with what the rounds so far run. */
+        boolean settled();
+    }
+
+    /** Rounds between two readings of whether the JIT has settled. */
+    static final int SETTLE_BATCH = 200;
+    /** The most rounds a boot warm-up runs while the JIT has not settled, as a multiple of the boot rounds. */
+    static final int SETTLE_MAX_FACTOR = 10;
+
     /** Runs the boot rounds on {@code replica} (blocking); returns how long they took, ms (-1 if they failed). */
     public long warmUp(Replica replica) {
+        return warmUp(replica, Settling.NONE);
+    }
+
+    /**
+     * Runs the boot rounds on {@code replica}, then more, {@value #SETTLE_BATCH} at a time, until {@code settling} says
+     * its JIT has settled (at most {@value #SETTLE_MAX_FACTOR} times the boot rounds in all), blocking; returns how
+     * long they took, ms (-1 if they failed).
+     */
+    public long warmUp(Replica replica, Settling settling) {
         if (bootRounds == 0) {
             return 0;
         }
@@ -121,9 +149,17 @@ public final class ReplicaWarmer implements AutoCloseable {
         try {
             AuctionService s = connection(replica).service();
             ensureFixture(s);
-            for (int i = 0; i < bootRounds && !closed; i++) {
+            int i = 0;
+            for (; i < bootRounds && !closed; i++) {
                 round(s);
             }
+            int max = bootRounds * SETTLE_MAX_FACTOR;
+            while (!closed && i < max && !settling.settled()) {
+                for (int b = 0; b < SETTLE_BATCH && !closed; b++, i++) {
+                    round(s);
+                }
+            }
+            settledRounds.put(replica.name(), i);
             return (System.nanoTime() - t0) / 1_000_000;
         } catch (NamingException | AuctionException | RuntimeException e) {
             System.err.println("replication-manager: warm-up of " + replica.name() + " stopped: " + e.getMessage());
@@ -168,6 +204,11 @@ public final class ReplicaWarmer implements AutoCloseable {
                 });
             }
         }, TICK_MILLIS, TICK_MILLIS, TimeUnit.MILLISECONDS);
+    }
+
+    /** The boot rounds {@code replica} got (those until its JIT settled included), or 0. */
+    public int bootRoundsOf(String replica) {
+        return settledRounds.getOrDefault(replica, 0);
     }
 
     /** Rounds run so far, boot rounds included. */

@@ -72,6 +72,8 @@ public final class ReplicationManager implements AutoCloseable {
     private final int targetSpares;
     private final boolean relaunch;
     private final ReplicaWarmer warmer;
+    /** Whether a booting local C2 replica is warmed until its JIT has settled ({@link Settings#warmUntilSettled}). */
+    private volatile boolean warmUntilSettled;
     private final SessionFence sessionFence;
     /**
      * Nice value of a replacement replica. Its boot (seconds of JIT and class loading on every core) would otherwise
@@ -126,11 +128,14 @@ public final class ReplicationManager implements AutoCloseable {
     /**
      * Settings of the manager; {@code spares}: pre-booted replicas kept outside the view; {@code warmRounds} and
      * {@code warmRate}: the {@link ReplicaWarmer}'s rounds after boot and per second on backups and spares;
-     * {@code hotWarmRate}: its rounds per second on a backup or spare that is not hot yet; {@code bootTogether}: at
-     * the lab's start the replicas and spares boot side by side instead of one after another.
+     * {@code hotWarmRate}: its rounds per second on a backup or spare that is not hot yet; {@code warmUntilSettled}:
+     * a local replica that compiles at C2 gets more rounds after its boot rounds, until its JIT has settled
+     * ({@link JitSettling}); {@code bootTogether}: at the lab's start the replicas and spares boot side by side
+     * instead of one after another.
      */
     public record Settings(LocalLab.Options lab, int replicas, int spares, long heartbeatMillis, long timeoutMillis,
-            boolean relaunch, int warmRounds, double warmRate, double hotWarmRate, boolean bootTogether) {
+            boolean relaunch, int warmRounds, double warmRate, double hotWarmRate, boolean warmUntilSettled,
+            boolean bootTogether) {
         public Settings {
             if (replicas < 1 || replicas > 5) {
                 throw new IllegalArgumentException("replicas must be 1 to 5, was " + replicas);
@@ -202,6 +207,7 @@ public final class ReplicationManager implements AutoCloseable {
         ReplicationManager rm = new ReplicationManager(lab, detector, guard, heartbeat, settings.replicas(),
                 settings.spares(), settings.relaunch(), new ReplicaWarmer(lab.user(), settings.warmRounds(),
                         settings.warmRate(), settings.hotWarmRate(), settings.lab().requestLog()), fence, janitor);
+        rm.warmUntilSettled = settings.warmUntilSettled();
         try {
             if (observe) {
                 rm.ownEvents = FlightRecording.startHere();
@@ -342,7 +348,12 @@ public final class ReplicationManager implements AutoCloseable {
             }
             throw e;
         }
-        long warmMillis = warmer.warmUp(replica);
+        boolean settle = warmUntilSettled && replica.compilesAtC2() && !replica.placement().isRemote();
+        long warmMillis = warmer.warmUp(replica, settle ? JitSettling.of(replica.pid()) : ReplicaWarmer.Settling.NONE);
+        if (settle) {
+            System.out.println("replication-manager: " + name + " warmed until its JIT settled: "
+                    + warmer.bootRoundsOf(name) + " rounds in " + warmMillis + " ms");
+        }
         synchronized (lock) {
             rec.replica = replica;
             rec.warmUpMillis = warmMillis;

@@ -76,6 +76,15 @@ public final class ReplicationManagerMain implements Callable<Integer> {
     double hotWarmRate;
 
     /**
+     * Whether a booting replica that compiles at C2 gets more warm-up rounds until its JIT has settled (its request
+     * path's methods at the top tier no longer growing, its compile queue empty); the environment's
+     * {@value ReplicaWarmer#SETTLE_ENV} when set.
+     */
+    @Option(names = "--warm-until-settled", arity = "1", defaultValue = "${env:" + ReplicaWarmer.SETTLE_ENV
+            + ":-false}")
+    boolean warmUntilSettled;
+
+    /**
      * Whether every JVM of the lab records JDK Flight Recorder events for the analysis (docs/analysis.md); the
      * environment's {@value Observe#ENV} when set.
      */
@@ -126,7 +135,7 @@ public final class ReplicationManagerMain implements Callable<Integer> {
                         hosts == null ? null : Hosts.read(hosts), !noRequestLog, warmRounds, observe.on()), replicas,
                 spares,
                         heartbeatMillis,
-                timeoutMillis, !noRelaunch, warmRounds, warmRate, hotWarmRate, bootTogether);
+                timeoutMillis, !noRelaunch, warmRounds, warmRate, hotWarmRate, warmUntilSettled, bootTogether);
         ReplicationManager rm;
         try {
             rm = ReplicationManager.start(settings, api.url(), token);

@@ -36,10 +36,12 @@ public final class Replica implements AutoCloseable {
     private final long launchedNanos;
     private volatile Duration startupTime;
     private final boolean recordsInlining;
+    private final boolean compilesAtC2;
 
     Replica(String name, Placement placement, long pid, int portOffset, Path baseDir, Process process,
-            OrphanGuard guard, long launchedNanos, boolean recordsInlining) {
+            OrphanGuard guard, long launchedNanos, boolean recordsInlining, boolean compilesAtC2) {
         this.recordsInlining = recordsInlining;
+        this.compilesAtC2 = compilesAtC2;
         this.name = name;
         this.placement = placement;
         this.pid = pid;
@@ -107,6 +109,11 @@ public final class Replica implements AutoCloseable {
     /** Whether its JVM records its inlining decisions from its start into {@link #eventRepository()}. */
     public boolean recordsInlining() {
         return recordsInlining;
+    }
+
+    /** Whether its JVM compiles at C2 (not capped at a C1 tier, not interpreted only). */
+    public boolean compilesAtC2() {
+        return compilesAtC2;
     }
 
     public Path consoleLog() {

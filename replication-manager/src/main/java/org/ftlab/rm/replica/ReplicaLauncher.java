@@ -199,7 +199,7 @@ public final class ReplicaLauncher {
             }
         }
         return new Replica(name, placement, pid, offset, baseDir, process, OrphanGuard.watch(process.pid()),
-                launched, recordsInlining);
+                launched, recordsInlining, compilesAtC2(extraOptions));
     }
 
     /**
