@@ -85,6 +85,9 @@ public final class ReplicaWarmer implements AutoCloseable {
     private volatile RequestHeader fixturePost;
     private static final AuctionDraft FIXTURE = new AuctionDraft("warm-up fixture", "read and bid on by rehearsals",
             100, AuctionDraft.MAX_DURATION_SECONDS);
+    /** What each boot round posts for real (and bids on): a short auction of the warmer's own. */
+    private static final AuctionDraft FIXTURE_WRITE = new AuctionDraft("warm-up write", "committed by a boot round",
+            100, 3_600);
     private volatile boolean closed;
 
     /**
@@ -126,6 +129,8 @@ public final class ReplicaWarmer implements AutoCloseable {
         boolean settled();
     }
 
+    /** Threads a boot warm-up sends its rounds from at once. */
+    static final int BOOT_STREAMS = 4;
     /** Rounds between two readings of whether the JIT has settled. */
     static final int SETTLE_BATCH = 200;
     /** The most rounds a boot warm-up runs while the JIT has not settled, as a multiple of the boot rounds. */
@@ -139,32 +144,76 @@ public final class ReplicaWarmer implements AutoCloseable {
     /**
      * Runs the boot rounds on {@code replica}, then more, {@value #SETTLE_BATCH} at a time, until {@code settling} says
      * its JIT has settled (at most {@value #SETTLE_MAX_FACTOR} times the boot rounds in all), blocking; returns how
-     * long they took, ms (-1 if they failed).
+     * long they took, ms (-1 if they failed). Unless {@code settling} is {@link Settling#NONE}, the rounds come from
+     * {@value #BOOT_STREAMS} threads at once and each also commits a real post and bid of the warmer's own
+     * ({@link #bootRounds}): measured, a new primary warmed by rehearsals alone compiled the commit path of a write
+     * and the contended paths of its queues only once clients reached it (docs/performance.md §3).
      */
     public long warmUp(Replica replica, Settling settling) {
         if (bootRounds == 0) {
             return 0;
         }
         long t0 = System.nanoTime();
+        ExecutorService streams = Executors.newFixedThreadPool(BOOT_STREAMS, daemon("warmer-boot"));
         try {
             AuctionService s = connection(replica).service();
             ensureFixture(s);
-            int i = 0;
-            for (; i < bootRounds && !closed; i++) {
-                round(s);
-            }
-            int max = bootRounds * SETTLE_MAX_FACTOR;
-            while (!closed && i < max && !settling.settled()) {
-                for (int b = 0; b < SETTLE_BATCH && !closed; b++, i++) {
+            if (settling == Settling.NONE) { // the boot rounds as they always were: one stream, nothing written
+                int i = 0;
+                for (; i < bootRounds && !closed; i++) {
                     round(s);
                 }
+                settledRounds.put(replica.name(), i);
+                return (System.nanoTime() - t0) / 1_000_000;
+            }
+            int i = bootRounds(streams, s, bootRounds);
+            int max = bootRounds * SETTLE_MAX_FACTOR;
+            while (!closed && i < max && !settling.settled()) {
+                i += bootRounds(streams, s, SETTLE_BATCH);
             }
             settledRounds.put(replica.name(), i);
             return (System.nanoTime() - t0) / 1_000_000;
         } catch (NamingException | AuctionException | RuntimeException e) {
             System.err.println("replication-manager: warm-up of " + replica.name() + " stopped: " + e.getMessage());
             return -1;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return -1;
+        } catch (java.util.concurrent.ExecutionException e) {
+            System.err.println("replication-manager: warm-up of " + replica.name() + " stopped: "
+                    + e.getCause().getMessage());
+            return -1;
+        } finally {
+            streams.shutdownNow();
         }
+    }
+
+    /**
+     * {@code n} boot rounds on {@code s} from {@value #BOOT_STREAMS} threads at once (the concurrency a served
+     * replica sees: its pools and queues take their contended paths), each boot round also committing a real post and
+     * a real bid on it under the warmer's own client id (the commit path of a write, which a rehearsal never takes);
+     * returns the rounds run.
+     */
+    private int bootRounds(ExecutorService streams, AuctionService s, int n)
+            throws InterruptedException, java.util.concurrent.ExecutionException {
+        java.util.List<java.util.concurrent.Future<Integer>> runs = new java.util.ArrayList<>();
+        for (int t = 0; t < BOOT_STREAMS; t++) {
+            int share = n / BOOT_STREAMS + (t < n % BOOT_STREAMS ? 1 : 0);
+            runs.add(streams.submit(() -> {
+                int done = 0;
+                for (; done < share && !closed; done++) {
+                    round(s);
+                    long posted = s.postAuction(header(), token, FIXTURE_WRITE).value().auctionId();
+                    s.placeBid(header(), token, posted, 200);
+                }
+                return done;
+            }));
+        }
+        int done = 0;
+        for (var r : runs) {
+            done += r.get();
+        }
+        return done;
     }
 
     /**
