@@ -67,10 +67,17 @@ final class Hotness implements AutoCloseable {
         Followed follow(long pid, Path repository) throws IOException;
     }
 
-    /** Follows a JVM with {@link InlinedCode} (one started with its {@link InlinedCode#jvmOptions}). */
-    static InliningReader jfr() {
+    /**
+     * Follows a JVM with {@link InlinedCode}: its recording of inlining if it runs one (started with its
+     * {@link InlinedCode#jvmOptions}), else one started now, its settings file written into {@code settingsDir} (only
+     * JVMs whose Flight Recorder runs from their start are given: {@link org.ftlab.rm.replica.Replica#recordsInlining}).
+     */
+    static InliningReader jfr(Path settingsDir) {
         return (pid, repository) -> {
-            InlinedCode code = InlinedCode.follow(pid, repository, RequestPath::contains);
+            boolean recording = org.ftlab.rm.os.Jcmd.run(pid, "JFR.check name=" + InlinedCode.RECORDING)
+                    .contains("name=" + InlinedCode.RECORDING);
+            InlinedCode code = recording ? InlinedCode.follow(pid, repository, RequestPath::contains)
+                    : InlinedCode.startAndFollow(pid, repository, settingsDir, RequestPath::contains);
             return new Followed() {
                 @Override
                 public Set<String> inlinedInto(long compileId) {
@@ -108,10 +115,11 @@ final class Hotness implements AutoCloseable {
     }
 
     /**
-     * Reads the lab's replicas every {@value #PERIOD_MILLIS} ms from now on, until closed, following their inlining.
+     * Reads the lab's replicas every {@value #PERIOD_MILLIS} ms from now on, until closed, following their inlining
+     * (a recording started by it has its settings file written into {@code settingsDir}).
      */
-    static Hotness start(Supplier<Replicas> replicas) {
-        Hotness h = new Hotness(CompiledCode::of, jfr(), System::currentTimeMillis);
+    static Hotness start(Supplier<Replicas> replicas, Path settingsDir) {
+        Hotness h = new Hotness(CompiledCode::of, jfr(settingsDir), System::currentTimeMillis);
         h.thread = SamplerThread.of("hot-code", () -> {
             while (!h.thread.stopped()) {
                 h.sample(replicas.get());

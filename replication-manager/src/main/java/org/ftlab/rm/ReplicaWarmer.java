@@ -168,10 +168,11 @@ public final class ReplicaWarmer implements AutoCloseable {
             }
             int i = bootRounds(streams, s, bootRounds);
             int max = bootRounds * SETTLE_MAX_FACTOR;
-            while (!closed && i < max && !settling.settled()) {
+            boolean settled = false;
+            while (!closed && i < max && !(settled = settling.settled())) {
                 i += bootRounds(streams, s, SETTLE_BATCH);
             }
-            settledRounds.put(replica.name(), i);
+            settledRounds.put(replica.name(), settled ? i : -i);
             return (System.nanoTime() - t0) / 1_000_000;
         } catch (NamingException | AuctionException | RuntimeException e) {
             System.err.println("replication-manager: warm-up of " + replica.name() + " stopped: " + e.getMessage());
@@ -255,7 +256,10 @@ public final class ReplicaWarmer implements AutoCloseable {
         }, TICK_MILLIS, TICK_MILLIS, TimeUnit.MILLISECONDS);
     }
 
-    /** The boot rounds {@code replica} got (those until its JIT settled included), or 0. */
+    /**
+     * The boot rounds {@code replica} got (those until its JIT settled included), negative when its JIT had not
+     * settled at the last of them, 0 when none ran.
+     */
     public int bootRoundsOf(String replica) {
         return settledRounds.getOrDefault(replica, 0);
     }

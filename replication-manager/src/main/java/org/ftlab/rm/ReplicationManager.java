@@ -225,7 +225,7 @@ public final class ReplicationManager implements AutoCloseable {
                 }
             }
             rm.warmer.keepWarm(rm::idleReplicas, rm::knownNotHot);
-            rm.hotness = Hotness.start(rm::hotnessTargets);
+            rm.hotness = Hotness.start(rm::hotnessTargets, lab.runDir().toAbsolutePath().resolve("replicas"));
         } catch (Exception e) {
             rm.close();
             throw e;
@@ -351,8 +351,9 @@ public final class ReplicationManager implements AutoCloseable {
         boolean settle = warmUntilSettled && replica.compilesAtC2() && !replica.placement().isRemote();
         long warmMillis = warmer.warmUp(replica, settle ? JitSettling.of(replica.pid()) : ReplicaWarmer.Settling.NONE);
         if (settle) {
-            System.out.println("replication-manager: " + name + " warmed until its JIT settled: "
-                    + warmer.bootRoundsOf(name) + " rounds in " + warmMillis + " ms");
+            int rounds = warmer.bootRoundsOf(name);
+            System.out.println("replication-manager: " + name + (rounds >= 0 ? " warmed until its JIT settled: "
+                    : " warmed without its JIT settling: ") + Math.abs(rounds) + " rounds in " + warmMillis + " ms");
         }
         synchronized (lock) {
             rec.replica = replica;

@@ -59,16 +59,7 @@ public final class InlinedCode implements AutoCloseable {
      * @throws IllegalArgumentException if a path holds a comma (which JVM options cannot carry)
      */
     public static List<String> jvmOptions(Path settingsDir) throws IOException {
-        Path settings = settingsDir.resolve("ftlab-jit.jfc");
-        if (!FlightRecording.canHoldRepository(settings)) {
-            throw new IllegalArgumentException("cannot record inlining with a comma in the path " + settings);
-        }
-        if (!Files.isRegularFile(settings)) {
-            Files.createDirectories(settingsDir);
-            AtomicFiles.write(settings, SETTINGS);
-        }
-        return List.of("-XX:StartFlightRecording=name=" + RECORDING + ",settings=" + settings.toAbsolutePath()
-                + ",disk=true,maxsize=" + MAX_SIZE);
+        return List.of("-XX:StartFlightRecording=name=" + RECORDING + "," + settingsOption(settingsDir));
     }
 
     /**
@@ -82,6 +73,35 @@ public final class InlinedCode implements AutoCloseable {
         InlinedCode code = new InlinedCode(chunksOf(pid, repository), Instant.EPOCH, keep);
         code.stream.startAsync();
         return code;
+    }
+
+    /**
+     * Starts recording JVM {@code pid}'s inlining now (the settings file written into {@code settingsDir}) and follows
+     * it, as {@link #follow}. Only for a JVM that has run the Flight Recorder since its start (one recording events
+     * for the lab): in any other, the first recording started makes all of its compiled code not entrant.
+     *
+     * @throws IOException if the JVM is gone, cannot record, or has no repository in {@code repository}
+     */
+    public static InlinedCode startAndFollow(long pid, Path repository, Path settingsDir, Predicate<String> keep)
+            throws IOException {
+        Instant since = Instant.now().minusSeconds(1);
+        Jcmd.run(pid, "JFR.start name=" + RECORDING + " " + settingsOption(settingsDir).replace(',', ' '));
+        InlinedCode code = new InlinedCode(chunksOf(pid, repository), since, keep);
+        code.stream.startAsync();
+        return code;
+    }
+
+    /** {@code settings=<file>,disk=true,maxsize=<max>}, the settings file written into {@code settingsDir} once. */
+    private static String settingsOption(Path settingsDir) throws IOException {
+        Path settings = settingsDir.resolve("ftlab-jit.jfc");
+        if (!FlightRecording.canHoldRepository(settings)) {
+            throw new IllegalArgumentException("cannot record inlining with a comma in the path " + settings);
+        }
+        if (!Files.isRegularFile(settings)) {
+            Files.createDirectories(settingsDir);
+            AtomicFiles.write(settings, SETTINGS);
+        }
+        return "settings=" + settings.toAbsolutePath() + ",disk=true,maxsize=" + MAX_SIZE;
     }
 
     /** The directory a JVM writes its chunks into: {@code <repository>/<start time>_<pid>}. */

@@ -106,7 +106,10 @@ public final class Replica implements AutoCloseable {
         return baseDir.resolve(EVENT_REPOSITORY);
     }
 
-    /** Whether its JVM records its inlining decisions from its start into {@link #eventRepository()}. */
+    /**
+     * Whether what its JVM inlines can be followed from {@link #eventRepository()} without disturbing it: recorded from
+     * its start, or its Flight Recorder running from its start (then the recording is started once it has booted).
+     */
     public boolean recordsInlining() {
         return recordsInlining;
     }

@@ -129,12 +129,13 @@ public final class ReplicaLauncher {
         } else if (!placement.isRemote() && FlightRecording.canHoldRepository(repository)) {
             cmd.addJavaOptions(FlightRecording.repositoryOption(repository));
         }
-        // What its compilers inline, recorded from its start for the manager's count of what runs at the top tier
-        // (docs/architecture.md, "hot"); never started later, which would deoptimize all its compiled code. Not in
-        // JVMs capped below C2, where nothing is inlined that counts.
-        boolean recordsInlining = !placement.isRemote() && FlightRecording.canHoldRepository(repository)
+        // What its compilers inline, for the manager's count of what runs at the top tier (docs/architecture.md,
+        // "hot"): in JVMs that compile at C2 (C1 inlines nothing that counts). A JVM that records events from its
+        // start has its Flight Recorder running, and the manager starts that recording once it has booted; any other
+        // records it from its start, as a recording started later would deoptimize all its compiled code.
+        boolean inliningFollowable = !placement.isRemote() && FlightRecording.canHoldRepository(repository)
                 && FlightRecording.canHoldRepository(baseDir.getParent()) && compilesAtC2(extraOptions);
-        if (recordsInlining) {
+        if (inliningFollowable && eventSettings == null) {
             try {
                 cmd.addJavaOptions(InlinedCode.jvmOptions(baseDir.getParent()).toArray(String[]::new));
             } catch (IOException e) {
@@ -199,7 +200,7 @@ public final class ReplicaLauncher {
             }
         }
         return new Replica(name, placement, pid, offset, baseDir, process, OrphanGuard.watch(process.pid()),
-                launched, recordsInlining, compilesAtC2(extraOptions));
+                launched, inliningFollowable, compilesAtC2(extraOptions));
     }
 
     /**
