@@ -9,6 +9,7 @@ import java.util.function.LongSupplier;
 import java.util.function.Supplier;
 import org.ftlab.rm.os.CompiledCode;
 import org.ftlab.rm.os.InlinedCode;
+import org.ftlab.rm.os.Jcmd;
 import org.ftlab.rm.os.SamplerThread;
 import org.ftlab.rm.replica.RequestPath;
 
@@ -21,10 +22,9 @@ import org.ftlab.rm.replica.RequestPath;
  * the replicas' JVMs are capped at ({@code -XX:TieredStopAtLevel}). The <em>reference</em> is every request-path
  * method any primary of the lab has had at the top tier (it grows as primaries serve); a replica is hot while its
  * share is at least {@value #HOT_SHARE}. Read from each local replica's code cache every {@value #PERIOD_MILLIS} ms
- * ({@link CompiledCode}) and what its compilers inlined ({@link InlinedCode}: recorded from the JVM's start in JVMs
- * that compile at C2, C1 inlining only trivial methods; followed once the replica has booted); a replica on another
- * machine, or one not read yet, has no share. Mechanism for the manager's status and failure records; what makes a replica hot is
- * elsewhere.
+ * ({@link CompiledCode}) and what its compilers inlined ({@link InlinedCode}: in JVMs that compile at C2, C1 inlining
+ * only trivial methods; followed once the replica has booted); a replica on another machine, or one not read yet, has
+ * no share. Mechanism for the manager's status and failure records; what makes a replica hot is elsewhere.
  */
 final class Hotness implements AutoCloseable {
     /** The least share of the reference at the top tier of a hot replica. */
@@ -62,7 +62,7 @@ final class Hotness implements AutoCloseable {
         void close();
     }
 
-    /** Follows JVM {@code pid}'s inlining, recorded from its start into {@code repository}. */
+    /** Follows JVM {@code pid}'s inlining, recorded into {@code repository}. */
     interface InliningReader {
         Followed follow(long pid, Path repository) throws IOException;
     }
@@ -74,7 +74,7 @@ final class Hotness implements AutoCloseable {
      */
     static InliningReader jfr(Path settingsDir) {
         return (pid, repository) -> {
-            boolean recording = org.ftlab.rm.os.Jcmd.run(pid, "JFR.check name=" + InlinedCode.RECORDING)
+            boolean recording = Jcmd.run(pid, "JFR.check name=" + InlinedCode.RECORDING)
                     .contains("name=" + InlinedCode.RECORDING);
             InlinedCode code = recording ? InlinedCode.follow(pid, repository, RequestPath::contains)
                     : InlinedCode.startAndFollow(pid, repository, settingsDir, RequestPath::contains);

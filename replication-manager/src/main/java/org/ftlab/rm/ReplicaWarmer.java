@@ -1,11 +1,14 @@
 package org.ftlab.rm;
 
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
@@ -77,8 +80,8 @@ public final class ReplicaWarmer implements AutoCloseable {
     private final ScheduledExecutorService ticker = Executors.newSingleThreadScheduledExecutor(daemon("warmer-tick"));
     private final ExecutorService rounds = Executors.newFixedThreadPool(2, daemon("warmer"));
     private final AtomicLong roundsRun = new AtomicLong();
-    /** The boot rounds each replica got, settling included. */
-    private final Map<String, Integer> settledRounds = new ConcurrentHashMap<>();
+    /** Each replica's boot warm-up, as it ended. */
+    private final Map<String, BootWarmUp> bootWarmUps = new ConcurrentHashMap<>();
     private volatile String token;
     private volatile long auctionId;
     /** The request that posted the fixture auction: sent again in every round, it is a replay. */
@@ -122,7 +125,7 @@ public final class ReplicaWarmer implements AutoCloseable {
     /** What says whether a replica's JIT has settled: asked after every {@value #SETTLE_BATCH} rounds past the boot ones. */
     @FunctionalInterface
     public interface Settling {
-        /** Never settled: the boot rounds only. */
+        /** Settled from the start: the boot rounds only. */
         Settling NONE = () -> true;
 
         /** Whether the replica's compilers have caught up with what the rounds so far run. */
@@ -154,7 +157,7 @@ public final class ReplicaWarmer implements AutoCloseable {
             return 0;
         }
         long t0 = System.nanoTime();
-        ExecutorService streams = Executors.newFixedThreadPool(BOOT_STREAMS, daemon("warmer-boot"));
+        ExecutorService streams = null;
         try {
             AuctionService s = connection(replica).service();
             ensureFixture(s);
@@ -163,16 +166,17 @@ public final class ReplicaWarmer implements AutoCloseable {
                 for (; i < bootRounds && !closed; i++) {
                     round(s);
                 }
-                settledRounds.put(replica.name(), i);
+                bootWarmUps.put(replica.name(), new BootWarmUp(i, true));
                 return (System.nanoTime() - t0) / 1_000_000;
             }
+            streams = Executors.newFixedThreadPool(BOOT_STREAMS, daemon("warmer-boot"));
             int i = bootRounds(streams, s, bootRounds);
             int max = bootRounds * SETTLE_MAX_FACTOR;
             boolean settled = false;
             while (!closed && i < max && !(settled = settling.settled())) {
                 i += bootRounds(streams, s, SETTLE_BATCH);
             }
-            settledRounds.put(replica.name(), settled ? i : -i);
+            bootWarmUps.put(replica.name(), new BootWarmUp(i, settled));
             return (System.nanoTime() - t0) / 1_000_000;
         } catch (NamingException | AuctionException | RuntimeException e) {
             System.err.println("replication-manager: warm-up of " + replica.name() + " stopped: " + e.getMessage());
@@ -180,12 +184,14 @@ public final class ReplicaWarmer implements AutoCloseable {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             return -1;
-        } catch (java.util.concurrent.ExecutionException e) {
+        } catch (ExecutionException e) {
             System.err.println("replication-manager: warm-up of " + replica.name() + " stopped: "
                     + e.getCause().getMessage());
             return -1;
         } finally {
-            streams.shutdownNow();
+            if (streams != null) {
+                streams.shutdownNow();
+            }
         }
     }
 
@@ -196,8 +202,8 @@ public final class ReplicaWarmer implements AutoCloseable {
      * returns the rounds run.
      */
     private int bootRounds(ExecutorService streams, AuctionService s, int n)
-            throws InterruptedException, java.util.concurrent.ExecutionException {
-        java.util.List<java.util.concurrent.Future<Integer>> runs = new java.util.ArrayList<>();
+            throws InterruptedException, ExecutionException {
+        List<Future<Integer>> runs = new ArrayList<>();
         for (int t = 0; t < BOOT_STREAMS; t++) {
             int share = n / BOOT_STREAMS + (t < n % BOOT_STREAMS ? 1 : 0);
             runs.add(streams.submit(() -> {
@@ -256,12 +262,13 @@ public final class ReplicaWarmer implements AutoCloseable {
         }, TICK_MILLIS, TICK_MILLIS, TimeUnit.MILLISECONDS);
     }
 
-    /**
-     * The boot rounds {@code replica} got (those until its JIT settled included), negative when its JIT had not
-     * settled at the last of them, 0 when none ran.
-     */
-    public int bootRoundsOf(String replica) {
-        return settledRounds.getOrDefault(replica, 0);
+    /** A replica's boot warm-up: the rounds it got (those while its JIT settled included), and whether it settled. */
+    public record BootWarmUp(int rounds, boolean settled) {
+    }
+
+    /** How {@code replica}'s boot warm-up ended, or null if none ran. */
+    public BootWarmUp bootWarmUpOf(String replica) {
+        return bootWarmUps.get(replica);
     }
 
     /** Rounds run so far, boot rounds included. */

@@ -350,10 +350,10 @@ public final class ReplicationManager implements AutoCloseable {
         }
         boolean settle = warmUntilSettled && replica.compilesAtC2() && !replica.placement().isRemote();
         long warmMillis = warmer.warmUp(replica, settle ? JitSettling.of(replica.pid()) : ReplicaWarmer.Settling.NONE);
-        if (settle) {
-            int rounds = warmer.bootRoundsOf(name);
-            System.out.println("replication-manager: " + name + (rounds >= 0 ? " warmed until its JIT settled: "
-                    : " warmed without its JIT settling: ") + Math.abs(rounds) + " rounds in " + warmMillis + " ms");
+        ReplicaWarmer.BootWarmUp warmed = warmer.bootWarmUpOf(name);
+        if (settle && warmed != null) {
+            System.out.println("replication-manager: " + name + (warmed.settled() ? " warmed until its JIT settled: "
+                    : " warmed without its JIT settling: ") + warmed.rounds() + " rounds in " + warmMillis + " ms");
         }
         synchronized (lock) {
             rec.replica = replica;

@@ -77,7 +77,7 @@ public final class ReplicationManagerMain implements Callable<Integer> {
 
     /**
      * Whether a booting replica that compiles at C2 gets more warm-up rounds until its JIT has settled (its request
-     * path's methods at the top tier no longer growing, its compile queue empty); the environment's
+     * path's methods at the top tier no longer growing); the environment's
      * {@value ReplicaWarmer#SETTLE_ENV} when set.
      */
     @Option(names = "--warm-until-settled", arity = "1", defaultValue = "${env:" + ReplicaWarmer.SETTLE_ENV

@@ -20,12 +20,13 @@ import jdk.jfr.consumer.RecordedObject;
  * inlined into a compiled caller runs at its caller's tier, though the code cache lists only the caller
  * ({@link CompiledCode}). Read from JDK Flight Recorder's {@code jdk.CompilerInlining} events (one per inlining
  * decision: the compilation's id, the callee, whether it was inlined) of a recording named {@value #RECORDING} that
- * the JVM runs from its start ({@link #jvmOptions}), streamed from the JVM's disk repository from its first chunk.
+ * the JVM runs from its start ({@link #jvmOptions}, {@link #follow}) or, in a JVM whose Flight Recorder runs from its
+ * start, one started later ({@link #startAndFollow}), streamed from the JVM's disk repository.
  *
- * <p>The recording is started with the JVM, never later: the first recording started in a running JVM makes all of
- * its compiled code not entrant (the Flight Recorder transforms JDK classes to record their events, and HotSpot then
- * deoptimizes every compiled method; measured on JDK 17: a warmed replica lost 2,352 of its 2,564 C2 methods), so a
- * warmed-up replica that is followed would have to compile its request path again.
+ * <p>Never the first recording of a running JVM: that makes all of its compiled code not entrant (the Flight Recorder
+ * transforms JDK classes to record their events, and HotSpot then deoptimizes every compiled method; measured on JDK
+ * 17: a warmed replica lost 2,352 of its 2,564 C2 methods), so a warmed-up replica that is followed would have to
+ * compile its request path again.
  *
  * <p>The JVM must have been started with its repository where this JVM can read it
  * ({@link FlightRecording#repositoryOption}). The recording keeps at most {@value #MAX_SIZE} on disk.

@@ -124,6 +124,7 @@ public final class ReplicaLauncher {
         List<String> extraOptions = extra == null || extra.isBlank() ? List.of()
                 : List.of(extra.trim().replace("{name}", name).split("\\s+"));
         Path repository = baseDir.resolve(Replica.EVENT_REPOSITORY);
+        boolean c2 = compilesAtC2(extraOptions);
         if (eventSettings != null && !placement.isRemote()) {
             cmd.addJavaOptions(FlightRecording.jvmOptions(eventSettings, repository).toArray(String[]::new));
         } else if (!placement.isRemote() && FlightRecording.canHoldRepository(repository)) {
@@ -134,7 +135,7 @@ public final class ReplicaLauncher {
         // start has its Flight Recorder running, and the manager starts that recording once it has booted; any other
         // records it from its start, as a recording started later would deoptimize all its compiled code.
         boolean inliningFollowable = !placement.isRemote() && FlightRecording.canHoldRepository(repository)
-                && FlightRecording.canHoldRepository(baseDir.getParent()) && compilesAtC2(extraOptions);
+                && FlightRecording.canHoldRepository(baseDir.getParent()) && c2;
         if (inliningFollowable && eventSettings == null) {
             try {
                 cmd.addJavaOptions(InlinedCode.jvmOptions(baseDir.getParent()).toArray(String[]::new));
@@ -143,7 +144,7 @@ public final class ReplicaLauncher {
                 throw e;
             }
         }
-        if (compilesAtC2(extraOptions)) {
+        if (c2) {
             // the request path compiled at the top tier after fewer calls, where the lab asks for it
             cmd.addJavaOptions(RequestPath.jitOptions(jitScaling).toArray(String[]::new));
         }
@@ -200,7 +201,7 @@ public final class ReplicaLauncher {
             }
         }
         return new Replica(name, placement, pid, offset, baseDir, process, OrphanGuard.watch(process.pid()),
-                launched, inliningFollowable, compilesAtC2(extraOptions));
+                launched, inliningFollowable, c2);
     }
 
     /**
