@@ -17,9 +17,14 @@ public final class RequestPath {
     /**
      * The environment variable that scales the JIT's compile thresholds of the request path's methods in every
      * replica of a lab started where it is set (HotSpot's per-method {@code CompileThresholdScaling}: 0.25 compiles a
-     * method at each tier after a quarter of the calls); unset or 1: as the JVM's defaults.
+     * method at each tier after a quarter of the calls); 1: as the JVM's defaults; unset: {@value #DEFAULT_JIT_SCALING}.
      */
     public static final String JIT_SCALING_ENV = "FTLAB_JIT_SCALING";
+    /**
+     * The scaling of a lab where {@value #JIT_SCALING_ENV} is unset: the one measured to bring promoted replicas to
+     * "hot" at the least cost (docs/performance.md §3).
+     */
+    public static final double DEFAULT_JIT_SCALING = 0.25;
 
     private RequestPath() {
     }
@@ -57,14 +62,14 @@ public final class RequestPath {
     }
 
     /**
-     * The scaling {@value #JIT_SCALING_ENV} sets, 1 when unset.
+     * The scaling {@value #JIT_SCALING_ENV} sets, {@value #DEFAULT_JIT_SCALING} when unset.
      *
      * @throws IllegalArgumentException with what is wrong and how to fix it, for a value that is not a scaling
      */
     public static double jitScalingFromEnvironment() {
         String v = System.getenv(JIT_SCALING_ENV);
         if (v == null || v.isBlank()) {
-            return 1;
+            return DEFAULT_JIT_SCALING;
         }
         double scaling;
         try {
