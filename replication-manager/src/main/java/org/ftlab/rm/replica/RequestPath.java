@@ -67,7 +67,11 @@ public final class RequestPath {
      * @throws IllegalArgumentException with what is wrong and how to fix it, for a value that is not a scaling
      */
     public static double jitScalingFromEnvironment() {
-        String v = System.getenv(JIT_SCALING_ENV);
+        return jitScaling(System.getenv(JIT_SCALING_ENV));
+    }
+
+    /** The scaling a value of {@value #JIT_SCALING_ENV} sets ({@code null}: unset). */
+    static double jitScaling(String v) {
         if (v == null || v.isBlank()) {
             return DEFAULT_JIT_SCALING;
         }

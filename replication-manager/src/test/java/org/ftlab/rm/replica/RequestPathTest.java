@@ -34,4 +34,14 @@ class RequestPathTest {
             assertTrue(e.getMessage().startsWith(RequestPath.JIT_SCALING_ENV), e.getMessage());
         }
     }
+
+    @Test
+    void anUnsetScalingIsTheDefaultQuarterAndOneTurnsItOff() {
+        assertEquals(RequestPath.DEFAULT_JIT_SCALING, RequestPath.jitScaling(null));
+        assertEquals(RequestPath.DEFAULT_JIT_SCALING, RequestPath.jitScaling(" "));
+        assertEquals(0.25, RequestPath.DEFAULT_JIT_SCALING);
+        assertEquals(1, RequestPath.jitScaling("1"));
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> RequestPath.jitScaling("abc"));
+        assertTrue(e.getMessage().contains("was 'abc'"), e.getMessage());
+    }
 }
