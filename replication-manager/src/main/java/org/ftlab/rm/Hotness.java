@@ -9,7 +9,6 @@ import java.util.function.LongSupplier;
 import java.util.function.Supplier;
 import org.ftlab.rm.os.CompiledCode;
 import org.ftlab.rm.os.InlinedCode;
-import org.ftlab.rm.os.Jcmd;
 import org.ftlab.rm.os.SamplerThread;
 import org.ftlab.rm.replica.RequestPath;
 
@@ -23,7 +22,7 @@ import org.ftlab.rm.replica.RequestPath;
  * method any primary of the lab has had at the top tier (it grows as primaries serve); a replica is hot while its
  * share is at least {@value #HOT_SHARE}. Read from each local replica's code cache every {@value #PERIOD_MILLIS} ms
  * ({@link CompiledCode}) and what its compilers inlined ({@link InlinedCode}: in JVMs that compile at C2, C1 inlining
- * only trivial methods; followed once the replica has booted); a replica on another machine, or one not read yet, has
+ * only trivial methods; recorded from its start, followed once it has booted); a replica on another machine, or one not read yet, has
  * no share. Mechanism for the manager's status and failure records; what makes a replica hot is elsewhere.
  */
 final class Hotness implements AutoCloseable {
@@ -68,16 +67,12 @@ final class Hotness implements AutoCloseable {
     }
 
     /**
-     * Follows a JVM with {@link InlinedCode}: its recording of inlining if it runs one (started with its
-     * {@link InlinedCode#jvmOptions}), else one started now, its settings file written into {@code settingsDir} (only
-     * JVMs whose Flight Recorder runs from their start are given: {@link org.ftlab.rm.replica.Replica#recordsInlining}).
+     * Follows a JVM with {@link InlinedCode}: its recording of inlining from its start ({@link InlinedCode#jvmOptions};
+     * only such JVMs are given: {@link org.ftlab.rm.replica.Replica#recordsInlining}).
      */
-    static InliningReader jfr(Path settingsDir) {
+    static InliningReader jfr() {
         return (pid, repository) -> {
-            boolean recording = Jcmd.run(pid, "JFR.check name=" + InlinedCode.RECORDING)
-                    .contains("name=" + InlinedCode.RECORDING);
-            InlinedCode code = recording ? InlinedCode.follow(pid, repository, RequestPath::contains)
-                    : InlinedCode.startAndFollow(pid, repository, settingsDir, RequestPath::contains);
+            InlinedCode code = InlinedCode.follow(pid, repository, RequestPath::contains);
             return new Followed() {
                 @Override
                 public Set<String> inlinedInto(long compileId) {
@@ -115,11 +110,10 @@ final class Hotness implements AutoCloseable {
     }
 
     /**
-     * Reads the lab's replicas every {@value #PERIOD_MILLIS} ms from now on, until closed, following their inlining
-     * (a recording started by it has its settings file written into {@code settingsDir}).
+     * Reads the lab's replicas every {@value #PERIOD_MILLIS} ms from now on, until closed, following their inlining.
      */
-    static Hotness start(Supplier<Replicas> replicas, Path settingsDir) {
-        Hotness h = new Hotness(CompiledCode::of, jfr(settingsDir), System::currentTimeMillis);
+    static Hotness start(Supplier<Replicas> replicas) {
+        Hotness h = new Hotness(CompiledCode::of, jfr(), System::currentTimeMillis);
         h.thread = SamplerThread.of("hot-code", () -> {
             while (!h.thread.stopped()) {
                 h.sample(replicas.get());

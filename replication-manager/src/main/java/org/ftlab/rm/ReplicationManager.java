@@ -225,7 +225,7 @@ public final class ReplicationManager implements AutoCloseable {
                 }
             }
             rm.warmer.keepWarm(rm::idleReplicas, rm::knownNotHot);
-            rm.hotness = Hotness.start(rm::hotnessTargets, lab.runDir().toAbsolutePath().resolve("replicas"));
+            rm.hotness = Hotness.start(rm::hotnessTargets);
         } catch (Exception e) {
             rm.close();
             throw e;

@@ -20,13 +20,13 @@ import jdk.jfr.consumer.RecordedObject;
  * inlined into a compiled caller runs at its caller's tier, though the code cache lists only the caller
  * ({@link CompiledCode}). Read from JDK Flight Recorder's {@code jdk.CompilerInlining} events (one per inlining
  * decision: the compilation's id, the callee, whether it was inlined) of a recording named {@value #RECORDING} that
- * the JVM runs from its start ({@link #jvmOptions}, {@link #follow}) or, in a JVM whose Flight Recorder runs from its
- * start, one started later ({@link #startAndFollow}), streamed from the JVM's disk repository.
+ * the JVM runs from its start ({@link #jvmOptions}, {@link #follow}), streamed from the JVM's disk repository.
  *
- * <p>Never the first recording of a running JVM: that makes all of its compiled code not entrant (the Flight Recorder
- * transforms JDK classes to record their events, and HotSpot then deoptimizes every compiled method; measured on JDK
- * 17: a warmed replica lost 2,352 of its 2,564 C2 methods), so a warmed-up replica that is followed would have to
- * compile its request path again.
+ * <p>Recorded from the start, never started later: as the first recording of a running JVM it would make all of its
+ * compiled code not entrant (the Flight Recorder transforms JDK classes to record their events, and HotSpot then
+ * deoptimizes every compiled method; measured on JDK 17: a warmed replica lost 2,352 of its 2,564 C2 methods), and in
+ * any JVM it would miss what was inlined before it started, so that methods running at the top tier inside the
+ * compilations of a warm-up could not be counted.
  *
  * <p>The JVM must have been started with its repository where this JVM can read it
  * ({@link FlightRecording#repositoryOption}). The recording keeps at most {@value #MAX_SIZE} on disk.
@@ -72,22 +72,6 @@ public final class InlinedCode implements AutoCloseable {
      */
     public static InlinedCode follow(long pid, Path repository, Predicate<String> keep) throws IOException {
         InlinedCode code = new InlinedCode(chunksOf(pid, repository), Instant.EPOCH, keep);
-        code.stream.startAsync();
-        return code;
-    }
-
-    /**
-     * Starts recording JVM {@code pid}'s inlining now (the settings file written into {@code settingsDir}) and follows
-     * it, as {@link #follow}. Only for a JVM that has run the Flight Recorder since its start (one recording events
-     * for the lab): in any other, the first recording started makes all of its compiled code not entrant.
-     *
-     * @throws IOException if the JVM is gone, cannot record, or has no repository in {@code repository}
-     */
-    public static InlinedCode startAndFollow(long pid, Path repository, Path settingsDir, Predicate<String> keep)
-            throws IOException {
-        Instant since = Instant.now().minusSeconds(1);
-        Jcmd.run(pid, "JFR.start name=" + RECORDING + " " + settingsOption(settingsDir).replace(',', ' '));
-        InlinedCode code = new InlinedCode(chunksOf(pid, repository), since, keep);
         code.stream.startAsync();
         return code;
     }

@@ -106,10 +106,7 @@ public final class Replica implements AutoCloseable {
         return baseDir.resolve(EVENT_REPOSITORY);
     }
 
-    /**
-     * Whether what its JVM inlines can be followed from {@link #eventRepository()} without disturbing it: recorded from
-     * its start, or its Flight Recorder running from its start (then the recording is started once it has booted).
-     */
+    /** Whether its JVM records what it inlines from its start into {@link #eventRepository()}. */
     public boolean recordsInlining() {
         return recordsInlining;
     }
