@@ -646,7 +646,7 @@ public final class ReplicationManager implements AutoCloseable {
         deadRecordings().forEach((name, rec) -> {
             Path file = dir.resolve(name + request.suffix() + ".jfr");
             try {
-                if (FlightRecording.collect(rec.replica.eventRepository(), file)) {
+                if (FlightRecording.collect(rec.replica.eventRepository(), file, request.sinceEpochUs())) {
                     written.put(name, file.toString());
                     failed.remove(name); // it died while being asked
                 }

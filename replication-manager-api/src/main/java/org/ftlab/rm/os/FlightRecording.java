@@ -16,6 +16,7 @@ import java.time.ZoneId;
 import java.time.format.DateTimeFormatter;
 import java.util.Comparator;
 import java.util.List;
+import java.util.concurrent.TimeUnit;
 import jdk.jfr.Configuration;
 import jdk.jfr.Recording;
 
@@ -106,20 +107,22 @@ public final class FlightRecording implements AutoCloseable {
     }
 
     /**
-     * Writes what a JVM that is gone left in its repository (the chunks it had flushed: a JVM flushes its events about
-     * once a second, so a killed one loses its last second at most) to {@code file}, atomically, oldest chunk first (a
-     * file of several chunks is one recording to a reader). A JVM that exited in order removed its chunks.
+     * Writes what a JVM that is gone left in its repository since {@code sinceEpochUs} (the chunks it had flushed and
+     * last wrote to since then, whole: a little more; a JVM flushes its events about once a second, so a killed one
+     * loses its last second at most) to {@code file}, atomically, oldest chunk first (a file of several chunks is one
+     * recording to a reader). A JVM that exited in order removed its chunks.
      *
      * @return whether there was anything to write
      * @throws IOException if the repository or the file cannot be read or written
      */
-    public static boolean collect(Path repository, Path file) throws IOException {
+    public static boolean collect(Path repository, Path file, long sinceEpochUs) throws IOException {
         List<Path> chunks;
         if (!Files.isDirectory(repository)) {
             return false;
         }
         try (var walk = Files.walk(repository)) {
-            chunks = walk.filter(p -> p.getFileName().toString().endsWith(".jfr") && Files.isRegularFile(p))
+            chunks = walk.filter(p -> p.getFileName().toString().endsWith(".jfr") && Files.isRegularFile(p)
+                            && lastWrittenEpochUs(p) >= sinceEpochUs)
                     .sorted(Comparator.comparing((Path p) -> p.getFileName().toString())).toList();
         }
         if (chunks.isEmpty()) {
@@ -133,6 +136,14 @@ public final class FlightRecording implements AutoCloseable {
         }
         Files.move(tmp, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
         return true;
+    }
+
+    private static long lastWrittenEpochUs(Path p) {
+        try {
+            return Files.getLastModifiedTime(p).to(TimeUnit.MICROSECONDS);
+        } catch (IOException e) {
+            return Long.MAX_VALUE; // being written: keep it
+        }
     }
 
     /**

@@ -10,6 +10,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.TimeUnit;
 import jdk.jfr.consumer.RecordedEvent;
 import jdk.jfr.consumer.RecordingFile;
 import org.junit.jupiter.api.Test;
@@ -67,7 +68,7 @@ class FlightRecordingTest {
     }
 
     @Test
-    void whatAKilledChildHadFlushedIsCollectedFromItsRepositoryIntoOneReadableFile() throws Exception {
+    void whatAKilledChildHadFlushedIsCollectedFromItsRepositoryIntoOneReadableFileAndNothingOlderThanAsked() throws Exception {
         Path settings = FlightRecording.settingsFile(dir);
         Path repository = dir.resolve("repo");
         List<String> cmd = ChildJvm.command(Idle.class.getName(),
@@ -81,7 +82,7 @@ class FlightRecordingTest {
             Jcmd.run(child.pid(), "GC.run");
             // the child flushes its events to the repository about once a second: wait until the collection is there
             long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
-            while (!(FlightRecording.collect(repository, file) && forcedCollectionsSoFar(file) > 0)) {
+            while (!(FlightRecording.collect(repository, file, 0) && forcedCollectionsSoFar(file) > 0)) {
                 assertTrue(System.nanoTime() < deadline, "the child flushed its forced collection within 60 s");
                 Thread.sleep(200);
             }
@@ -91,10 +92,13 @@ class FlightRecordingTest {
             child.waitFor();
         }
         Jcmd.forget(child.pid());
-        assertTrue(FlightRecording.collect(repository, file), "the killed child left its chunks");
+        long afterDeathUs = TimeUnit.MILLISECONDS.toMicros(System.currentTimeMillis()) + 1_000_000;
+        assertFalse(FlightRecording.collect(repository, file, afterDeathUs), "nothing written since after its death");
+        assertFalse(Files.exists(file));
+        assertTrue(FlightRecording.collect(repository, file, 0), "the killed child left its chunks");
         assertFalse(Files.exists(dir.resolve("child-seg1.jfr.tmp")), "written under a temporary name");
         assertTrue(forcedCollections(file) > 0, "the forced collection is in the collected file");
-        assertFalse(FlightRecording.collect(dir.resolve("none"), dir.resolve("none.jfr")), "no repository, no file");
+        assertFalse(FlightRecording.collect(dir.resolve("none"), dir.resolve("none.jfr"), 0), "no repository, no file");
         assertFalse(Files.exists(dir.resolve("none.jfr")));
     }
 
