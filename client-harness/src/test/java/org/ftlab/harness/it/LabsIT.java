@@ -238,22 +238,24 @@ class LabsIT {
     }
 
     @Test
-    void lab8ShadowsRunOnTheBackupAndEveryHandOverIsReportedWithItsTimeBackToSpeed() throws Exception {
-        Ran r = complete("08-", "lab8-shadow0.5");
-        Path run = r.runs().resolve("lab8-shadow0.5");
-        assertEquals(0.5, manifest(run).path("settings").path("shadow_share").asDouble(), "the share is recorded");
-        Matcher shadows = Pattern.compile("shadows \\(50\\.0% of requests, to every backup\\): (\\d+) queued, (\\d+) "
-                + "answered").matcher(r.output());
-        assertTrue(shadows.find(), r.output());
-        assertTrue(Integer.parseInt(shadows.group(2)) > 0, "the backup answered shadows: " + shadows.group());
+    void lab8EveryHandOverIsReportedWithItsTimeBackToSpeedAndWhetherThePromotedReplicaWasHot() throws Exception {
+        Ran r = complete("08-", "lab8-jit0.25");
+        Path run = r.runs().resolve("lab8-jit0.25");
+        assertTrue(r.output().contains("request path at the top tier when promoted"), r.output());
         JsonNode summary = JSON.readTree(run.resolve("report/summary.json").toFile());
+        int read = 0;
         for (JsonNode fault : summary.path("failover").path("faults")) {
             JsonNode h = fault.path("handover");
             if (!h.isMissingNode()) {
                 assertTrue(h.has("ratio") && h.has("back_to_speed_s"), "each hand-over with its time back to speed: "
                         + h);
             }
+            if (fault.has("promoted_top_tier_share")) {
+                assertTrue(fault.path("promoted_hot").isBoolean(), "hot or not beside the share: " + fault);
+                read++;
+            }
         }
+        assertTrue(read > 0, "the promoted replica's share was read before its promotion: " + summary.path("failover"));
     }
 
     @Test
