@@ -22,8 +22,9 @@ import org.ftlab.rm.replica.RequestPath;
  * method any primary of the lab has had at the top tier (it grows as primaries serve); a replica is hot while its
  * share is at least {@value #HOT_SHARE}. Read from each local replica's code cache every {@value #PERIOD_MILLIS} ms
  * ({@link CompiledCode}) and what its compilers inlined ({@link InlinedCode}: in JVMs that compile at C2, C1 inlining
- * only trivial methods; recorded from its start, followed once it has booted); a replica on another machine, or one not read yet, has
- * no share. Mechanism for the manager's status and failure records; what makes a replica hot is elsewhere.
+ * only trivial methods; recorded from its start, followed once it has booted); a replica on another machine, or one
+ * not read yet, has no share. Mechanism for the manager's status and failure records; what makes a replica hot is
+ * elsewhere.
  */
 final class Hotness implements AutoCloseable {
     /** The least share of the reference at the top tier of a hot replica. */
