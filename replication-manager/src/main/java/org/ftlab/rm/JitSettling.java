@@ -7,9 +7,9 @@ import org.ftlab.rm.replica.RequestPath;
 /**
  * Whether a local replica's JIT has caught up with its warm-up: the request path's methods compiled at C2 grew by
  * fewer than {@value #MIN_NEW_METHODS} (or {@value #GROWTH} of them) since the last reading. (Its C2 compile queue is
- * not asked to be empty: under the warm-up's own concurrent rounds it seldom is, recompilations coming and going.) Read from its code cache and compile queue ({@code jcmd}); a replica that cannot be read counts
- * as settled (the warm-up does not go on blind). Policy for {@link ReplicaWarmer#warmUp(org.ftlab.rm.replica.Replica,
- * ReplicaWarmer.Settling)}.
+ * not asked to be empty: under the warm-up's own concurrent rounds it seldom is, recompilations coming and going.)
+ * Read from its code cache ({@code jcmd}); a replica that cannot be read counts as settled (the warm-up does not go
+ * on blind). Policy for {@link ReplicaWarmer#warmUp(org.ftlab.rm.replica.Replica, ReplicaWarmer.Settling)}.
  */
 final class JitSettling implements ReplicaWarmer.Settling {
     static final int MIN_NEW_METHODS = 5;

@@ -60,7 +60,16 @@ public final class InlinedCode implements AutoCloseable {
      * @throws IllegalArgumentException if a path holds a comma (which JVM options cannot carry)
      */
     public static List<String> jvmOptions(Path settingsDir) throws IOException {
-        return List.of("-XX:StartFlightRecording=name=" + RECORDING + "," + settingsOption(settingsDir));
+        Path settings = settingsDir.resolve("ftlab-jit.jfc");
+        if (!FlightRecording.canHoldRepository(settings)) {
+            throw new IllegalArgumentException("cannot record inlining with a comma in the path " + settings);
+        }
+        if (!Files.isRegularFile(settings)) {
+            Files.createDirectories(settingsDir);
+            AtomicFiles.write(settings, SETTINGS);
+        }
+        return List.of("-XX:StartFlightRecording=name=" + RECORDING + ",settings=" + settings.toAbsolutePath()
+                + ",disk=true,maxsize=" + MAX_SIZE);
     }
 
     /**
@@ -74,19 +83,6 @@ public final class InlinedCode implements AutoCloseable {
         InlinedCode code = new InlinedCode(chunksOf(pid, repository), Instant.EPOCH, keep);
         code.stream.startAsync();
         return code;
-    }
-
-    /** {@code settings=<file>,disk=true,maxsize=<max>}, the settings file written into {@code settingsDir} once. */
-    private static String settingsOption(Path settingsDir) throws IOException {
-        Path settings = settingsDir.resolve("ftlab-jit.jfc");
-        if (!FlightRecording.canHoldRepository(settings)) {
-            throw new IllegalArgumentException("cannot record inlining with a comma in the path " + settings);
-        }
-        if (!Files.isRegularFile(settings)) {
-            Files.createDirectories(settingsDir);
-            AtomicFiles.write(settings, SETTINGS);
-        }
-        return "settings=" + settings.toAbsolutePath() + ",disk=true,maxsize=" + MAX_SIZE;
     }
 
     /** The directory a JVM writes its chunks into: {@code <repository>/<start time>_<pid>}. */

@@ -135,9 +135,9 @@ public final class ReplicaLauncher {
         // started later would deoptimize all its compiled code in a JVM without events, and in any JVM would miss
         // what the boot's warm-up inlined: its code cache then holds methods at the top tier inside compilations
         // that cannot be counted (measured: promoted replicas read at 64-66% instead of 83-93%).
-        boolean inliningFollowable = !placement.isRemote() && FlightRecording.canHoldRepository(repository)
+        boolean recordsInlining = !placement.isRemote() && FlightRecording.canHoldRepository(repository)
                 && FlightRecording.canHoldRepository(baseDir.getParent()) && c2;
-        if (inliningFollowable) {
+        if (recordsInlining) {
             try {
                 cmd.addJavaOptions(InlinedCode.jvmOptions(baseDir.getParent()).toArray(String[]::new));
             } catch (IOException e) {
@@ -202,7 +202,7 @@ public final class ReplicaLauncher {
             }
         }
         return new Replica(name, placement, pid, offset, baseDir, process, OrphanGuard.watch(process.pid()),
-                launched, inliningFollowable, c2);
+                launched, recordsInlining, c2);
     }
 
     /**
