@@ -132,7 +132,12 @@ class GridIT {
                 assertEquals(6, mine.stream().filter(r -> r.get("method").equals("viewAuction")).count());
                 for (int i = 0; i < mine.size(); i++) {
                     Map<String, String> r = mine.get(i);
-                    assertEquals("ok", r.get("outcome"), block + " " + r);
+                    // No fault in this grid: every request is answered by the first replica asked, or (on a
+                    // stalled machine, an attempt outlasting the client's invocation timeout) by the same primary
+                    // again, after the manager declined the client's suspicion. Never by another replica.
+                    assertTrue(r.get("outcome").equals("ok") || r.get("outcome").equals("retried")
+                            && r.get("fault_id").isEmpty() && r.get("failover_us").length() > 0
+                            && r.get("replica").equals(mine.get(0).get("replica")), block + " " + r);
                     assertEquals(block.contains("-r256-") ? "256" : "", r.get("reply_bytes"));
                     // One host, one clock: the probes nest inside the client's round trip.
                     assertTrue(us(r, "client_send_us") <= us(r, "server_recv_us"), r.toString());
