@@ -239,8 +239,8 @@ class LabsIT {
 
     @Test
     void lab8EveryHandOverIsReportedWithItsTimeBackToSpeedAndWhetherThePromotedReplicaWasHot() throws Exception {
-        Ran r = complete("08-", "lab8-jit0.25");
-        Path run = r.runs().resolve("lab8-jit0.25");
+        Ran r = complete("08-", "lab8-jit0.05");
+        Path run = r.runs().resolve("lab8-jit0.05");
         assertTrue(r.output().contains("request path at the top tier when promoted"), r.output());
         JsonNode summary = JSON.readTree(run.resolve("report/summary.json").toFile());
         int read = 0;

@@ -16,15 +16,15 @@ public final class RequestPath {
             "org.jboss.invocation.", "com.arjuna.", "org.wildfly.transaction.", "org.xnio.");
     /**
      * The environment variable that scales the JIT's compile thresholds of the request path's methods in every
-     * replica of a lab started where it is set (HotSpot's per-method {@code CompileThresholdScaling}: 0.25 compiles a
-     * method at each tier after a quarter of the calls); 1: as the JVM's defaults; unset: {@value #DEFAULT_JIT_SCALING}.
+     * replica of a lab started where it is set (HotSpot's per-method {@code CompileThresholdScaling}: 0.05 compiles a
+     * method at each tier after a twentieth of the calls); 1: as the JVM's defaults; unset: {@value #DEFAULT_JIT_SCALING}.
      */
     public static final String JIT_SCALING_ENV = "FTLAB_JIT_SCALING";
     /**
      * The scaling of a lab where {@value #JIT_SCALING_ENV} is unset: the one measured to bring promoted replicas to
      * "hot" at the least cost (docs/performance.md §3).
      */
-    public static final double DEFAULT_JIT_SCALING = 0.25;
+    public static final double DEFAULT_JIT_SCALING = 0.05;
 
     private RequestPath() {
     }
@@ -79,7 +79,7 @@ public final class RequestPath {
         try {
             scaling = Double.parseDouble(v.trim());
         } catch (NumberFormatException e) {
-            throw new IllegalArgumentException(JIT_SCALING_ENV + " must be a number above 0 and at most 1, e.g. 0.25; "
+            throw new IllegalArgumentException(JIT_SCALING_ENV + " must be a number above 0 and at most 1, e.g. 0.05; "
                     + "was '" + v + "'");
         }
         jitOptions(scaling); // validates

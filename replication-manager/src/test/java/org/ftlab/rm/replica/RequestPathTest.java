@@ -36,10 +36,10 @@ class RequestPathTest {
     }
 
     @Test
-    void anUnsetScalingIsTheDefaultQuarterAndOneTurnsItOff() {
+    void anUnsetScalingIsTheDefaultTwentiethAndOneTurnsItOff() {
         assertEquals(RequestPath.DEFAULT_JIT_SCALING, RequestPath.jitScaling(null));
         assertEquals(RequestPath.DEFAULT_JIT_SCALING, RequestPath.jitScaling(" "));
-        assertEquals(0.25, RequestPath.DEFAULT_JIT_SCALING);
+        assertEquals(0.05, RequestPath.DEFAULT_JIT_SCALING);
         assertEquals(1, RequestPath.jitScaling("1"));
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> RequestPath.jitScaling("abc"));
         assertTrue(e.getMessage().contains("was 'abc'"), e.getMessage());
