@@ -46,10 +46,10 @@ public final class InlinedCode implements AutoCloseable {
     private final Predicate<String> keep;
     private final EventStream stream;
 
-    private InlinedCode(Path chunks, Instant since, Predicate<String> keep) throws IOException {
+    private InlinedCode(Path chunks, Predicate<String> keep) throws IOException {
         this.keep = keep;
         this.stream = EventStream.openRepository(chunks);
-        stream.setStartTime(since);
+        stream.setStartTime(Instant.EPOCH); // from the JVM's start: a repository's stream begins at its next event
         stream.onEvent("jdk.CompilerInlining", this::onInlining);
     }
 
@@ -80,7 +80,7 @@ public final class InlinedCode implements AutoCloseable {
      * @throws IOException if the JVM records nothing into {@code repository}
      */
     public static InlinedCode follow(long pid, Path repository, Predicate<String> keep) throws IOException {
-        InlinedCode code = new InlinedCode(chunksOf(pid, repository), Instant.EPOCH, keep);
+        InlinedCode code = new InlinedCode(chunksOf(pid, repository), keep);
         code.stream.startAsync();
         return code;
     }
