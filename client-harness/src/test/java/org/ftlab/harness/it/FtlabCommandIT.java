@@ -104,6 +104,10 @@ class FtlabCommandIT {
                         + " before its first replica started");
                 Thread.sleep(100);
             }
+            // A process started with SIGINT ignored (a test run started in the background of a shell without job
+            // control, e.g. with nohup) keeps it ignored, and so does everything it starts: Ctrl-C cannot reach it.
+            assertFalse(ignoresSigint(demo.pid()), "the demo ignores SIGINT because this test run does: start the "
+                    + "tests from a shell that does not ignore it (not in the background of one without job control)");
             // What Ctrl-C delivers to the command (scripts/ftlab execs java, so this is the JVM).
             new ProcessBuilder("kill", "-INT", Long.toString(demo.pid())).start().waitFor();
             assertTrue(demo.waitFor(2, TimeUnit.MINUTES), "the demo stops within 2 min of Ctrl-C");
@@ -238,5 +242,15 @@ class FtlabCommandIT {
     private static String phaseOf(String row) {
         String[] f = row.split(",", -1);
         return f.length > 19 ? f[18] + "," + f[19] : "";
+    }
+
+    /** Whether process {@code pid} ignores SIGINT (its {@code SigIgn} mask in {@code /proc/PID/status}). */
+    private static boolean ignoresSigint(long pid) throws IOException {
+        for (String line : Files.readAllLines(Path.of("/proc", Long.toString(pid), "status"))) {
+            if (line.startsWith("SigIgn:")) {
+                return (Long.parseUnsignedLong(line.substring("SigIgn:".length()).trim(), 16) & (1L << 1)) != 0;
+            }
+        }
+        return false;
     }
 }
