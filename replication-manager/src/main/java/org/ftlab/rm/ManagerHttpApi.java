@@ -15,6 +15,7 @@ import java.util.concurrent.Executors;
 import org.ftlab.fd.FailureReport;
 import org.ftlab.fd.ProcessStateQuery;
 import org.ftlab.rm.api.ClientReportReply;
+import org.ftlab.rm.api.DegreeChange;
 import org.ftlab.rm.api.EventDump;
 import org.ftlab.rm.api.FaultSpec;
 import org.ftlab.rm.api.InjectedFault;
@@ -87,6 +88,9 @@ public final class ManagerHttpApi implements AutoCloseable {
         server.createContext("/observe", ex -> api.handleJson(ex, "POST",
                 body -> api.manager().observe(parse(body, ObserveSwitch.class, "an observation switch (JSON with "
                         + "on)"))));
+        server.createContext("/degree", ex -> api.handleJson(ex, "POST",
+                body -> api.manager().setDegree(parse(body, DegreeChange.class, "a degree change (JSON with "
+                        + "replicas)"))));
         server.createContext("/shutdown", ex -> api.handle(ex, "POST", p -> {
             Thread t = new Thread(api.onShutdown, "rm-shutdown");
             t.start();

@@ -21,6 +21,7 @@ import org.ftlab.auction.api.MicroClock;
 import org.ftlab.fd.FailureKind;
 import org.ftlab.fd.FaultDetector;
 import org.ftlab.fd.ProcessState;
+import org.ftlab.rm.api.DegreeChange;
 import org.ftlab.rm.api.EventDump;
 import org.ftlab.rm.api.FailureRecord;
 import org.ftlab.rm.api.FaultKind;
@@ -313,12 +314,45 @@ public final class ReplicationManager implements AutoCloseable {
     private String launchAndJoin(int niceness) throws IOException, TimeoutException, InterruptedException {
         String name = launch(niceness);
         synchronized (lock) {
-            if (!closed) {
-                view.join(name, epochMicros());
+            // the degree may have been lowered while it booted: then it waits as a spare
+            if (!closed && view.offerSpare(name, epochMicros())) {
                 serveAtNormalPriority(name);
             }
         }
         return name;
+    }
+
+    /**
+     * The view's degree becomes {@code replicas} ({@link DegreeChange}): backups leave for the spare pool, or spares
+     * join (at normal priority), and a replica is launched for each that no ready spare could give.
+     */
+    public DegreeChange.Result setDegree(DegreeChange change) {
+        synchronized (lock) {
+            if (closed) {
+                throw new IllegalStateException("the lab is stopping");
+            }
+            ViewKeeper.DegreeChange decided = view.setDegree(change.replicas(), epochMicros());
+            decided.joined().forEach(this::serveAtNormalPriority);
+            for (int i = 0; i < decided.missing(); i++) {
+                relauncher.submit(() -> {
+                    try {
+                        if (!closed && view().members().size() < change.replicas()) {
+                            launchAndJoin(REPLACEMENT_NICENESS);
+                        }
+                    } catch (Exception e) {
+                        System.err.println("replication-manager: launch for degree " + change.replicas()
+                                + " failed: " + e.getMessage());
+                    }
+                });
+            }
+            if (!decided.left().isEmpty() || !decided.joined().isEmpty()) {
+                System.out.println("replication-manager: degree " + change.replicas() + (decided.left().isEmpty() ? ""
+                        : ", to the spare pool: " + decided.left()) + (decided.joined().isEmpty() ? ""
+                        : ", joined: " + decided.joined()));
+            }
+            return new DegreeChange.Result(view.epoch(), view.targetDegree(), decided.left(), decided.joined(),
+                    decided.missing());
+        }
     }
 
     /** Launches a spare and waits until it serves; it stays outside the view until a serving replica fails. */

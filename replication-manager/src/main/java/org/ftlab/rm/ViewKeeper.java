@@ -22,7 +22,9 @@ import org.ftlab.rm.api.ReplicaState;
  * <p>Not thread-safe: the manager confines it to its lock.
  */
 final class ViewKeeper {
-    private final int targetDegree;
+    /** The degree the lab was started with: the highest {@link #setDegree} may ask for. */
+    private final int maxDegree;
+    private int targetDegree;
     private final Map<String, ReplicaState> states = new LinkedHashMap<>();
     private final List<String> serving = new ArrayList<>();
     /** Ready spares, oldest first: outside the view, taken in this order. */
@@ -38,6 +40,56 @@ final class ViewKeeper {
             throw new IllegalArgumentException("the replication degree must be at least 1, was " + targetDegree);
         }
         this.targetDegree = targetDegree;
+        this.maxDegree = targetDegree;
+    }
+
+    /**
+     * What a change of the degree decided: the backups that left the view for the spare pool, the spares that joined
+     * it, and how many replicas are still missing (no spare was ready: the caller launches them).
+     */
+    record DegreeChange(List<String> left, List<String> joined, int missing) {
+    }
+
+    /**
+     * The view's degree becomes {@code degree}, 1 to the degree the lab started with: lowering it moves the last
+     * backups (never the primary) to the front of the spare pool, where they are the first taken, warm; raising it
+     * takes spares, oldest first. The epoch changes if the view did. A failure waiting for its degree is restored
+     * when the view reaches the new degree.
+     */
+    DegreeChange setDegree(int degree, long nowUs) {
+        if (degree < 1 || degree > maxDegree) {
+            throw new IllegalArgumentException("the replication degree can be 1 to " + maxDegree + " on this lab (it "
+                    + "was started with " + maxDegree + " replicas), was " + degree);
+        }
+        targetDegree = degree;
+        List<String> left = new ArrayList<>();
+        while (serving.size() > degree) {
+            String name = serving.remove(serving.size() - 1);
+            states.put(name, ReplicaState.SPARE);
+            spares.add(0, name);
+            left.add(name);
+        }
+        List<String> joined = new ArrayList<>();
+        while (serving.size() < degree && !spares.isEmpty()) {
+            String name = spares.remove(0);
+            states.put(name, serving.isEmpty() ? ReplicaState.PRIMARY : ReplicaState.BACKUP);
+            serving.add(name);
+            joined.add(name);
+            restoredBy(name, nowUs);
+        }
+        if (serving.size() >= degree) {
+            // a failure still waiting for the old, higher degree has the degree it now needs
+            for (int i = 0; i < failures.size(); i++) {
+                if (failures.get(i).restoredEpochUs() == 0 && !(failures.get(i).wasPrimary()
+                        && failures.get(i).promotedEpochUs() == 0)) {
+                    failures.set(i, failures.get(i).withRestored(nowUs, null));
+                }
+            }
+        }
+        if (!left.isEmpty() || !joined.isEmpty()) {
+            epoch++;
+        }
+        return new DegreeChange(List.copyOf(left), List.copyOf(joined), degree - serving.size());
     }
 
     /**
@@ -281,6 +333,10 @@ final class ViewKeeper {
 
     int targetDegree() {
         return targetDegree;
+    }
+
+    int maxDegree() {
+        return maxDegree;
     }
 
     List<String> servingNames() {

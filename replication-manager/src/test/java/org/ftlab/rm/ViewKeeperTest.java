@@ -171,4 +171,61 @@ class ViewKeeperTest {
         assertEquals(List.of("r1", "r2"), v.servingNames());
         assertTrue(v.spares().isEmpty());
     }
+
+    @Test
+    void loweringTheDegreeMovesTheLastBackupsToTheFrontOfTheSparePoolAndRaisingItTakesThemBackFirst() {
+        ViewKeeper v = new ViewKeeper(3);
+        v.join(v.launching(), 1);
+        v.join(v.launching(), 2);
+        v.join(v.launching(), 3);
+        assertFalse(v.offerSpare(v.launching(), 4));
+        long epoch = v.epoch();
+
+        ViewKeeper.DegreeChange down = v.setDegree(1, 10);
+        assertEquals(List.of("r3", "r2"), down.left());
+        assertEquals(List.of("r1"), v.servingNames(), "the primary never leaves");
+        assertEquals(List.of("r2", "r3", "r4"), v.spares(), "the warm backups are taken first");
+        assertEquals(ReplicaState.SPARE, v.state("r2"));
+        assertEquals(1, v.targetDegree());
+        assertEquals(epoch + 1, v.epoch());
+
+        ViewKeeper.DegreeChange up = v.setDegree(2, 20);
+        assertEquals(List.of("r2"), up.joined());
+        assertEquals(0, up.missing());
+        assertEquals(List.of("r1", "r2"), v.servingNames());
+        assertEquals(ReplicaState.BACKUP, v.state("r2"));
+        assertEquals(epoch + 2, v.epoch());
+
+        assertEquals(0, v.setDegree(2, 30).joined().size());
+        assertEquals(epoch + 2, v.epoch(), "asking for the degree the view has changes nothing");
+    }
+
+    @Test
+    void aFailureAtALoweredDegreeIsRestoredFromTheDemotedBackup() {
+        ViewKeeper v = lab(0);
+        v.setDegree(1, 10);
+        ViewKeeper.Failure f = v.fail("r1", FailureKind.CRASH, FD, 100, 110);
+        assertEquals("r2", f.spareJoined());
+        assertEquals("r2", f.promoted(), "the demoted backup is the new primary");
+        assertFalse(f.needsReplacement());
+    }
+
+    @Test
+    void raisingTheDegreeWithoutSparesSaysHowManyAreMissingAndALaterReplicaJoins() {
+        ViewKeeper v = lab(0);
+        v.setDegree(1, 10);
+        v.fail("r2", FailureKind.CRASH, FD, 20, 21); // the demoted backup, now a spare, fails
+        ViewKeeper.DegreeChange up = v.setDegree(2, 30);
+        assertEquals(1, up.missing());
+        assertTrue(v.offerSpare(v.launching(), 40), "a replica booted while the view is short joins it");
+        assertEquals(List.of("r1", "r3"), v.servingNames());
+    }
+
+    @Test
+    void theDegreeCannotExceedTheOneTheLabStartedWith() {
+        ViewKeeper v = lab(2);
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> v.setDegree(3, 10));
+        assertTrue(e.getMessage().contains("1 to 2"), e.getMessage());
+        assertThrows(IllegalArgumentException.class, () -> v.setDegree(0, 10));
+    }
 }

@@ -13,6 +13,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
 import org.ftlab.rm.api.ClientReportReply;
+import org.ftlab.rm.api.DegreeChange;
 import org.ftlab.rm.api.EventDump;
 import org.ftlab.rm.api.FaultSpec;
 import org.ftlab.rm.api.InjectedFault;
@@ -82,6 +83,13 @@ public final class ManagerClient {
     public ObserveSwitch.Result observe(boolean on) throws IOException {
         return JSON.treeToValue(post("/observe", "application/json", JSON.writeValueAsString(new ObserveSwitch(on)),
                 Duration.ofSeconds(60)), ObserveSwitch.Result.class);
+    }
+
+    /** The view's replication degree becomes {@code replicas} ({@link DegreeChange}); a degree the lab cannot reach
+     * is refused with the manager's one line. */
+    public DegreeChange.Result setDegree(int replicas) throws IOException {
+        return JSON.treeToValue(post("/degree", "application/json", JSON.writeValueAsString(new DegreeChange(
+                replicas))), DegreeChange.Result.class);
     }
 
     public void shutdown() throws IOException {
