@@ -48,7 +48,17 @@ public final class RunAnalysis {
      * replicates), the replicate (1…R), the open-loop rate per client (0 in closed loop) and the warm-up rows the file
      * holds (left out of every statistic).
      */
-    public record Block(String block, int replicate, double ratePerS, int warmupRows) {
+    /**
+     * A block as the analysis groups it: its name, replicate, open-loop rate, warm-up rows, and the levels of the
+     * infrastructure factors the run varies ({@code strategy}, {@code platform} null and {@code replicas} 0 when it
+     * does not: the run's one is in the manifest).
+     */
+    public record Block(String block, int replicate, double ratePerS, int warmupRows, String strategy, int replicas,
+            String platform) {
+        public Block(String block, int replicate, double ratePerS, int warmupRows) {
+            this(block, replicate, ratePerS, warmupRows, null, 0, null);
+        }
+
         public boolean openLoop() {
             return ratePerS > 0;
         }
@@ -291,7 +301,8 @@ public final class RunAnalysis {
         Manifest m = Manifest.readAny(runDir);
         Design design = design(m.grid());
         warnings.addAll(manifestWarnings(m, design, blocks));
-        return new RunHeader(m.failoverStrategy() == null ? "unknown" : m.failoverStrategy(),
+        return new RunHeader(m.grid() != null && m.grid().strategy() != null ? String.join(",", m.grid().strategy())
+                : m.failoverStrategy() == null ? "unknown" : m.failoverStrategy(),
                 m.settings().describe(), m.faults().describeKinds(), design);
     }
 
@@ -407,6 +418,9 @@ public final class RunAnalysis {
             .thenComparingInt(p -> id(p).clients())
             .thenComparingDouble(p -> id(p).openLoop() ? id(p).ratePerS() : id(p).thinkMillis())
             .thenComparingInt(p -> id(p).replyBytes())
+            .thenComparing(p -> String.valueOf(id(p).strategy()))
+            .thenComparingInt(p -> id(p).replicas())
+            .thenComparing(p -> String.valueOf(id(p).platform()))
             .thenComparingInt(p -> id(p).replicate())
             .thenComparing(p -> p.getFileName().toString());
 
@@ -485,7 +499,8 @@ public final class RunAnalysis {
         OpenLoop open = pf.openLoop() ? new OpenLoop(LatencyStats.of(service.toArray()), late, maxDelay) : null;
         SteadyState steady = method >= 0 ? steadyState(pf, method) : allSteady;
         return new Entry(pf.config, pf.clients, pf.thinkMillis, pf.reply, name, failures, stats, breakdown, rate,
-                throughput, new Block(pf.block, pf.replicate, pf.ratePerS, pf.warmupRows), steady, corrected, open);
+                throughput, new Block(pf.block, pf.replicate, pf.ratePerS, pf.warmupRows, pf.strategy,
+                        pf.replicas, pf.platform), steady, corrected, open);
     }
 
     /**
@@ -725,8 +740,11 @@ public final class RunAnalysis {
         return new MagicalOnePercent(tested, w10, w25, untestable);
     }
 
-    /** The factors of the grid, by name as in summary.json: clients, the load factor, reply size, method. */
-    private static Map<String, Function<Entry, Object>> factors(Design design) {
+    /**
+     * The factors of the grid, by name as in summary.json: clients, the load factor, reply size, the infrastructure
+     * factors the run varies (strategy, replicas, platform), method.
+     */
+    private static Map<String, Function<Entry, Object>> factors(Design design, List<Entry> entries) {
         Map<String, Function<Entry, Object>> factors = new LinkedHashMap<>();
         factors.put("clients", Entry::clients);
         if (design.openLoop()) {
@@ -735,6 +753,15 @@ public final class RunAnalysis {
             factors.put("think_ms", Entry::thinkMillis);
         }
         factors.put("reply", Entry::reply);
+        if (entries.stream().anyMatch(e -> e.block().strategy() != null)) {
+            factors.put("strategy", e -> e.block().strategy());
+        }
+        if (entries.stream().anyMatch(e -> e.block().replicas() > 0)) {
+            factors.put("replicas", e -> e.block().replicas());
+        }
+        if (entries.stream().anyMatch(e -> e.block().platform() != null)) {
+            factors.put("platform", e -> e.block().platform());
+        }
         factors.put("method", Entry::method);
         return factors;
     }
@@ -760,7 +787,7 @@ public final class RunAnalysis {
         if (perMethod.stream().mapToInt(Entry::replicate).max().orElse(1) < 2) {
             return List.of();
         }
-        Map<String, Function<Entry, Object>> factors = factors(design);
+        Map<String, Function<Entry, Object>> factors = factors(design, perMethod);
         List<FactorialEffect> out = new ArrayList<>();
         for (Map.Entry<String, Function<LatencyStats, Double>> metric : metrics().entrySet()) {
             List<FactorialAnova.Observation> obs = new ArrayList<>();
@@ -784,7 +811,7 @@ public final class RunAnalysis {
     /** ANOVA of each metric across configurations on each factor; method entries only ("all" would double count). */
     static List<Anova> anova(List<Entry> entries, Design design) {
         List<Entry> perMethod = entries.stream().filter(e -> !e.method().equals("all") && e.stats() != null).toList();
-        Map<String, Function<Entry, Object>> factors = factors(design);
+        Map<String, Function<Entry, Object>> factors = factors(design, perMethod);
         Map<String, Function<LatencyStats, Double>> metrics = metrics();
         List<Anova> out = new ArrayList<>();
         for (Map.Entry<String, Function<Entry, Object>> factor : factors.entrySet()) {

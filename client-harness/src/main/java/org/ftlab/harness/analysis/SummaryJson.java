@@ -29,7 +29,8 @@ final class SummaryJson {
             "rate_per_s", "warmup_rows", "steady_first_decile_mean_us", "steady_last_decile_mean_us",
             "steady_state", "co_expected_interval_us", "corrected_count", "mean_corrected_us", "p50_corrected_us",
             "p90_corrected_us", "p99_corrected_us", "p999_corrected_us", "p9999_corrected_us", "service_mean_us",
-            "service_median_us", "service_p99_us", "service_max_us", "late_starts", "max_start_delay_us");
+            "service_median_us", "service_p99_us", "service_max_us", "late_starts", "max_start_delay_us",
+            "strategy", "replicas", "platform");
 
     private SummaryJson() {
     }
@@ -81,6 +82,10 @@ final class SummaryJson {
         n.put("replicate", b2.replicate());
         putNullable(n, "rate_per_s", b2.openLoop() ? b2.ratePerS() : null);
         n.put("warmup_rows", b2.warmupRows());
+        // the infrastructure factors' levels, in a run that varies them (else null: the manifest's one)
+        putNullable(n, "strategy", b2.strategy());
+        putNullable(n, "replicas", b2.replicas() > 0 ? b2.replicas() : null);
+        putNullable(n, "platform", b2.platform());
         RunAnalysis.SteadyState st = e.steady();
         putNullable(n, "steady_first_decile_mean_us", st == null ? null : st.firstDecileMeanUs());
         putNullable(n, "steady_last_decile_mean_us", st == null ? null : st.lastDecileMeanUs());

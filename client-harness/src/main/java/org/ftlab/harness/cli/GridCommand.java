@@ -60,10 +60,11 @@ public final class GridCommand implements Callable<Integer> {
                     + "then views of the auction service, each post audited exactly once in the database).")
     String workload;
 
-    @Option(names = "--strategy", defaultValue = "preconnected", paramLabel = "STRATEGY",
+    @Option(names = "--strategy", defaultValue = "preconnected", paramLabel = "LIST",
             description = "Client fail-over: reactive, preconnected, hedged or active (docs/architecture.md; "
                     + "default: ${DEFAULT-VALUE}), or class:NAME, a strategy of your own from --plugin-dir "
-                    + "(docs/labs/plugins.md).")
+                    + "(docs/labs/plugins.md). Several, e.g. preconnected,active: a factor of the grid, crossed with "
+                    + "the others, each level with clients of its own.")
     String strategy;
 
     @Option(names = "--plugin-dir", paramLabel = "DIR", description = "Where a class:NAME strategy is: the "
@@ -88,8 +89,15 @@ public final class GridCommand implements Callable<Integer> {
     @Mixin
     FaultOptions faultOptions;
 
-    @Option(names = "--replicas", paramLabel = "N", description = "Replicas, 1 to 5 (default: 2).")
-    Integer replicas;
+    @Option(names = "--replicas", paramLabel = "LIST", description = "Replicas, 1 to 5 (default: 2). Several, e.g. "
+            + "2,3: a factor of the grid; the lab runs the highest, and a block of a lower degree moves backups to "
+            + "the spare pool until it ends (with --lab: levels up to the lab's degree).")
+    String replicasOption;
+
+    /** The lab's degree: the one level, or the highest of a factor's. */
+    private Integer replicas;
+    /** The degree factor's levels (two or more), else empty. */
+    private java.util.List<Integer> replicaLevels = java.util.List.of();
 
     @Option(names = "--topology", defaultValue = "local", paramLabel = "T", description = "local: every process on "
             + "this machine's loopback (default); netns: the database, every replica, the manager with the Fault "
@@ -113,6 +121,15 @@ public final class GridCommand implements Callable<Integer> {
     public Integer call() throws Exception {
         PrintWriter outw = spec.commandLine().getOut();
         Path runDir = FtlabCommand.runDir(out, "");
+        if (replicasOption != null) {
+            java.util.List<Integer> levels = GridPlan.parseInts("--replicas", replicasOption);
+            if (levels.isEmpty()) {
+                throw new IllegalArgumentException("--replicas needs a number of replicas, 1 to 5, or a list like 2,3");
+            }
+            new GridPlan.Infra(java.util.List.of(), levels); // one line for a bad level, before anything starts
+            replicas = levels.stream().max(Integer::compare).orElseThrow();
+            replicaLevels = levels.size() > 1 ? levels : java.util.List.of();
+        }
         this.server.observe(); // checked before anything starts
         ManagedLab running = labDir == null ? null : attach();
         if (running != null && running.runDir().equals(runDir.normalize())) {
@@ -142,7 +159,7 @@ public final class GridCommand implements Callable<Integer> {
                 if (!RunDirectory.hasManifest(runDir)) {
                     // bad options fail here, before a network is made
                     knobs.settings(pluginDir);
-                    Strategies.resolve(strategy, pluginDir, ClientSession.GIVE_UP);
+                    strategyLevels(pluginDir);
                     GridPlan p = plan();
                     faultOptions.checkSupported(faultOptions.schedule(p.blockCount()), true, true, false);
                 }
@@ -170,14 +187,23 @@ public final class GridCommand implements Callable<Integer> {
             outw.println("ftlab grid: resuming " + runDir + " (plan from its manifest)");
         } else {
             Workloads.named(workload); // an unknown name fails here, before a lab starts
-            GridPlan plan = plan();
-            FaultSchedule faultPlan = faultOptions.schedule(plan.blockCount());
             RunSettings settings = running != null ? knobs.settings(pluginDir, running.description())
                     : knobs.settings(pluginDir);
             // a plug-in is loaded and checked here, before a lab starts
-            String failover = Strategies.resolve(strategy, settings.pluginPath(), ClientSession.GIVE_UP).name();
+            java.util.List<String> strategies = strategyLevels(settings.pluginPath());
+            String failover = strategies.get(0);
+            GridPlan plan = plan().withInfra(new GridPlan.Infra(strategies.size() > 1 ? strategies
+                    : java.util.List.of(), replicaLevels));
+            FaultSchedule faultPlan = faultOptions.schedule(plan.blockCount());
             if (running != null) {
-                replicas = running.description().replicas();
+                int labReplicas = running.description().replicas();
+                if (replicas != null && replicas > labReplicas) {
+                    throw new IllegalArgumentException("--replicas " + replicasOption + ": the lab in --lab has "
+                            + labReplicas + " replicas, so no block can have " + replicas + "; start the lab with "
+                            + "--replicas " + replicas + " (lower degrees run on it by moving backups to the spare "
+                            + "pool)");
+                }
+                replicas = labReplicas;
                 spares = running.description().spares();
             } else if (replicas == null) {
                 replicas = 2;
@@ -185,9 +211,11 @@ public final class GridCommand implements Callable<Integer> {
             if (replicas < 1 || replicas > 5) {
                 throw new IllegalArgumentException("--replicas must be 1 to 5, was " + replicas);
             }
-            if (faultPlan.enabled() && replicas < 2) {
+            int lowest = replicaLevels.isEmpty() ? replicas : plan.infra().minReplicas();
+            if (faultPlan.enabled() && lowest < 2) {
                 throw new IllegalArgumentException("faults need at least 2 replicas (a backup to fail over to)"
-                        + (running != null ? "; the lab in --lab has " + replicas : ""));
+                        + (!replicaLevels.isEmpty() ? " in every block; --replicas " + replicasOption + " has "
+                        + lowest : running != null ? "; the lab in --lab has " + replicas : ""));
             }
             boolean embedded = running != null ? running.description().embeddedDatabase() : external == null;
             faultOptions.checkSupported(faultPlan, embedded, network != null, hosts != null);
@@ -208,7 +236,11 @@ public final class GridCommand implements Callable<Integer> {
                     plan.profile(), plan.configurations().size(), d.repeat(), d.repeat() == 1 ? "" : "s",
                     plan.postsPerClient(), plan.viewsPerClient(), d.warmupPerClient(), d.arrival().wireName(),
                     d.order().wireName(), d.seed(), faultPlan.enabled() ? faultPlan.entries().size() + " (" + faultPlan.origin()
-                    + ")" : "none", failover, runDir);
+                    + ")" : "none", String.join(",", strategies), runDir);
+            if (!replicaLevels.isEmpty()) {
+                outw.printf(Locale.ROOT, "ftlab grid: replication degree as a factor, levels %s, on a lab of %d "
+                        + "replicas%n", replicaLevels, replicas);
+            }
             if (!settings.equals(RunSettings.DEFAULTS.withPlugin(settings.plugin()))) {
                 outw.println("ftlab grid: " + settings.describe());
             }
@@ -225,7 +257,8 @@ public final class GridCommand implements Callable<Integer> {
      * lab already has its shape.
      */
     private ManagedLab attach() throws IOException {
-        String given = (replicas != null ? " --replicas" : "") + (spares != null ? " --spares" : "")
+        String given = (replicasOption != null && replicaLevels.size() < 2 ? " --replicas" : "")
+                + (spares != null ? " --spares" : "")
                 + knobs.lab.given() + (!topology.equals("local") ? " --topology" : "")
                 + (hostsFile != null ? " --hosts" : "") + (database.external() != null ? " --db-url" : "")
                 + (server.given() ? " --server-dir" : "");
@@ -323,6 +356,29 @@ public final class GridCommand implements Callable<Integer> {
             return 130;
         }
         return 0;
+    }
+
+    /**
+     * The fail-over strategies of {@code --strategy}, by their canonical names, each resolved (a plug-in loaded and
+     * checked) before a lab starts; one line for an unknown or repeated one.
+     */
+    private java.util.List<String> strategyLevels(Path pluginPath) {
+        java.util.List<String> names = GridPlan.parseNames(strategy);
+        if (names.isEmpty()) {
+            throw new IllegalArgumentException("--strategy needs a strategy, e.g. preconnected, or a list like "
+                    + "preconnected,active");
+        }
+        boolean anyPlugin = names.stream().anyMatch(org.ftlab.harness.failover.PluginStrategies::isPlugin);
+        if (pluginPath != null && !anyPlugin) {
+            Strategies.resolve(names.get(0), pluginPath, ClientSession.GIVE_UP); // its one line: a built-in one
+        }
+        java.util.List<String> out = new java.util.ArrayList<>();
+        for (String n : names) {
+            out.add(Strategies.resolve(n, org.ftlab.harness.failover.PluginStrategies.isPlugin(n) ? pluginPath : null,
+                    ClientSession.GIVE_UP).name());
+        }
+        new GridPlan.Infra(out, java.util.List.of()); // a level given twice: one line
+        return out;
     }
 
     private GridPlan plan() throws IOException {

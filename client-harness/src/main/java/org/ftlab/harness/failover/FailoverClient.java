@@ -119,6 +119,11 @@ public final class FailoverClient implements AutoCloseable {
         return shadow == null ? new Shadow.Counts(0, 0, 0, 0) : shadow.counts();
     }
 
+    /** Whether this client has read view {@code epoch} (or a newer one) and is connected as its strategy needs. */
+    public boolean follows(long epoch) {
+        return replicas.follows(epoch);
+    }
+
     /** The replica requests currently go to. */
     public String currentReplica() {
         return replicas.current().name();

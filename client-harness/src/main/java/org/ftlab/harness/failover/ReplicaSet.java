@@ -177,6 +177,19 @@ public final class ReplicaSet implements AutoCloseable {
         return out;
     }
 
+    /**
+     * Whether this client works with view {@code epoch} or a newer one: it has read it and, if it keeps replicas
+     * connected, holds a ready proxy to each of its members (a client without a keeper follows the view when it has
+     * to, so it is always ready).
+     */
+    public boolean follows(long epoch) {
+        if (!keepConnected) {
+            return true;
+        }
+        PrimaryBackupView v = view;
+        return v.epoch() >= epoch && v.members().stream().allMatch(m -> connected.containsKey(m.name()));
+    }
+
     public InvocationTimeout timeout() {
         return timeout;
     }

@@ -9,10 +9,20 @@ import org.ftlab.harness.probe.ConfigId;
  * {@code c04-t20-r512} is 4 clients, 20 ms think time, 512-byte replies; {@code c04-rate50-rorig} is 4 clients sending
  * 50 requests/s each on an open-loop schedule, original replies ({@code rorig}).
  *
+ * A run may vary the infrastructure too: the fail-over strategy, the replication degree and the middleware platform;
+ * a configuration names the levels of those it varies ({@code c04-t00-rorig-sactive-n3}).
+ *
  * @param ratePerS requests per second per client in an open-loop grid; 0 in a closed-loop one
+ * @param strategy the fail-over strategy of this configuration when the run varies it; null: the run's one
+ * @param replicas the replication degree of this configuration when the run varies it; 0: the run's one
+ * @param platform the middleware platform of this configuration when the run varies it; null: the run's one
  */
-public record GridConfig(int clients, int thinkMillis, double ratePerS, ReplySize reply) {
+public record GridConfig(int clients, int thinkMillis, double ratePerS, ReplySize reply, String strategy,
+        int replicas, String platform) {
     public GridConfig {
+        if (replicas < 0 || replicas > 5) {
+            throw new IllegalArgumentException("replicas must be 1 to 5, was " + replicas);
+        }
         if (clients < 1 || clients > 99) {
             throw new IllegalArgumentException("clients must be 1 to 99, was " + clients);
         }
@@ -27,6 +37,11 @@ public record GridConfig(int clients, int thinkMillis, double ratePerS, ReplySiz
         }
     }
 
+    /** A configuration of the workload factors only. */
+    public GridConfig(int clients, int thinkMillis, double ratePerS, ReplySize reply) {
+        this(clients, thinkMillis, ratePerS, reply, null, 0, null);
+    }
+
     /** A closed-loop configuration. */
     public GridConfig(int clients, int thinkMillis, ReplySize reply) {
         this(clients, thinkMillis, 0, reply);
@@ -39,6 +54,11 @@ public record GridConfig(int clients, int thinkMillis, double ratePerS, ReplySiz
         return new GridConfig(clients, 0, ratePerS, reply);
     }
 
+    /** This configuration at the given infrastructure levels (null / 0: a factor the run does not vary). */
+    public GridConfig on(String newStrategy, int newReplicas, String newPlatform) {
+        return new GridConfig(clients, thinkMillis, ratePerS, reply, newStrategy, newReplicas, newPlatform);
+    }
+
     public boolean openLoop() {
         return ratePerS > 0;
     }
@@ -49,7 +69,8 @@ public record GridConfig(int clients, int thinkMillis, double ratePerS, ReplySiz
 
     /** The probe file name of this configuration's replicate {@code replicate} (0: the run has one replicate). */
     public ConfigId idOf(int replicate) {
-        return new ConfigId(clients, thinkMillis, ratePerS, reply.isOriginal() ? -1 : reply.bytes(), replicate);
+        return new ConfigId(clients, thinkMillis, ratePerS, reply.isOriginal() ? -1 : reply.bytes(), strategy,
+                replicas, platform, replicate);
     }
 
     @Override

@@ -8,6 +8,7 @@ import org.ftlab.harness.failover.ClientTuning;
 import org.ftlab.harness.failover.FailoverClient;
 import org.ftlab.harness.failover.Strategies;
 import org.ftlab.harness.lab.ManagedLab;
+import org.ftlab.rm.api.DegreeChange;
 import org.ftlab.rm.api.FaultSpec;
 import org.ftlab.rm.api.InjectedFault;
 import org.ftlab.rm.api.ManagerStatus;
@@ -29,6 +30,12 @@ public interface GridLab {
     /** See {@link ManagedLab#awaitReadyForFault}. */
     boolean awaitReadyForFault(BooleanSupplier going, BooleanSupplier spareCanWait) throws IOException,
             InterruptedException;
+
+    /**
+     * The view's replication degree becomes {@code replicas} (a grid whose degree is a factor); a degree the lab
+     * cannot reach is refused in one line.
+     */
+    DegreeChange.Result setDegree(int replicas) throws IOException;
 
     /** A client of strategy {@code kind} on this lab's replicas. */
     FailoverClient client(Strategies.Kind kind, ClientTuning tuning, Duration giveUp) throws Exception;
@@ -58,6 +65,11 @@ public interface GridLab {
             public boolean awaitReadyForFault(BooleanSupplier going, BooleanSupplier spareCanWait)
                     throws IOException, InterruptedException {
                 return lab.awaitReadyForFault(going, spareCanWait);
+            }
+
+            @Override
+            public DegreeChange.Result setDegree(int replicas) throws IOException {
+                return lab.manager().setDegree(replicas);
             }
 
             @Override

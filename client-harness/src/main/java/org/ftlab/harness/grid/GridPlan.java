@@ -16,10 +16,11 @@ import org.ftlab.harness.probe.ConfigId;
  * replicates and the arrival process.
  *
  * <p>In a closed-loop grid (the seeds') the load factor is the think time; in an open-loop grid it is the request
- * rate per client, and the think-time levels are not used.
+ * rate per client, and the think-time levels are not used. The {@link Infra infrastructure} factors (fail-over
+ * strategy, replication degree) cross the workload's when a run gives them more than one level.
  */
 public record GridPlan(String profile, List<Integer> clients, List<Integer> thinkMillis, List<ReplySize> replies,
-        int postsPerClient, int viewsPerClient, Design design) {
+        Infra infra, int postsPerClient, int viewsPerClient, Design design) {
 
     public static final List<Integer> SEED_CLIENTS = List.of(1, 4, 7, 10);
     public static final List<Integer> SEED_THINK_MS = List.of(0, 20, 40);
@@ -135,6 +136,67 @@ public record GridPlan(String profile, List<Integer> clients, List<Integer> thin
         }
     }
 
+    /**
+     * The infrastructure factors of a run that varies them: the fail-over strategies and the replication degrees,
+     * each crossed with every other factor. A list with fewer than two levels is not a factor (empty: the run's one
+     * strategy and degree, as its manifest records them).
+     */
+    public record Infra(List<String> strategies, List<Integer> replicas) {
+        /** A run that varies no infrastructure. */
+        public static final Infra NONE = new Infra(List.of(), List.of());
+
+        public Infra {
+            strategies = List.copyOf(strategies);
+            replicas = List.copyOf(replicas);
+            if (strategies.stream().distinct().count() < strategies.size()) {
+                throw new IllegalArgumentException("--strategy names a level twice: " + String.join(",", strategies));
+            }
+            if (replicas.stream().distinct().count() < replicas.size()) {
+                throw new IllegalArgumentException("--replicas names a level twice: " + replicas);
+            }
+            for (int r : replicas) {
+                if (r < 1 || r > 5) {
+                    throw new IllegalArgumentException("--replicas levels must be 1 to 5, was " + r);
+                }
+            }
+        }
+
+        /** Whether the strategy is a factor of the run (two levels or more). */
+        public boolean variesStrategy() {
+            return strategies.size() > 1;
+        }
+
+        /** Whether the replication degree is a factor of the run (two levels or more). */
+        public boolean variesReplicas() {
+            return replicas.size() > 1;
+        }
+
+        /** The highest degree a block asks for; 0 when the degree is not a factor. */
+        public int maxReplicas() {
+            return replicas.stream().mapToInt(Integer::intValue).max().orElse(0);
+        }
+
+        /** The lowest degree a block asks for; 0 when the degree is not a factor. */
+        public int minReplicas() {
+            return replicas.stream().mapToInt(Integer::intValue).min().orElse(0);
+        }
+
+        /** Every configuration of {@code workload} at every level of the factors this run varies. */
+        List<GridConfig> cross(List<GridConfig> workload) {
+            List<String> s = variesStrategy() ? strategies : java.util.Collections.singletonList(null);
+            List<Integer> n = variesReplicas() ? replicas : List.of(0);
+            List<GridConfig> out = new ArrayList<>();
+            for (GridConfig c : workload) {
+                for (String strategy : s) {
+                    for (int degree : n) {
+                        out.add(c.on(strategy, degree, null));
+                    }
+                }
+            }
+            return out;
+        }
+    }
+
     /** One (configuration, replicate) of the schedule: a block of the randomized order. */
     public record Block(GridConfig config, int replicate, int of) {
         /** The probe file's name without {@code .csv}: the configuration id, with {@code -repK} when R > 1. */
@@ -149,6 +211,9 @@ public record GridPlan(String profile, List<Integer> clients, List<Integer> thin
     }
 
     public GridPlan {
+        if (infra == null) {
+            infra = Infra.NONE;
+        }
         clients = List.copyOf(clients);
         thinkMillis = List.copyOf(thinkMillis);
         replies = List.copyOf(replies);
@@ -165,6 +230,12 @@ public record GridPlan(String profile, List<Integer> clients, List<Integer> thin
             design = Design.PLAIN;
         }
         configurations(clients, thinkMillis, replies, design); // validates the levels
+    }
+
+    /** A plan that varies no infrastructure. */
+    public GridPlan(String profile, List<Integer> clients, List<Integer> thinkMillis, List<ReplySize> replies,
+            int postsPerClient, int viewsPerClient, Design design) {
+        this(profile, clients, thinkMillis, replies, Infra.NONE, postsPerClient, viewsPerClient, design);
     }
 
     /** A closed-loop plan with no warm-up, one replicate, in grid order. */
@@ -210,9 +281,12 @@ public record GridPlan(String profile, List<Integer> clients, List<Integer> thin
         };
     }
 
-    /** The configurations in grid order: clients, then the load level (think time or rate), then reply size. */
+    /**
+     * The configurations in grid order: clients, then the load level (think time or rate), then reply size, then the
+     * infrastructure levels the run varies (strategy, then degree).
+     */
     public List<GridConfig> configurations() {
-        return configurations(clients, thinkMillis, replies, design);
+        return infra.cross(configurations(clients, thinkMillis, replies, design));
     }
 
     private static List<GridConfig> configurations(List<Integer> clients, List<Integer> think, List<ReplySize> replies,
@@ -271,17 +345,32 @@ public record GridPlan(String profile, List<Integer> clients, List<Integer> thin
 
     public GridPlan withFactors(List<Integer> newClients, List<Integer> newThink, List<ReplySize> newReplies) {
         return new GridPlan("custom", newClients != null ? newClients : clients,
-                newThink != null ? newThink : thinkMillis, newReplies != null ? newReplies : replies,
+                newThink != null ? newThink : thinkMillis, newReplies != null ? newReplies : replies, infra,
                 postsPerClient, viewsPerClient, design);
     }
 
     public GridPlan withCounts(int posts, int views) {
-        return new GridPlan("custom", clients, thinkMillis, replies, posts, views, design);
+        return new GridPlan("custom", clients, thinkMillis, replies, infra, posts, views, design);
     }
 
     /** This plan run another way; the profile name stays (a profile names the sizes, not the design). */
     public GridPlan withDesign(Design newDesign) {
-        return new GridPlan(profile, clients, thinkMillis, replies, postsPerClient, viewsPerClient, newDesign);
+        return new GridPlan(profile, clients, thinkMillis, replies, infra, postsPerClient, viewsPerClient, newDesign);
+    }
+
+    /** This plan with the infrastructure factors {@code newInfra}; the profile name stays. */
+    public GridPlan withInfra(Infra newInfra) {
+        return new GridPlan(profile, clients, thinkMillis, replies, newInfra, postsPerClient, viewsPerClient, design);
+    }
+
+    /** The strategies the blocks use: the factor's levels, or {@code runStrategy} when the run has one. */
+    public List<String> strategiesOr(String runStrategy) {
+        return infra.variesStrategy() ? infra.strategies() : List.of(runStrategy);
+    }
+
+    /** Parses a comma-separated list of names, e.g. {@code preconnected,active}; blanks dropped. */
+    public static List<String> parseNames(String text) {
+        return Arrays.stream(text.split(",")).map(String::trim).filter(x -> !x.isEmpty()).toList();
     }
 
     /** Parses a comma-separated list of whole numbers, e.g. {@code 1,4,7,10}. */

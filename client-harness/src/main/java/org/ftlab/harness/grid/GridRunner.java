@@ -53,7 +53,10 @@ public final class GridRunner {
     private final RunDirectory dir;
     private final GridPlan plan;
     private final Workload workload;
-    private final Strategies.Kind strategy;
+    /** The strategy of each level the blocks use, in the plan's order (one when the run does not vary it). */
+    private final java.util.Map<String, Strategies.Kind> strategies = new java.util.LinkedHashMap<>();
+    /** The degree the lab had before the run, restored at its end when the run varies the degree; 0: not changed. */
+    private int labDegree;
     private final ClientTuning tuning;
     /** Whether the clients shadow their requests to the backups ({@code --shadow}). */
     private final boolean shadows;
@@ -78,7 +81,10 @@ public final class GridRunner {
         this.plan = dir.plan();
         this.workload = Workloads.named(dir.workload());
         RunSettings settings = dir.settings();
-        this.strategy = Strategies.resolve(dir.strategy(), settings.pluginPath(), ClientSession.GIVE_UP);
+        for (String name : plan.strategiesOr(dir.strategy())) {
+            strategies.put(name, Strategies.resolve(name, org.ftlab.harness.failover.PluginStrategies.isPlugin(name)
+                    ? settings.pluginPath() : null, ClientSession.GIVE_UP));
+        }
         this.tuning = settings.clientTuning();
         this.shadows = tuning.shadowShare() > 0;
         this.faults = dir.faults();
@@ -158,6 +164,8 @@ public final class GridRunner {
         if (done > 0) {
             progress.printf(Locale.ROOT, "resuming: %d of %d blocks already done%n", done, total);
         }
+        // each strategy level has its own clients (ids, fail-over clients, connections), opened once for the run
+        java.util.Map<String, List<GridClient>> clients = new java.util.LinkedHashMap<>();
         List<GridClient> sessions = new ArrayList<>();
         List<ProbeTable> all = new ArrayList<>();
         String runTag = Long.toString(System.currentTimeMillis(), 36);
@@ -172,22 +180,35 @@ public final class GridRunner {
                 lab.awaitFullStrength(() -> !aborted, () -> true);
             }
             try {
-                for (int i = 0; i < plan.maxClients() && !todo.isEmpty(); i++) {
-                    sessions.add(GridClient.open(lab, workload, strategy, tuning, String.format(Locale.ROOT,
-                            "g%s-%02d", runTag, i + 1)));
+                int level = 0;
+                for (java.util.Map.Entry<String, Strategies.Kind> s : strategies.entrySet()) {
+                    level++;
+                    List<GridClient> own = new ArrayList<>();
+                    clients.put(s.getKey(), own);
+                    for (int i = 0; i < plan.maxClients() && !todo.isEmpty(); i++) {
+                        GridClient c = GridClient.open(lab, workload, s.getValue(), tuning, strategies.size() == 1
+                                ? String.format(Locale.ROOT, "g%s-%02d", runTag, i + 1)
+                                : String.format(Locale.ROOT, "g%s-s%d-%02d", runTag, level, i + 1));
+                        own.add(c);
+                        sessions.add(c);
+                    }
                 }
             } catch (PluginFailure e) {
                 pluginFailed(e); // a plug-in whose constructor (or first requests) failed: nothing is measured
             }
             if (plan.design().labWarmupPerClient() > 0 && !todo.isEmpty() && !aborted) {
-                all.addAll(labWarmup(sessions, pool));
+                all.addAll(labWarmup(clients, pool));
             }
             injector.start();
             for (int k = 0; k < todo.size() && !aborted; k++) {
                 GridPlan.Block block = todo.get(k);
-                beforeBlock.run(block, sessions.stream().map(GridClient::session).toList());
+                List<GridClient> blockClients = clients.get(strategyOf(block));
+                if (plan.infra().variesReplicas()) {
+                    changeDegree(block.config().replicas(), blockClients);
+                }
+                beforeBlock.run(block, blockClients.stream().map(GridClient::session).toList());
                 long t0 = System.nanoTime();
-                List<ProbeTable> tables = runBlock(block, schedule.indexOf(block) + 1, sessions, pool, injector);
+                List<ProbeTable> tables = runBlock(block, schedule.indexOf(block) + 1, blockClients, pool, injector);
                 all.addAll(tables);
                 ManagerStatus status = lab.status(); // one reading: joined and logged alike
                 joinFaults(tables, status);
@@ -210,6 +231,7 @@ public final class GridRunner {
                 progress.flush();
             }
         } finally {
+            restoreDegree();
             List<String> notInjected = injector.stop();
             if (!notInjected.isEmpty()) {
                 dir.recordNotInjected(notInjected);
@@ -316,6 +338,25 @@ public final class GridRunner {
             }
         }
         return tables;
+    }
+
+    /** As {@link #await}, for tasks that give a list of tables each. */
+    private List<List<ProbeTable>> awaitAll(List<Future<List<ProbeTable>>> futures, List<GridClient> sessions)
+            throws InterruptedException, java.util.concurrent.ExecutionException {
+        List<List<ProbeTable>> out = new ArrayList<>();
+        for (Future<List<ProbeTable>> f : futures) {
+            while (!f.isDone() && pluginFailure == null) {
+                try {
+                    f.get(100, java.util.concurrent.TimeUnit.MILLISECONDS);
+                } catch (java.util.concurrent.TimeoutException e) {
+                    sessions.forEach(s -> pluginFailed(s.session.client.pluginFailure()));
+                }
+            }
+            if (f.isDone() && !f.isCancelled()) {
+                out.add(f.get());
+            }
+        }
+        return out;
     }
 
     /** Records the first plug-in failure (null: none) and stops the run. */
@@ -482,25 +523,43 @@ public final class GridRunner {
      * that the replicas' JIT compilers and the database have seen every request path at load. The rows are kept
      * (phase warmup, in probes/warmup/) and audited, and never measured.
      */
-    private List<ProbeTable> labWarmup(List<GridClient> sessions, ExecutorService pool) throws Exception {
+    private List<ProbeTable> labWarmup(java.util.Map<String, List<GridClient>> clients, ExecutorService pool)
+            throws Exception {
         int n = plan.design().labWarmupPerClient();
-        progress.printf(Locale.ROOT, "warming the lab up: %d requests per client, %d clients%n", n, sessions.size());
+        List<List<GridClient>> levels = List.copyOf(clients.values());
+        int perClient = levels.isEmpty() ? 0 : levels.get(0).size();
+        progress.printf(Locale.ROOT, "warming the lab up: %d requests per client, %d clients%s%n", n, perClient,
+                levels.size() > 1 ? " (spread over the " + levels.size() + " strategies' clients)" : "");
         progress.flush();
         long t0 = System.nanoTime();
-        List<Future<ProbeTable>> futures = new ArrayList<>();
+        List<Future<List<ProbeTable>>> futures = new ArrayList<>();
         List<ReplySize> replies = plan.replies();
-        for (GridClient c : sessions) {
+        for (int c = 0; c < perClient; c++) {
+            // client c of every strategy, in turn: the lab sees every strategy's traffic, interleaved
+            List<GridClient> own = new ArrayList<>();
+            for (List<GridClient> level : levels) {
+                own.add(level.get(c));
+            }
             futures.add(pool.submit(() -> {
-                ProbeTable table = new ProbeTable(c.clientId(), n, 1);
-                for (int i = 0; i < n && !aborted; i++) {
-                    ReplySize reply = replies.get((i / 2) % replies.size());
-                    Sent r = prepare(c, reply, "lab warm-up", inMix(i), ProbeTable.Phase.WARMUP);
-                    closedLoopRequest(r, c, table, reply.isOriginal() ? -1 : reply.bytes(), 0);
+                int each = (n + own.size() - 1) / own.size();
+                List<ProbeTable> tables = new ArrayList<>();
+                for (GridClient g : own) {
+                    tables.add(new ProbeTable(g.clientId(), each, 1));
                 }
-                return table;
+                for (int i = 0; i < each * own.size() && !aborted; i++) {
+                    int j = i / own.size();
+                    GridClient g = own.get(i % own.size());
+                    ReplySize reply = replies.get((j / 2) % replies.size());
+                    Sent r = prepare(g, reply, "lab warm-up", inMix(j), ProbeTable.Phase.WARMUP);
+                    closedLoopRequest(r, g, tables.get(i % own.size()), reply.isOriginal() ? -1 : reply.bytes(), 0);
+                }
+                return tables;
             }));
         }
-        List<ProbeTable> tables = await(futures, sessions);
+        List<ProbeTable> tables = new ArrayList<>();
+        for (List<ProbeTable> t : awaitAll(futures, levels.stream().flatMap(List::stream).toList())) {
+            tables.addAll(t);
+        }
         double seconds = (System.nanoTime() - t0) / 1e9;
         double[] deciles = deciles(tables);
         dir.writeLabWarmup(tables, n, seconds, deciles[0], deciles[1]);
@@ -508,6 +567,58 @@ public final class GridRunner {
                 + "its last 10%%%n", seconds, deciles[0] / 1e3, deciles[1] / 1e3);
         progress.flush();
         return tables;
+    }
+
+    /** The strategy of {@code block}'s clients: its level, or the run's one strategy. */
+    private String strategyOf(GridPlan.Block block) {
+        return block.config().strategy() != null ? block.config().strategy() : strategies.keySet().iterator().next();
+    }
+
+    /**
+     * Before a block of a run that varies the degree: the lab's view gets the block's degree (backups to the spare
+     * pool and back, {@link GridLab#setDegree}), and the block starts once the view has it and every client of the
+     * block follows that view (connected to its members, for the strategies that keep connections).
+     */
+    private void changeDegree(int replicas, List<GridClient> blockClients) throws IOException, InterruptedException {
+        ManagerStatus before = lab.status();
+        if (labDegree == 0) {
+            labDegree = before.targetDegree();
+        }
+        if (before.targetDegree() != replicas) {
+            org.ftlab.rm.api.DegreeChange.Result r = lab.setDegree(replicas);
+            progress.printf(Locale.ROOT, "degree %d%s%s%n", replicas, r.left().isEmpty() ? ""
+                    : ": " + String.join(", ", r.left()) + " to the spare pool", r.joined().isEmpty() ? ""
+                    : ": " + String.join(", ", r.joined()) + " joined the view");
+            progress.flush();
+        }
+        long deadline = System.nanoTime() + 180_000_000_000L;
+        ManagerStatus s = lab.status();
+        while (!aborted && !(s.fullDegree() && s.targetDegree() == replicas) && System.nanoTime() < deadline) {
+            Thread.sleep(50);
+            s = lab.status();
+        }
+        if (!aborted && !(s.fullDegree() && s.targetDegree() == replicas)) {
+            throw new IllegalStateException("the lab did not reach degree " + replicas + " within 180 s (it serves "
+                    + s.degree() + "): see the manager's log in the lab's run directory");
+        }
+        long epoch = s.epoch();
+        while (!aborted && System.nanoTime() < deadline
+                && !blockClients.stream().allMatch(c -> c.session().client.follows(epoch))) {
+            Thread.sleep(20);
+        }
+    }
+
+    /** After a run that varied the degree: the lab gets the degree it had before (it may serve other runs). */
+    private void restoreDegree() {
+        if (labDegree > 0) {
+            try {
+                if (lab.status().targetDegree() != labDegree) {
+                    lab.setDegree(labDegree);
+                }
+            } catch (IOException | RuntimeException e) {
+                progress.println("could not give the lab back its degree " + labDegree + ": " + e.getMessage());
+            }
+        }
     }
 
     /** Mean latency of each table's first and last 10% of completed rows, pooled, µs. */

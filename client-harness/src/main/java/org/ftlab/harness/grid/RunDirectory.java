@@ -85,7 +85,10 @@ public final class RunDirectory {
                 plan.replies().stream().map(ReplySize::toString).toList(), plan.postsPerClient(),
                 plan.viewsPerClient(), plan.configurations().size(), d.warmupPerClient(), d.repeat(),
                 d.order().wireName(), d.seed(), d.arrival().wireName(), d.ratesPerS(), d.labWarmupPerClient(),
-                plan.schedule().stream().map(GridPlan.Block::id).toList());
+                plan.schedule().stream().map(GridPlan.Block::id).toList(),
+                plan.infra().variesStrategy() ? plan.infra().strategies().stream().map(RunDirectory::strategyName)
+                        .toList() : null,
+                plan.infra().variesReplicas() ? plan.infra().replicas() : null);
         String scheduleFile = null;
         if (faults.enabled()) {
             scheduleFile = FaultSchedule.FILE;
@@ -134,7 +137,9 @@ public final class RunDirectory {
                         GridPlan.Arrival.parse(g.arrival() == null ? "closed" : g.arrival()),
                         g.ratePerS() == null ? List.of() : g.ratePerS(),
                         g.labWarmupPerClient() == null ? 0 : g.labWarmupPerClient());
-        return new GridPlan(manifest.profile(), g.clients(), g.thinkMs(), replies, g.postsPerClient(),
+        GridPlan.Infra infra = new GridPlan.Infra(g.strategy() == null ? List.of() : g.strategy(),
+                g.replicas() == null ? List.of() : g.replicas());
+        return new GridPlan(manifest.profile(), g.clients(), g.thinkMs(), replies, infra, g.postsPerClient(),
                 g.viewsPerClient(), design);
     }
 

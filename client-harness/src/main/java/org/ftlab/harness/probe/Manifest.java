@@ -19,7 +19,9 @@ import org.ftlab.rm.os.AtomicFiles;
  * planned and made, where it ran, and how far it got. Written whole at every change ({@link AtomicFiles}), so a reader
  * never sees half a manifest; the grid writes it, the analysis, the bench and the side-by-side view read it.
  *
- * <p>Versions: {@value #FORMAT_VERSION} names the format ({@code format_version}); a manifest without it is version 1,
+ * <p>Versions: {@value #FORMAT_VERSION} names the format ({@code format_version}); version 3 added the infrastructure
+ * factors ({@code grid.strategy}, {@code grid.replicas}) and the block names that carry their levels, which an ftlab
+ * of version 2 would not read; a manifest without it is version 1,
  * the format before it was numbered, whose earliest runs lack the design ({@code grid.order} and the rest), the knobs
  * ({@code settings}) and the fault schedule's {@code origin} (they name {@code faults.kind}). Each of those reads here
  * as what those runs were made with: {@link #readAny}'s callers see one shape.
@@ -28,9 +30,11 @@ import org.ftlab.rm.os.AtomicFiles;
  * @param status {@code running}, {@code complete} or {@code aborted}
  * @param workload the workload the clients ran ({@code auction}: the only one before the format was numbered)
  * @param audit the workload's checker's verdict ({@code posts_checked}: the requests it checked)
- * @param failoverStrategy a built-in strategy's name, or {@code class:NAME} for a plug-in
+ * @param failoverStrategy a built-in strategy's name, or {@code class:NAME} for a plug-in; in a run that varies the
+ *     strategy, its first level
  * @param settings the knobs; null in the earliest runs (then {@link RunSettings#DEFAULTS})
- * @param replicas the replication degree; {@code spares}: pre-booted spares
+ * @param replicas the replication degree (the lab's, the highest level in a run that varies it); {@code spares}:
+ *     pre-booted spares
  * @param configsDone the blocks (configuration × replicate) whose probe files are complete
  * @param partial files of the completed requests of interrupted blocks
  * @param segments one per start or resume of the run
@@ -45,18 +49,23 @@ public record Manifest(int formatVersion, String status, String profile, String 
         String end, List<String> configsDone, List<String> partial, List<Segment> segments,
         List<LabWarmup> labWarmup, List<String> topology, Audit audit, String error) {
     public static final String FILE = "manifest.json";
-    public static final int FORMAT_VERSION = 2;
+    public static final int FORMAT_VERSION = 3;
     /** The workload of every run from before workloads were named. */
     public static final String DEFAULT_WORKLOAD = "auction";
     private static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT)
             .disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES);
 
-    /** The plan: the grid's factors, its design, and the order its blocks run in. */
+    /**
+     * The plan: the grid's factors, its design, and the order its blocks run in. {@code strategy} and
+     * {@code replicas}: the levels of the infrastructure factors, when the run varies them (version 3; null
+     * otherwise: the run's one strategy and degree are {@code failover_strategy} and {@code replicas}).
+     */
     @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
     @JsonInclude(JsonInclude.Include.NON_NULL)
     public record Grid(List<Integer> clients, List<Integer> thinkMs, List<String> reply, int postsPerClient,
             int viewsPerClient, int configurations, Integer warmupPerClient, Integer repeat, String order, Long seed,
-            String arrival, List<Double> ratePerS, Integer labWarmupPerClient, List<String> schedule) {
+            String arrival, List<Double> ratePerS, Integer labWarmupPerClient, List<String> schedule,
+            List<String> strategy, List<Integer> replicas) {
         /** Whether the design was recorded (version 1's earliest runs: no; they ran the plain design). */
         public boolean hasDesign() {
             return order != null;

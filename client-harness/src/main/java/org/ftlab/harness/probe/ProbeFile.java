@@ -52,6 +52,12 @@ public final class ProbeFile {
     public final int holdRows;
     /** {@code original} or the reply size in bytes. */
     public final String reply;
+    /** The fail-over strategy's level when the run varies it; null otherwise (the manifest's one). */
+    public final String strategy;
+    /** The replication degree's level when the run varies it; 0 otherwise (the manifest's one). */
+    public final int replicas;
+    /** The middleware platform's level when the run varies it; null otherwise (the manifest's one). */
+    public final String platform;
     public final int size;
     /** Distinct client ids; {@link #client} indexes into it. */
     public final List<String> clientIds;
@@ -108,6 +114,9 @@ public final class ProbeFile {
         this.thinkMillis = id.thinkMillis();
         this.ratePerS = id.ratePerS();
         this.reply = id.reply();
+        this.strategy = id.strategy();
+        this.replicas = id.replicas();
+        this.platform = id.platform();
         this.size = c.size;
         this.warmupRows = c.warmupRows;
         this.holdRows = c.holdRows;

@@ -66,4 +66,37 @@ class GridPlanTest {
         assertTrue(assertThrows(IllegalArgumentException.class, () -> GridPlan.parseRates("50,fast"))
                 .getMessage().contains("--rate"));
     }
+
+    @Test
+    void strategyAndDegreeAreFactorsCrossedWithTheOthersAndNamedInEveryBlock() {
+        GridPlan p = plan(GridPlan.Order.RANDOM, 5, 2).withInfra(new GridPlan.Infra(List.of("preconnected", "active"),
+                List.of(2, 3)));
+        assertEquals(32, p.configurations().size(), "8 workload configurations x 2 strategies x 2 degrees");
+        List<GridPlan.Block> blocks = p.schedule();
+        assertEquals(64, blocks.size());
+        assertEquals(64, new HashSet<>(blocks.stream().map(GridPlan.Block::id).toList()).size());
+        assertTrue(blocks.stream().anyMatch(b -> b.id().equals("c04-t20-r256-sactive-n3-rep2")));
+        assertEquals(16, blocks.stream().filter(b -> "active".equals(b.config().strategy())
+                && b.config().replicas() == 2).count());
+        assertEquals(3, p.infra().maxReplicas());
+        assertEquals(2, p.infra().minReplicas());
+    }
+
+    @Test
+    void oneLevelOfAStrategyOrADegreeIsNoFactorAndKeepsTheBlockNames() {
+        GridPlan p = plan(GridPlan.Order.SEQUENTIAL, 0, 1).withInfra(new GridPlan.Infra(List.of("hedged"), List.of(3)));
+        assertEquals(8, p.configurations().size());
+        assertEquals("c01-t00-rorig", p.schedule().get(0).id());
+        assertEquals(List.of("preconnected"), p.strategiesOr("preconnected"), "one level: the run's strategy");
+    }
+
+    @Test
+    void aFactorLevelGivenTwiceOrADegreeOutOfRangeIsOneClearLine() {
+        IllegalArgumentException twice = assertThrows(IllegalArgumentException.class,
+                () -> new GridPlan.Infra(List.of("active", "active"), List.of()));
+        assertTrue(twice.getMessage().contains("twice"), twice.getMessage());
+        IllegalArgumentException six = assertThrows(IllegalArgumentException.class,
+                () -> new GridPlan.Infra(List.of(), List.of(2, 6)));
+        assertEquals("--replicas levels must be 1 to 5, was 6", six.getMessage());
+    }
 }

@@ -66,6 +66,11 @@ class WorkloadOnSimulatedReplicasTest {
             }
 
             @Override
+            public org.ftlab.rm.api.DegreeChange.Result setDegree(int n) {
+                throw new UnsupportedOperationException("simulated replicas keep their degree");
+            }
+
+            @Override
             public FailoverClient client(Strategies.Kind kind, ClientTuning tuning, Duration giveUp)
                     throws Exception {
                 return replicas.client(kind, tuning, giveUp);

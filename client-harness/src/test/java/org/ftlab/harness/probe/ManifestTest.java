@@ -40,7 +40,8 @@ class ManifestTest {
     void aManifestWrittenNowCarriesItsFormatVersionAndReadsBackEqual() throws Exception {
         Manifest m = new Manifest(Manifest.FORMAT_VERSION, "running", "quick", Manifest.DEFAULT_WORKLOAD,
                 new Manifest.Grid(List.of(1), List.of(0), List.of("orig"), 10, 10, 1, 5, 2, "random", 7L, "closed",
-                        List.of(), 0, List.of("c01-t00-rorig-x1", "c01-t00-rorig-x2")),
+                        List.of(), 0, List.of("c01-t00-rorig-spreconnected-rep1", "c01-t00-rorig-shedged-rep2"),
+                        List.of("preconnected", "hedged"), null),
                 "hedged", RunSettings.DEFAULTS, Manifest.Faults.of("none", 0, List.of(), null), 2, 1, "embedded",
                 Map.of("wildfly", "39"), "jvm", new Manifest.Host("h", "Linux", 2, 1L << 30), "rev",
                 "2026-01-01T00:00:00Z", null, List.of(), List.of(),
