@@ -24,7 +24,10 @@ public final class TextReport {
                 design.repeat() == 1 ? "" : "s", design.warmupPerClient(), design.openLoop() ? "receive − intended send"
                         : "receive − send");
         String extra = design.openLoop() ? "svc p99 ms" : "p99 corr ms";
-        out.printf(Locale.ROOT, "%-19s %7s %5s %9s %9s %9s %17s %9s %7s %3s %7s %7s %11s %s%n", "block", "count",
+        // as wide as the longest block name (a run that varies the infrastructure names its levels in them)
+        String blockCol = "%-" + Math.max(19, result.entries().stream().mapToInt(x -> x.label().length()).max()
+                .orElse(0)) + "s";
+        out.printf(Locale.ROOT, blockCol + " %7s %5s %9s %9s %9s %17s %9s %7s %3s %7s %7s %11s %s%n", "block", "count",
                 "fail", "mean ms", "p99 ms", "max ms", "p99 99% CI ms", "req/s", "3σ out", "C1", "p99≤10×", "p99≤25×",
                 extra, "steady");
         for (RunAnalysis.Entry e : result.entries()) {
@@ -33,7 +36,7 @@ public final class TextReport {
             }
             LatencyStats s = e.stats();
             if (s == null) {
-                out.printf(Locale.ROOT, "%-19s %7d %5d every request failed%n", e.label(), 0, e.failures());
+                out.printf(Locale.ROOT, blockCol + " %7d %5d every request failed%n", e.label(), 0, e.failures());
                 continue;
             }
             String ci = s.p99CiLow() == null ? "n too small" : String.format(Locale.ROOT, "%.2f–%.2f",
@@ -43,7 +46,7 @@ public final class TextReport {
                     : e.corrected() != null ? String.format(Locale.ROOT, "%.3f", e.corrected().p99Us() / 1000.0) : "-";
             String steady = e.steady() == null ? "-" : e.steady().steady() ? "yes"
                     : String.format(Locale.ROOT, "NO (%.1f×)", e.steady().ratio());
-            out.printf(Locale.ROOT, "%-19s %7d %5d %9.3f %9.3f %9.3f %17s %9s %7d %3s %7s %7s %11s %s%n", e.label(),
+            out.printf(Locale.ROOT, blockCol + " %7d %5d %9.3f %9.3f %9.3f %17s %9s %7d %3s %7s %7s %11s %s%n", e.label(),
                     s.count(), e.failures(), s.mean() / 1000.0, s.p99() / 1000.0, s.max() / 1000.0, ci,
                     e.requestRatePerS() == null ? "-" : String.format(Locale.ROOT, "%.0f", e.requestRatePerS()),
                     s.outliers3Sigma(), s.c1() ? "yes" : "no", Format.yesNo(s.p99Within(10)), Format.yesNo(s.p99Within(25)),

@@ -153,6 +153,11 @@ class FtlabCommandIT {
         assertOneLineError(List.of("grid", "--repeat", "0"), "--repeat must be 1 to 100");
         assertOneLineError(List.of("grid", "--warmup", "-1"), "--warmup must be 0 to");
         assertOneLineError(List.of("grid", "--clients", "1,x"), "--clients must be comma-separated whole numbers");
+        assertOneLineError(List.of("grid", "--strategy", "preconnected,bogus"), "fail-over strategy must be one of");
+        assertOneLineError(List.of("grid", "--strategy", "active,active"), "--strategy names a level twice");
+        assertOneLineError(List.of("grid", "--replicas", "2,7"), "--replicas levels must be 1 to 5, was 7");
+        assertOneLineError(List.of("grid", "--replicas", "1,2", "--faults", "crash", "--faults-per-config", "1"),
+                "faults need at least 2 replicas (a backup to fail over to) in every block");
         assertOneLineError(List.of("demo", "--db-url", "jdbc:postgresql://h/db", "--db-user", "u"),
                 "must start with jdbc:mysql://");
         assertOneLineError(List.of("demo", "--db-user", "u"), "--db-user and --db-password go with --db-url");

@@ -182,6 +182,76 @@ class GridIT {
         }
     }
 
+    /**
+     * Strategy and degree as factors on the shared lab (2 replicas): every (strategy, degree) level is a block of its
+     * own with its own clients, a degree-1 block's view has the primary alone (active replication sends to it only),
+     * the analysis tests both factors, and the lab gets its degree back. A degree above the lab's is one line.
+     */
+    @Test
+    void strategyAndDegreeAreFactorsOfOneRunOnOneLabWhichGetsItsDegreeBack() throws Exception {
+        Path runDir = Files.createTempDirectory(Path.of("target").toAbsolutePath(), "grid-infra-");
+        assertEquals(0, ftlab("grid", "--clients", "1,2", "--think", "0", "--reply", "orig", "--posts", "4",
+                "--views", "4", "--warmup", "2", "--lab-warmup", "10", "--repeat", "2", "--seed", "3",
+                "--strategy", "preconnected,active", "--replicas", "1,2", "--lab", RunningLab.dir().toString(),
+                "--out", runDir.toString()));
+        Set<String> expected = new TreeSet<>();
+        for (String c : List.of("c01", "c02")) {
+            for (String s : List.of("preconnected", "active")) {
+                for (int n = 1; n <= 2; n++) {
+                    for (int rep = 1; rep <= 2; rep++) {
+                        expected.add(c + "-t00-rorig-s" + s + "-n" + n + "-rep" + rep + ".csv");
+                    }
+                }
+            }
+        }
+        assertEquals(expected, probeFiles(runDir));
+        Map<String, Set<String>> clientsByStrategy = new HashMap<>();
+        for (String file : expected) {
+            List<Map<String, String>> rows = rows(runDir.resolve("probes/" + file));
+            String strategy = file.contains("-sactive-") ? "active" : "preconnected";
+            rows.forEach(r -> clientsByStrategy.computeIfAbsent(strategy, k -> new TreeSet<>()).add(r.get("client")));
+            // no fault: answered (by the first replica, or another active one), or retried on a stalled machine
+            assertTrue(rows.stream().allMatch(r -> r.get("fault_id").isEmpty() && List.of("ok", "hedged", "retried")
+                    .contains(r.get("outcome"))), file);
+            if (file.contains("-n1-")) {
+                // the view has the primary alone: even active replication sends each request to one replica
+                assertTrue(rows.stream().allMatch(r -> r.get("sent_to").equals("1")
+                        || r.get("outcome").equals("retried")), file + ": one replica");
+            } else if (strategy.equals("active")) {
+                assertTrue(rows.stream().anyMatch(r -> r.get("sent_to").equals("2")), file + ": to both replicas");
+            }
+        }
+        assertEquals(2, clientsByStrategy.get("active").size());
+        assertEquals(2, clientsByStrategy.get("preconnected").size());
+        assertTrue(java.util.Collections.disjoint(clientsByStrategy.get("active"),
+                clientsByStrategy.get("preconnected")), "each strategy's clients are its own");
+
+        JsonNode manifest = new ObjectMapper().readTree(runDir.resolve("manifest.json").toFile());
+        assertEquals("complete", manifest.path("status").asText());
+        assertTrue(manifest.path("audit").path("passed").asBoolean());
+        assertEquals("[\"preconnected\",\"active\"]", manifest.path("grid").path("strategy").toString());
+        assertEquals("[1,2]", manifest.path("grid").path("replicas").toString());
+        var status = ManagerClient.forRun(RunningLab.dir()).status();
+        assertEquals(2, status.targetDegree(), "the lab has its degree back");
+        assertEquals(2, status.degree());
+
+        assertEquals(0, ftlab("analyze", runDir.toString()));
+        JsonNode summary = new ObjectMapper().readTree(runDir.resolve("report/summary.json").toFile());
+        Set<String> effects = new TreeSet<>();
+        summary.path("anova_factorial").forEach(e -> effects.add(e.path("effect").asText()));
+        assertTrue(effects.containsAll(List.of("strategy", "replicas", "strategy:replicas")), effects.toString());
+        assertTrue(Files.readString(runDir.resolve("report/summary.csv")).lines().skip(1)
+                .allMatch(l -> l.endsWith(",preconnected,1,") || l.endsWith(",preconnected,2,")
+                        || l.endsWith(",active,1,") || l.endsWith(",active,2,")), "every row names its levels");
+
+        StringWriter err = new StringWriter();
+        assertNotEquals(0, FtlabCommand.execute(new String[] {"grid", "--replicas", "2,3", "--lab",
+                RunningLab.dir().toString(), "--out", runDir.resolveSibling(runDir.getFileName() + "-3").toString()},
+                new PrintWriter(new StringWriter(), true), new PrintWriter(err, true)));
+        assertTrue(err.toString().contains("the lab in --lab has 2 replicas, so no block can have 3"), err.toString());
+        assertEquals(1, err.toString().strip().lines().count(), err.toString());
+    }
+
     @Test
     void openLoopClientsKeepTheirScheduleThroughAHangAndNothingIsLostOrDuplicated() throws Exception {
         Path runDir = Files.createTempDirectory(Path.of("target").toAbsolutePath(), "grid-open-");
