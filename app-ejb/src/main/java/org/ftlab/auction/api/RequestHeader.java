@@ -47,6 +47,15 @@ public final class RequestHeader implements Serializable {
         this.rehearsal = rehearsal;
     }
 
+    /**
+     * A header with every field given: how a door other than remote EJB (the HTTP one) rebuilds the header it was
+     * sent.
+     */
+    public static RequestHeader of(String clientId, long seq, ReplySize replySize, boolean probes, boolean observed,
+            boolean rehearsal) {
+        return new RequestHeader(clientId, seq, replySize, probes, observed, rehearsal);
+    }
+
     /** This header, for a request the replica observes only with its timestamps (no scheduler counters). */
     public RequestHeader unobserved() {
         return new RequestHeader(clientId, seq, replySize, probes, false, rehearsal);

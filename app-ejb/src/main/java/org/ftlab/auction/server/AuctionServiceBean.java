@@ -2,6 +2,7 @@ package org.ftlab.auction.server;
 
 import jakarta.annotation.Resource;
 import jakarta.ejb.EJBException;
+import jakarta.ejb.LocalBean;
 import jakarta.ejb.Stateless;
 import jakarta.ejb.TransactionManagement;
 import jakarta.ejb.TransactionManagementType;
@@ -56,6 +57,7 @@ import org.ftlab.auction.api.UnknownUserException;
  * that a request-log conflict can be resolved by reading the winner's reply in a fresh transaction.
  */
 @Stateless(name = "AuctionServiceBean")
+@LocalBean // the HTTP door (server.http) calls it in the replica's JVM, by reference
 @TransactionManagement(TransactionManagementType.BEAN)
 public class AuctionServiceBean implements AuctionService {
     private static final String REPLICA = System.getProperty("jboss.node.name", "unnamed");

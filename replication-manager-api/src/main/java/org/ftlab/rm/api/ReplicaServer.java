@@ -12,7 +12,7 @@ public final class ReplicaServer {
     /** Checks that {@code serverHome} holds a provisioned server; the error says how to build one. */
     public static void checkProvisioned(Path serverHome) throws IOException {
         if (!Files.isRegularFile(serverHome.resolve("jboss-modules.jar"))
-                || !Files.isRegularFile(serverHome.resolve("standalone/deployments/app-ejb.jar"))) {
+                || !Files.isRegularFile(serverHome.resolve("standalone/deployments/app-ejb.war"))) {
             throw new IOException("no provisioned replica server at " + serverHome
                     + "; build it with 'mvn -DskipTests install' in the project root");
         }

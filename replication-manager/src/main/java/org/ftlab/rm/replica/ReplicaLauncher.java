@@ -233,7 +233,7 @@ public final class ReplicaLauncher {
         Path standalone = serverHome.resolve("standalone");
         copyTree(standalone.resolve("configuration"), baseDir.resolve("configuration"));
         Files.createDirectories(baseDir.resolve("deployments"));
-        Files.copy(standalone.resolve("deployments/app-ejb.jar"), baseDir.resolve("deployments/app-ejb.jar"),
+        Files.copy(standalone.resolve("deployments/app-ejb.war"), baseDir.resolve("deployments/app-ejb.war"),
                 StandardCopyOption.REPLACE_EXISTING);
         user.installInto(baseDir.resolve("configuration"));
     }
