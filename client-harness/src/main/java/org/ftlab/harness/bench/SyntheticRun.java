@@ -110,10 +110,10 @@ public final class SyntheticRun {
         new Manifest(Manifest.FORMAT_VERSION, "complete", "synthetic", Manifest.DEFAULT_WORKLOAD,
                 new Manifest.Grid(Arrays.stream(CLIENTS).boxed().toList(), Arrays.stream(THINK_MS).boxed().toList(),
                         List.of(REPLY), requestsPerMethodPerClient, requestsPerMethodPerClient, configurations, 0, 1,
-                        "sequential", null, "closed", List.of(), 0, null, null, null),
+                        "sequential", null, "closed", List.of(), 0, null, null, null, null),
                 "preconnected", RunSettings.DEFAULTS, Manifest.Faults.of("synthetic", faults.size(), List.of("crash"),
                         null), 2, 0, "synthetic", null, null, null, null, null, null, List.of(), List.of(), List.of(),
-                List.of(), List.of(), null, null).writeTo(dir);
+                List.of(), List.of(), null, null, "ejb").writeTo(dir);
         return rows;
     }
 }

@@ -67,6 +67,12 @@ public final class GridCommand implements Callable<Integer> {
                     + "the others, each level with clients of its own.")
     String strategy;
 
+    @Option(names = "--platform", defaultValue = "ejb", paramLabel = "LIST",
+            description = "The middleware the clients reach the service through: ejb (remote EJB, default) or rest "
+                    + "(HTTP with JSON through WildFly's JAX-RS; same bean, request log and probes). Both, ejb,rest: "
+                    + "a factor of the grid, each level with clients of its own.")
+    String platform;
+
     @Option(names = "--plugin-dir", paramLabel = "DIR", description = "Where a class:NAME strategy is: the "
             + "directory of its compiled classes (e.g. DIR/target/classes) or its jar.")
     Path pluginDir;
@@ -160,6 +166,7 @@ public final class GridCommand implements Callable<Integer> {
                     // bad options fail here, before a network is made
                     knobs.settings(pluginDir);
                     strategyLevels(pluginDir);
+                    platformLevels();
                     GridPlan p = plan();
                     faultOptions.checkSupported(faultOptions.schedule(p.blockCount()), true, true, false);
                 }
@@ -179,6 +186,7 @@ public final class GridCommand implements Callable<Integer> {
         RunDirectory dir;
         if (RunDirectory.hasManifest(runDir)) {
             if (profile != null || gridFile != null || gridOptions.any() || knobs.any() || pluginDir != null
+                    || !platform.equals("ejb")
                     || !workload.equals(Workloads.DEFAULT)) {
                 throw new IllegalArgumentException(runDir + " holds an unfinished run: resume it with the same --out "
                         + "and no grid options, or choose a new --out");
@@ -192,8 +200,9 @@ public final class GridCommand implements Callable<Integer> {
             // a plug-in is loaded and checked here, before a lab starts
             java.util.List<String> strategies = strategyLevels(settings.pluginPath());
             String failover = strategies.get(0);
+            java.util.List<String> platforms = platformLevels();
             GridPlan plan = plan().withInfra(new GridPlan.Infra(strategies.size() > 1 ? strategies
-                    : java.util.List.of(), replicaLevels));
+                    : java.util.List.of(), replicaLevels, platforms.size() > 1 ? platforms : java.util.List.of()));
             FaultSchedule faultPlan = faultOptions.schedule(plan.blockCount());
             if (running != null) {
                 int labReplicas = running.description().replicas();
@@ -226,7 +235,7 @@ public final class GridCommand implements Callable<Integer> {
             } else if (spares < 0 || spares > 3) {
                 throw new IllegalArgumentException("--spares must be 0 to 3, was " + spares);
             }
-            dir = RunDirectory.create(runDir, plan, workload, failover, faultPlan, replicas, spares,
+            dir = RunDirectory.create(runDir, plan, workload, failover, platforms.get(0), faultPlan, replicas, spares,
                     running != null ? running.description().database()
                             : external == null ? "embedded MariaDB" : external.redactedUrl(),
                     FtlabCommand.home(), settings);
@@ -237,6 +246,9 @@ public final class GridCommand implements Callable<Integer> {
                     plan.postsPerClient(), plan.viewsPerClient(), d.warmupPerClient(), d.arrival().wireName(),
                     d.order().wireName(), d.seed(), faultPlan.enabled() ? faultPlan.entries().size() + " (" + faultPlan.origin()
                     + ")" : "none", String.join(",", strategies), runDir);
+            if (!platforms.equals(java.util.List.of("ejb"))) {
+                outw.println("ftlab grid: platform " + String.join(",", platforms));
+            }
             if (!replicaLevels.isEmpty()) {
                 outw.printf(Locale.ROOT, "ftlab grid: replication degree as a factor, levels %s, on a lab of %d "
                         + "replicas%n", replicaLevels, replicas);
@@ -378,6 +390,17 @@ public final class GridCommand implements Callable<Integer> {
                     ClientSession.GIVE_UP).name());
         }
         new GridPlan.Infra(out, java.util.List.of()); // a level given twice: one line
+        return out;
+    }
+
+    /** The platforms of {@code --platform}, by their names; one line for an unknown or repeated one. */
+    private java.util.List<String> platformLevels() {
+        java.util.List<String> out = GridPlan.parseNames(platform).stream()
+                .map(n -> org.ftlab.rm.api.Platform.parse(n).wireName()).toList();
+        if (out.isEmpty()) {
+            throw new IllegalArgumentException("--platform needs a platform, ejb or rest, or the list ejb,rest");
+        }
+        new GridPlan.Infra(java.util.List.of(), java.util.List.of(), out); // a level given twice: one line
         return out;
     }
 

@@ -8,7 +8,8 @@ import org.ftlab.auction.api.AuctionService;
 import org.ftlab.harness.lab.ManagerClient;
 import org.ftlab.rm.api.ApplicationUser;
 import org.ftlab.rm.api.PrimaryBackupView;
-import org.ftlab.rm.api.ReplicaConnection;
+import org.ftlab.rm.api.Platform;
+import org.ftlab.rm.api.ServiceConnection;
 
 /**
  * A client's fault-tolerant view of the service: one {@link FailoverStrategy}, chosen by name, working through the
@@ -38,7 +39,13 @@ public final class FailoverClient implements AutoCloseable {
      */
     public FailoverClient(ManagerClient manager, ApplicationUser user, Strategies.Kind kind, ClientTuning tuning,
             Duration giveUpAfter) throws IOException, NamingException {
-        this(lab(manager, user), kind, tuning, giveUpAfter);
+        this(manager, user, kind, tuning, giveUpAfter, Platform.EJB);
+    }
+
+    /** As above, reaching the replicas through middleware {@code platform} (remote EJB, or HTTP with JSON). */
+    public FailoverClient(ManagerClient manager, ApplicationUser user, Strategies.Kind kind, ClientTuning tuning,
+            Duration giveUpAfter, Platform platform) throws IOException, NamingException {
+        this(lab(manager, user, platform), kind, tuning, giveUpAfter);
     }
 
     /** A client of strategy {@code kind} on the replicas {@code lab} gives (the lab's, or simulated ones). */
@@ -55,8 +62,11 @@ public final class FailoverClient implements AutoCloseable {
         this.shadow = tuning.shadowShare() > 0 ? new Shadow(lab, tuning.shadowShare()) : null;
     }
 
-    /** The lab as a replica set sees it: the manager's view and reports, and EJB connections as the run's user. */
-    private static ReplicaSet.Lab lab(ManagerClient manager, ApplicationUser user) {
+    /**
+     * The lab as a replica set sees it: the manager's view and reports, and connections of {@code platform} as the
+     * run's user.
+     */
+    private static ReplicaSet.Lab lab(ManagerClient manager, ApplicationUser user, Platform platform) {
         return new ReplicaSet.Lab() {
             @Override
             public PrimaryBackupView view() throws IOException {
@@ -70,7 +80,7 @@ public final class FailoverClient implements AutoCloseable {
 
             @Override
             public ReplicaSet.Connection connect(PrimaryBackupView.Member member) throws NamingException {
-                ReplicaConnection c = ReplicaConnection.open(member.uri(), user.username(), user.password(),
+                ServiceConnection c = platform.open(member.uri(), user.username(), user.password(),
                         InvocationTimeout.CEILING_MILLIS);
                 return new ReplicaSet.Connection() {
                     @Override
@@ -80,8 +90,7 @@ public final class FailoverClient implements AutoCloseable {
 
                     @Override
                     public void invocationTimeout(long millis) {
-                        org.jboss.ejb.client.EJBClient.setInvocationTimeout(c.service(), millis,
-                                java.util.concurrent.TimeUnit.MILLISECONDS);
+                        c.invocationTimeout(millis);
                     }
 
                     @Override

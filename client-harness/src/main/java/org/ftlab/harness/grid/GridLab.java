@@ -12,6 +12,7 @@ import org.ftlab.rm.api.DegreeChange;
 import org.ftlab.rm.api.FaultSpec;
 import org.ftlab.rm.api.InjectedFault;
 import org.ftlab.rm.api.ManagerStatus;
+import org.ftlab.rm.api.Platform;
 
 /**
  * What a grid run needs of a lab: the manager's status and its fault injection, waits until the lab is at strength,
@@ -37,8 +38,9 @@ public interface GridLab {
      */
     DegreeChange.Result setDegree(int replicas) throws IOException;
 
-    /** A client of strategy {@code kind} on this lab's replicas. */
-    FailoverClient client(Strategies.Kind kind, ClientTuning tuning, Duration giveUp) throws Exception;
+    /** A client of strategy {@code kind} on this lab's replicas, through middleware {@code platform}. */
+    FailoverClient client(Strategies.Kind kind, ClientTuning tuning, Duration giveUp, Platform platform)
+            throws Exception;
 
     Path runDir();
 
@@ -73,9 +75,9 @@ public interface GridLab {
             }
 
             @Override
-            public FailoverClient client(Strategies.Kind kind, ClientTuning tuning, Duration giveUp)
-                    throws Exception {
-                return new FailoverClient(lab.manager(), lab.user(), kind, tuning, giveUp);
+            public FailoverClient client(Strategies.Kind kind, ClientTuning tuning, Duration giveUp,
+                    Platform platform) throws Exception {
+                return new FailoverClient(lab.manager(), lab.user(), kind, tuning, giveUp, platform);
             }
 
             @Override

@@ -137,17 +137,27 @@ public record GridPlan(String profile, List<Integer> clients, List<Integer> thin
     }
 
     /**
-     * The infrastructure factors of a run that varies them: the fail-over strategies and the replication degrees,
-     * each crossed with every other factor. A list with fewer than two levels is not a factor (empty: the run's one
+     * The infrastructure factors of a run that varies them: the fail-over strategies, the replication degrees and
+     * the middleware platforms ({@code ejb}, {@code rest}), each crossed with every other factor. A list with fewer than two levels is not a factor (empty: the run's one
      * strategy and degree, as its manifest records them).
      */
-    public record Infra(List<String> strategies, List<Integer> replicas) {
+    public record Infra(List<String> strategies, List<Integer> replicas, List<String> platforms) {
         /** A run that varies no infrastructure. */
-        public static final Infra NONE = new Infra(List.of(), List.of());
+        public static final Infra NONE = new Infra(List.of(), List.of(), List.of());
+
+        /** Strategy and degree levels, one platform. */
+        public Infra(List<String> strategies, List<Integer> replicas) {
+            this(strategies, replicas, List.of());
+        }
 
         public Infra {
             strategies = List.copyOf(strategies);
             replicas = List.copyOf(replicas);
+            platforms = List.copyOf(platforms);
+            if (platforms.stream().distinct().count() < platforms.size()) {
+                throw new IllegalArgumentException("--platform names a level twice: " + String.join(",", platforms));
+            }
+            platforms.forEach(org.ftlab.rm.api.Platform::parse); // one line for an unknown one
             if (strategies.stream().distinct().count() < strategies.size()) {
                 throw new IllegalArgumentException("--strategy names a level twice: " + String.join(",", strategies));
             }
@@ -171,6 +181,11 @@ public record GridPlan(String profile, List<Integer> clients, List<Integer> thin
             return replicas.size() > 1;
         }
 
+        /** Whether the middleware platform is a factor of the run (two levels or more). */
+        public boolean variesPlatform() {
+            return platforms.size() > 1;
+        }
+
         /** The highest degree a block asks for; 0 when the degree is not a factor. */
         public int maxReplicas() {
             return replicas.stream().mapToInt(Integer::intValue).max().orElse(0);
@@ -185,11 +200,14 @@ public record GridPlan(String profile, List<Integer> clients, List<Integer> thin
         List<GridConfig> cross(List<GridConfig> workload) {
             List<String> s = variesStrategy() ? strategies : java.util.Collections.singletonList(null);
             List<Integer> n = variesReplicas() ? replicas : List.of(0);
+            List<String> p = variesPlatform() ? platforms : java.util.Collections.singletonList(null);
             List<GridConfig> out = new ArrayList<>();
             for (GridConfig c : workload) {
                 for (String strategy : s) {
                     for (int degree : n) {
-                        out.add(c.on(strategy, degree, null));
+                        for (String platform : p) {
+                            out.add(c.on(strategy, degree, platform));
+                        }
                     }
                 }
             }
@@ -361,6 +379,11 @@ public record GridPlan(String profile, List<Integer> clients, List<Integer> thin
     /** This plan with the infrastructure factors {@code newInfra}; the profile name stays. */
     public GridPlan withInfra(Infra newInfra) {
         return new GridPlan(profile, clients, thinkMillis, replies, newInfra, postsPerClient, viewsPerClient, design);
+    }
+
+    /** The platforms the blocks use: the factor's levels, or {@code runPlatform} when the run has one. */
+    public List<String> platformsOr(String runPlatform) {
+        return infra.variesPlatform() ? infra.platforms() : List.of(runPlatform);
     }
 
     /** The strategies the blocks use: the factor's levels, or {@code runStrategy} when the run has one. */

@@ -32,6 +32,7 @@ import org.ftlab.harness.workload.Workloads;
 import org.ftlab.rm.api.FailureRecord;
 import org.ftlab.rm.api.InjectedFault;
 import org.ftlab.rm.api.ManagerStatus;
+import org.ftlab.rm.api.Platform;
 
 /**
  * Runs a {@link GridPlan} against a running lab, block by block in the plan's schedule (every configuration's
@@ -55,6 +56,8 @@ public final class GridRunner {
     private final Workload workload;
     /** The strategy of each level the blocks use, in the plan's order (one when the run does not vary it). */
     private final java.util.Map<String, Strategies.Kind> strategies = new java.util.LinkedHashMap<>();
+    /** The middleware platforms the blocks use, in the plan's order (one when the run does not vary it). */
+    private final List<Platform> platforms;
     /** The degree the lab had before the run, restored at its end when the run varies the degree; 0: not changed. */
     private int labDegree;
     private final ClientTuning tuning;
@@ -81,6 +84,7 @@ public final class GridRunner {
         this.plan = dir.plan();
         this.workload = Workloads.named(dir.workload());
         RunSettings settings = dir.settings();
+        this.platforms = plan.platformsOr(dir.platform()).stream().map(Platform::parse).toList();
         for (String name : plan.strategiesOr(dir.strategy())) {
             strategies.put(name, Strategies.resolve(name, org.ftlab.harness.failover.PluginStrategies.isPlugin(name)
                     ? settings.pluginPath() : null, ClientSession.GIVE_UP));
@@ -164,8 +168,8 @@ public final class GridRunner {
         if (done > 0) {
             progress.printf(Locale.ROOT, "resuming: %d of %d blocks already done%n", done, total);
         }
-        // each strategy level has its own clients (ids, fail-over clients, connections), opened once for the run
-        java.util.Map<String, List<GridClient>> clients = new java.util.LinkedHashMap<>();
+        // each (strategy, platform) level has its own clients (ids, fail-over clients, connections), opened once
+        java.util.Map<ClientLevel, List<GridClient>> clients = new java.util.LinkedHashMap<>();
         List<GridClient> sessions = new ArrayList<>();
         List<ProbeTable> all = new ArrayList<>();
         String runTag = Long.toString(System.currentTimeMillis(), 36);
@@ -182,15 +186,18 @@ public final class GridRunner {
             try {
                 int level = 0;
                 for (java.util.Map.Entry<String, Strategies.Kind> s : strategies.entrySet()) {
-                    level++;
-                    List<GridClient> own = new ArrayList<>();
-                    clients.put(s.getKey(), own);
-                    for (int i = 0; i < plan.maxClients() && !todo.isEmpty(); i++) {
-                        GridClient c = GridClient.open(lab, workload, s.getValue(), tuning, strategies.size() == 1
-                                ? String.format(Locale.ROOT, "g%s-%02d", runTag, i + 1)
-                                : String.format(Locale.ROOT, "g%s-s%d-%02d", runTag, level, i + 1));
-                        own.add(c);
-                        sessions.add(c);
+                    for (Platform platform : platforms) {
+                        level++;
+                        List<GridClient> own = new ArrayList<>();
+                        clients.put(new ClientLevel(s.getKey(), platform), own);
+                        for (int i = 0; i < plan.maxClients() && !todo.isEmpty(); i++) {
+                            GridClient c = GridClient.open(lab, workload, s.getValue(), tuning, platform,
+                                    strategies.size() * platforms.size() == 1
+                                            ? String.format(Locale.ROOT, "g%s-%02d", runTag, i + 1)
+                                            : String.format(Locale.ROOT, "g%s-s%d-%02d", runTag, level, i + 1));
+                            own.add(c);
+                            sessions.add(c);
+                        }
                     }
                 }
             } catch (PluginFailure e) {
@@ -202,7 +209,7 @@ public final class GridRunner {
             injector.start();
             for (int k = 0; k < todo.size() && !aborted; k++) {
                 GridPlan.Block block = todo.get(k);
-                List<GridClient> blockClients = clients.get(strategyOf(block));
+                List<GridClient> blockClients = clients.get(levelOf(block));
                 if (plan.infra().variesReplicas()) {
                     changeDegree(block.config().replicas(), blockClients);
                 }
@@ -390,8 +397,9 @@ public final class GridRunner {
     /** One client of the run: its session (id, fail-over client, sequence numbers) and its workload's generator. */
     private record GridClient(ClientSession session, Workload.Client workload) {
         static GridClient open(GridLab lab, Workload workload, Strategies.Kind strategy, ClientTuning tuning,
-                String clientId) throws Exception {
-            ClientSession s = new ClientSession(clientId, lab.client(strategy, tuning, ClientSession.GIVE_UP));
+                Platform platform, String clientId) throws Exception {
+            ClientSession s = new ClientSession(clientId, lab.client(strategy, tuning, ClientSession.GIVE_UP,
+                    platform));
             try {
                 return new GridClient(s, workload.open(s));
             } catch (Exception | Error e) {
@@ -523,13 +531,14 @@ public final class GridRunner {
      * that the replicas' JIT compilers and the database have seen every request path at load. The rows are kept
      * (phase warmup, in probes/warmup/) and audited, and never measured.
      */
-    private List<ProbeTable> labWarmup(java.util.Map<String, List<GridClient>> clients, ExecutorService pool)
+    private List<ProbeTable> labWarmup(java.util.Map<ClientLevel, List<GridClient>> clients, ExecutorService pool)
             throws Exception {
         int n = plan.design().labWarmupPerClient();
         List<List<GridClient>> levels = List.copyOf(clients.values());
         int perClient = levels.isEmpty() ? 0 : levels.get(0).size();
         progress.printf(Locale.ROOT, "warming the lab up: %d requests per client, %d clients%s%n", n, perClient,
-                levels.size() > 1 ? " (spread over the " + levels.size() + " strategies' clients)" : "");
+                levels.size() > 1 ? " (spread over the clients of the " + levels.size() + " strategy and platform "
+                        + "levels)" : "");
         progress.flush();
         long t0 = System.nanoTime();
         List<Future<List<ProbeTable>>> futures = new ArrayList<>();
@@ -569,9 +578,15 @@ public final class GridRunner {
         return tables;
     }
 
-    /** The strategy of {@code block}'s clients: its level, or the run's one strategy. */
-    private String strategyOf(GridPlan.Block block) {
-        return block.config().strategy() != null ? block.config().strategy() : strategies.keySet().iterator().next();
+    /** Clients of one strategy through one platform: each level of those factors has its own. */
+    private record ClientLevel(String strategy, Platform platform) {
+    }
+
+    /** The level of {@code block}'s clients: its strategy and platform, or the run's one of each. */
+    private ClientLevel levelOf(GridPlan.Block block) {
+        GridConfig c = block.config();
+        return new ClientLevel(c.strategy() != null ? c.strategy() : strategies.keySet().iterator().next(),
+                c.platform() != null ? Platform.parse(c.platform()) : platforms.get(0));
     }
 
     /**

@@ -71,6 +71,17 @@ public final class RunDirectory {
     public static RunDirectory create(Path dir, GridPlan plan, String workload, String strategy,
             FaultSchedule faults, int replicas, int spares, String database, Path home, RunSettings settings)
             throws IOException {
+        return create(dir, plan, workload, strategy, "ejb", faults, replicas, spares, database, home, settings);
+    }
+
+    /**
+     * As above, with the clients reaching the service through middleware {@code platform} ({@code platform} in the
+     * manifest; the plan's first level when it varies it).
+     */
+    public static RunDirectory create(Path dir, GridPlan plan, String workload, String strategy, String platform,
+            FaultSchedule faults, int replicas, int spares, String database, Path home, RunSettings settings)
+            throws IOException {
+        platform = org.ftlab.rm.api.Platform.parse(platform).wireName();
         Workload w = Workloads.named(workload); // a clear error before anything is written
         if (w.operations().size() < 2 && plan.viewsPerClient() > 0) {
             throw new IllegalArgumentException("workload " + w.name() + " has one operation ("
@@ -88,7 +99,8 @@ public final class RunDirectory {
                 plan.schedule().stream().map(GridPlan.Block::id).toList(),
                 plan.infra().variesStrategy() ? plan.infra().strategies().stream().map(RunDirectory::strategyName)
                         .toList() : null,
-                plan.infra().variesReplicas() ? plan.infra().replicas() : null);
+                plan.infra().variesReplicas() ? plan.infra().replicas() : null,
+                plan.infra().variesPlatform() ? plan.infra().platforms() : null);
         String scheduleFile = null;
         if (faults.enabled()) {
             scheduleFile = FaultSchedule.FILE;
@@ -105,7 +117,7 @@ public final class RunDirectory {
                 new Manifest.Host(hostName(), System.getProperty("os.name") + " " + System.getProperty("os.version")
                         + " " + System.getProperty("os.arch"), Runtime.getRuntime().availableProcessors(),
                         totalMemory()), gitRevision(home), now, null, List.of(), List.of(),
-                List.of(new Manifest.Segment(now, null, null)), List.of(), List.of(), null, null);
+                List.of(new Manifest.Segment(now, null, null)), List.of(), List.of(), null, null, platform);
         RunDirectory run = new RunDirectory(dir, m);
         run.saveManifest();
         return run;
@@ -138,7 +150,7 @@ public final class RunDirectory {
                         g.ratePerS() == null ? List.of() : g.ratePerS(),
                         g.labWarmupPerClient() == null ? 0 : g.labWarmupPerClient());
         GridPlan.Infra infra = new GridPlan.Infra(g.strategy() == null ? List.of() : g.strategy(),
-                g.replicas() == null ? List.of() : g.replicas());
+                g.replicas() == null ? List.of() : g.replicas(), g.platform() == null ? List.of() : g.platform());
         return new GridPlan(manifest.profile(), g.clients(), g.thinkMs(), replies, infra, g.postsPerClient(),
                 g.viewsPerClient(), design);
     }
@@ -146,6 +158,11 @@ public final class RunDirectory {
     /** The workload's name ({@code auction} for runs from before workloads were named). */
     public String workload() {
         return manifest.workload();
+    }
+
+    /** The middleware platform's name ({@code ejb} for runs from before it was recorded). */
+    public String platform() {
+        return manifest.platform();
     }
 
     /** The fail-over strategy's name: a built-in one's, or {@code class:NAME} for a plug-in. */

@@ -40,6 +40,8 @@ import org.ftlab.rm.os.AtomicFiles;
  * @param segments one per start or resume of the run
  * @param topology where each segment's lab ran ({@code local}, or {@code netns} with its prefix and tag)
  * @param error why the run stopped before its end, when it was not a Ctrl-C: one line
+ * @param platform the middleware the clients reached the service through ({@code ejb}, {@code rest}); in a run that
+ *     varies it, its first level; null in runs from before it was recorded (then {@code ejb}, the only one)
  */
 @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
 @JsonInclude(JsonInclude.Include.NON_NULL)
@@ -47,7 +49,7 @@ public record Manifest(int formatVersion, String status, String profile, String 
         String failoverStrategy, RunSettings settings, Faults faults, Integer replicas, Integer spares,
         String database, Map<String, String> versions, String jvm, Host host, String gitRevision, String start,
         String end, List<String> configsDone, List<String> partial, List<Segment> segments,
-        List<LabWarmup> labWarmup, List<String> topology, Audit audit, String error) {
+        List<LabWarmup> labWarmup, List<String> topology, Audit audit, String error, String platform) {
     public static final String FILE = "manifest.json";
     public static final int FORMAT_VERSION = 3;
     /** The workload of every run from before workloads were named. */
@@ -56,16 +58,17 @@ public record Manifest(int formatVersion, String status, String profile, String 
             .disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES);
 
     /**
-     * The plan: the grid's factors, its design, and the order its blocks run in. {@code strategy} and
-     * {@code replicas}: the levels of the infrastructure factors, when the run varies them (version 3; null
-     * otherwise: the run's one strategy and degree are {@code failover_strategy} and {@code replicas}).
+     * The plan: the grid's factors, its design, and the order its blocks run in. {@code strategy}, {@code replicas}
+     * and {@code platform}: the levels of the infrastructure factors, when the run varies them (version 3; null
+     * otherwise: the run's one strategy, degree and platform are {@code failover_strategy}, {@code replicas} and
+     * {@code platform}).
      */
     @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
     @JsonInclude(JsonInclude.Include.NON_NULL)
     public record Grid(List<Integer> clients, List<Integer> thinkMs, List<String> reply, int postsPerClient,
             int viewsPerClient, int configurations, Integer warmupPerClient, Integer repeat, String order, Long seed,
             String arrival, List<Double> ratePerS, Integer labWarmupPerClient, List<String> schedule,
-            List<String> strategy, List<Integer> replicas) {
+            List<String> strategy, List<Integer> replicas, List<String> platform) {
         /** Whether the design was recorded (version 1's earliest runs: no; they ran the plain design). */
         public boolean hasDesign() {
             return order != null;
@@ -160,7 +163,7 @@ public record Manifest(int formatVersion, String status, String profile, String 
                 settings == null ? RunSettings.DEFAULTS : settings,
                 faults == null ? new Faults(null, null, null, null, null, null, null, null) : faults, replicas, spares, database, versions, jvm,
                 host, gitRevision, start, end, orEmpty(configsDone), orEmpty(partial), orEmpty(segments),
-                orEmpty(labWarmup), orEmpty(topology), audit, error);
+                orEmpty(labWarmup), orEmpty(topology), audit, error, platform == null ? "ejb" : platform);
     }
 
     // ---- changes as a run goes on: each returns the new manifest ------------------------------------------------
@@ -227,7 +230,7 @@ public record Manifest(int formatVersion, String status, String profile, String 
             String error) {
         return new Manifest(formatVersion, status, profile, workload, grid, failoverStrategy, settings, faults,
                 replicas, spares, database, versions, jvm, host, gitRevision, start, end, configsDone, partial,
-                segments, labWarmup, topology, audit, error);
+                segments, labWarmup, topology, audit, error, platform);
     }
 
     private static <T> List<T> append(List<T> list, T item) {

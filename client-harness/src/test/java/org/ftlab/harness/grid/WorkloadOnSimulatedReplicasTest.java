@@ -71,8 +71,9 @@ class WorkloadOnSimulatedReplicasTest {
             }
 
             @Override
-            public FailoverClient client(Strategies.Kind kind, ClientTuning tuning, Duration giveUp)
-                    throws Exception {
+            public FailoverClient client(Strategies.Kind kind, ClientTuning tuning, Duration giveUp,
+                    org.ftlab.rm.api.Platform platform) throws Exception {
+                // simulated replicas are reached in-process, whatever the platform
                 return replicas.client(kind, tuning, giveUp);
             }
 

@@ -41,12 +41,12 @@ class ManifestTest {
         Manifest m = new Manifest(Manifest.FORMAT_VERSION, "running", "quick", Manifest.DEFAULT_WORKLOAD,
                 new Manifest.Grid(List.of(1), List.of(0), List.of("orig"), 10, 10, 1, 5, 2, "random", 7L, "closed",
                         List.of(), 0, List.of("c01-t00-rorig-spreconnected-rep1", "c01-t00-rorig-shedged-rep2"),
-                        List.of("preconnected", "hedged"), null),
+                        List.of("preconnected", "hedged"), null, null),
                 "hedged", RunSettings.DEFAULTS, Manifest.Faults.of("none", 0, List.of(), null), 2, 1, "embedded",
                 Map.of("wildfly", "39"), "jvm", new Manifest.Host("h", "Linux", 2, 1L << 30), "rev",
                 "2026-01-01T00:00:00Z", null, List.of(), List.of(),
-                List.of(new Manifest.Segment("2026-01-01T00:00:00Z", null, null)), List.of(), List.of(), null, null)
-                .withConfigDone("c01-t00-rorig-x1").withAudit(new Manifest.Audit(10, true, List.of()))
+                List.of(new Manifest.Segment("2026-01-01T00:00:00Z", null, null)), List.of(), List.of(), null, null,
+                "rest").withConfigDone("c01-t00-rorig-x1").withAudit(new Manifest.Audit(10, true, List.of()))
                 .withFinished("complete", "2026-01-01T00:01:00Z");
         m.writeTo(dir);
         assertTrue(Files.readString(dir.resolve(Manifest.FILE)).contains("\"format_version\" : " + Manifest.FORMAT_VERSION));

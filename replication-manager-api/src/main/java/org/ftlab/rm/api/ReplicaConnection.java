@@ -11,7 +11,7 @@ import org.ftlab.auction.api.AuctionService;
  * A proxy is pinned to its replica (strong URI affinity): it never fails over by itself; fail-over is the job of
  * the client harness's fail-over strategies.
  */
-public final class ReplicaConnection implements AutoCloseable {
+public final class ReplicaConnection implements ServiceConnection {
     private static final long CONNECT_TIMEOUT_MILLIS = 10_000;
     private final String remotingUri;
     private final Context context;
@@ -65,8 +65,14 @@ public final class ReplicaConnection implements AutoCloseable {
         }
     }
 
+    @Override
     public AuctionService service() {
         return service;
+    }
+
+    @Override
+    public void invocationTimeout(long millis) {
+        org.jboss.ejb.client.EJBClient.setInvocationTimeout(service, millis, java.util.concurrent.TimeUnit.MILLISECONDS);
     }
 
     public String remotingUri() {
