@@ -122,7 +122,7 @@ public final class HttpReplicaConnection implements ServiceConnection {
     /** One request: method, path under the door, body (null: none), with the request header's headers. */
     private HttpResponse<byte[]> send(RequestHeader header, String method, String path, Object body) {
         HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(baseUrl + path))
-                .header("Authorization", authorization).header("Accept", "application/json");
+                .header("Authorization", authorization).header("Accept", "application/json, text/plain");
         if (header != null) {
             HttpDoor.headers(header).forEach(b::header);
         }
