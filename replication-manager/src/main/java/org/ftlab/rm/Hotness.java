@@ -241,6 +241,13 @@ final class Hotness implements AutoCloseable {
         return readings.get(replica);
     }
 
+    /** Whether the reference holds a method whose name starts with {@code prefix} (a package or class). */
+    boolean referenceHas(String prefix) {
+        synchronized (reference) {
+            return reference.stream().anyMatch(m -> m.startsWith(prefix));
+        }
+    }
+
     /** How many methods the reference holds now. */
     int referenceSize() {
         synchronized (reference) {

@@ -22,13 +22,15 @@ import org.ftlab.auction.api.ReplicaProperties;
 import org.ftlab.auction.api.ReplySize;
 import org.ftlab.auction.api.RequestHeader;
 import org.ftlab.rm.api.ApplicationUser;
-import org.ftlab.rm.api.ReplicaConnection;
+import org.ftlab.rm.api.Platform;
+import org.ftlab.rm.api.ServiceConnection;
 import org.ftlab.rm.replica.Replica;
 
 /**
  * Keeps replicas that serve no clients hot, so that a backup or spare serves at full speed from its first request
  * after a fail-over. Through the real remote path (the EJB client, remoting, the bean, Hibernate, the JDBC driver,
- * the database), it sends every operation of the service: ping, the three reads of a fixture auction, rehearsals
+ * the database) — and, once the primary's hot code shows that clients use the HTTP door, through that door too, the
+ * rounds taking the doors in turn — it sends every operation of the service: ping, the three reads of a fixture auction, rehearsals
  * of posting an auction and bidding (run in full, then rolled back: nothing is stored, see
  * {@link RequestHeader#rehearsal}), and the fixture's own post sent again (found in the request log, its stored reply
  * returned and the transaction committed: the path of a client's retry, and the commit path, which a rehearsal never
@@ -75,7 +77,12 @@ public final class ReplicaWarmer implements AutoCloseable {
     private final Map<String, Double> owed = new ConcurrentHashMap<>();
     private final String clientId;
     private final AtomicLong seq = new AtomicLong();
-    private final Map<String, ReplicaConnection> connections = new ConcurrentHashMap<>();
+    /** One connection per replica and door ({@code r2/ejb}). */
+    private final Map<String, ServiceConnection> connections = new ConcurrentHashMap<>();
+    /** The doors the rounds go through, in turn: remote EJB, and the HTTP door once clients use it. */
+    private volatile Supplier<List<Platform>> doors = () -> List.of(Platform.EJB);
+    /** Rounds sent so far to each replica, which picks each round's door. */
+    private final Map<String, AtomicLong> roundsTo = new ConcurrentHashMap<>();
     private final Set<String> busy = ConcurrentHashMap.newKeySet();
     private final ScheduledExecutorService ticker = Executors.newSingleThreadScheduledExecutor(daemon("warmer-tick"));
     private final ExecutorService rounds = Executors.newFixedThreadPool(2, daemon("warmer"));
@@ -159,12 +166,12 @@ public final class ReplicaWarmer implements AutoCloseable {
         long t0 = System.nanoTime();
         ExecutorService streams = null;
         try {
-            AuctionService s = connection(replica).service();
-            ensureFixture(s);
+            ensureFixture(connection(replica, Platform.EJB).service());
+            Doors s = doorsOf(replica);
             if (settling == Settling.NONE) { // the boot rounds as they always were: one stream, nothing written
                 int i = 0;
                 for (; i < bootRounds && !closed; i++) {
-                    round(s);
+                    round(s.next());
                 }
                 bootWarmUps.put(replica.name(), new BootWarmUp(i, true));
                 return (System.nanoTime() - t0) / 1_000_000;
@@ -201,7 +208,7 @@ public final class ReplicaWarmer implements AutoCloseable {
      * a real bid on it under the warmer's own client id (the commit path of a write, which a rehearsal never takes);
      * returns the rounds run.
      */
-    private int bootRounds(ExecutorService streams, AuctionService s, int n)
+    private int bootRounds(ExecutorService streams, Doors s, int n)
             throws InterruptedException, ExecutionException {
         List<Future<Integer>> runs = new ArrayList<>();
         for (int t = 0; t < BOOT_STREAMS; t++) {
@@ -209,9 +216,10 @@ public final class ReplicaWarmer implements AutoCloseable {
             runs.add(streams.submit(() -> {
                 int done = 0;
                 for (; done < share && !closed; done++) {
-                    round(s);
-                    long posted = s.postAuction(header(), token, FIXTURE_WRITE).value().auctionId();
-                    s.placeBid(header(), token, posted, 200);
+                    AuctionService door = s.next();
+                    round(door);
+                    long posted = door.postAuction(header(), token, FIXTURE_WRITE).value().auctionId();
+                    door.placeBid(header(), token, posted, 200);
                 }
                 return done;
             }));
@@ -229,6 +237,16 @@ public final class ReplicaWarmer implements AutoCloseable {
      * one batch of rounds in flight at a time: one that answers slowly gets fewer, never a queue.
      */
     public void keepWarm(Supplier<List<Replica>> targets, Predicate<String> notHot) {
+        keepWarm(targets, notHot, () -> List.of(Platform.EJB));
+    }
+
+    /**
+     * As above, the rounds going through the doors {@code doorsInUse} names at the time, in turn (the boot rounds of
+     * replicas launched from now on too): a promoted replica must be hot on the path its clients take.
+     */
+    public void keepWarm(Supplier<List<Replica>> targets, Predicate<String> notHot,
+            Supplier<List<Platform>> doorsInUse) {
+        this.doors = doorsInUse;
         if (roundsPerSecond == 0 && hotRoundsPerSecond == 0) {
             return;
         }
@@ -248,9 +266,9 @@ public final class ReplicaWarmer implements AutoCloseable {
                 owed.put(r.name(), due - n);
                 rounds.execute(() -> {
                     try {
-                        AuctionService s = connection(r).service();
+                        Doors s = doorsOf(r);
                         for (int i = 0; i < n && !closed; i++) {
-                            round(s);
+                            round(s.next());
                         }
                     } catch (NamingException | AuctionException | RuntimeException e) {
                         forget(r.name()); // reconnect next time; a failed replica leaves the targets
@@ -276,25 +294,52 @@ public final class ReplicaWarmer implements AutoCloseable {
         return roundsRun.get();
     }
 
-    /** Drops the connection to a replica that is gone. */
+    /** Drops the connections to a replica that is gone. */
     public void forget(String replicaName) {
-        ReplicaConnection c = connections.remove(replicaName);
-        if (c != null) {
-            c.close();
+        for (Platform p : Platform.values()) {
+            ServiceConnection c = connections.remove(replicaName + "/" + p.wireName());
+            if (c != null) {
+                c.close();
+            }
         }
+        roundsTo.remove(replicaName);
     }
 
-    private ReplicaConnection connection(Replica r) throws NamingException {
-        ReplicaConnection c = connections.get(r.name());
+    private ServiceConnection connection(Replica r, Platform door) throws NamingException {
+        String key = r.name() + "/" + door.wireName();
+        ServiceConnection c = connections.get(key);
         if (c == null) {
-            c = ReplicaConnection.open(r.remotingUri(), user.username(), user.password(), INVOCATION_TIMEOUT_MILLIS);
-            ReplicaConnection raced = connections.putIfAbsent(r.name(), c);
+            c = door.open(r.remotingUri(), user.username(), user.password(), INVOCATION_TIMEOUT_MILLIS);
+            ServiceConnection raced = connections.putIfAbsent(key, c);
             if (raced != null) {
                 c.close();
                 c = raced;
             }
         }
         return c;
+    }
+
+    /** The doors of one replica the rounds take in turn: one round through each door in use, then again. */
+    private final class Doors {
+        private final List<AuctionService> services;
+        private final AtomicLong counter;
+
+        Doors(List<AuctionService> services, AtomicLong counter) {
+            this.services = services;
+            this.counter = counter;
+        }
+
+        AuctionService next() {
+            return services.get((int) (counter.getAndIncrement() % services.size()));
+        }
+    }
+
+    private Doors doorsOf(Replica r) throws NamingException {
+        List<AuctionService> services = new ArrayList<>();
+        for (Platform p : doors.get()) {
+            services.add(connection(r, p).service());
+        }
+        return new Doors(services, roundsTo.computeIfAbsent(r.name(), k -> new AtomicLong()));
     }
 
     /** The account, login and auction the rounds use: real, created once, on the first replica warmed. */
@@ -336,7 +381,7 @@ public final class ReplicaWarmer implements AutoCloseable {
         closed = true;
         ticker.shutdownNow();
         rounds.shutdownNow();
-        connections.values().forEach(ReplicaConnection::close);
+        connections.values().forEach(ServiceConnection::close);
         connections.clear();
     }
 }

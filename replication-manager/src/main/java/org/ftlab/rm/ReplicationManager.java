@@ -31,6 +31,7 @@ import org.ftlab.rm.api.InjectedFault;
 import org.ftlab.rm.api.ManagerStatus;
 import org.ftlab.rm.api.NetworkLayout;
 import org.ftlab.rm.api.ObserveSwitch;
+import org.ftlab.rm.api.Platform;
 import org.ftlab.rm.api.PrimaryBackupView;
 import org.ftlab.rm.api.ReplicaState;
 import org.ftlab.rm.api.ReplicaStatus;
@@ -225,7 +226,7 @@ public final class ReplicationManager implements AutoCloseable {
                     rm.launchSpare(0);
                 }
             }
-            rm.warmer.keepWarm(rm::idleReplicas, rm::knownNotHot);
+            rm.warmer.keepWarm(rm::idleReplicas, rm::knownNotHot, rm::doorsInUse);
             rm.hotness = Hotness.start(rm::hotnessTargets);
         } catch (Exception e) {
             rm.close();
@@ -404,6 +405,16 @@ public final class ReplicationManager implements AutoCloseable {
         Hotness h = hotness;
         Hotness.Reading r = h == null ? null : h.of(replica);
         return r != null && !r.hot();
+    }
+
+    /**
+     * The doors the warmer keeps idle replicas hot through: remote EJB always, and the HTTP door once the primary's
+     * hot code shows clients use it (unknown without a hotness reading, e.g. replicas on other machines: EJB only).
+     */
+    private List<Platform> doorsInUse() {
+        Hotness h = hotness;
+        return h != null && h.referenceHas(org.ftlab.rm.replica.RequestPath.HTTP_DOOR_PACKAGE)
+                ? List.of(Platform.EJB, Platform.REST) : List.of(Platform.EJB);
     }
 
     /** The replicas that serve no clients but must be ready to: backups and spares. */

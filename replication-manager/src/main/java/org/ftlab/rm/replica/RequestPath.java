@@ -6,14 +6,20 @@ import java.util.Locale;
 
 /**
  * The request path of a replica: the packages whose code every request runs (the bean, JPA, the driver, EJB remoting
- * and invocation, marshalling, transactions, XNIO), what "hot" is measured on (docs/architecture.md), and the JIT
+ * and invocation, marshalling, transactions, XNIO; for the HTTP door Undertow, RESTEasy and Jackson), what "hot" is measured on (docs/architecture.md), and the JIT
  * settings that make a replica compile it at the top tier sooner.
  */
 public final class RequestPath {
-    /** The packages of the request path. */
+    /**
+     * The packages of the request path: both doors' (remote EJB's remoting and marshalling; the HTTP door's Undertow,
+     * RESTEasy and Jackson) and what is behind them.
+     */
     public static final List<String> PACKAGES = List.of("org.ftlab.auction.", "org.hibernate.", "com.mysql.",
             "org.jboss.ejb.", "org.jboss.as.ejb3.", "org.jboss.remoting3.", "org.jboss.marshalling.",
-            "org.jboss.invocation.", "com.arjuna.", "org.wildfly.transaction.", "org.xnio.");
+            "org.jboss.invocation.", "com.arjuna.", "org.wildfly.transaction.", "org.xnio.", "io.undertow.",
+            "org.jboss.resteasy.", "com.fasterxml.jackson.");
+    /** The HTTP door's own package: a reference (the primary's hot code) with it says clients use that door. */
+    public static final String HTTP_DOOR_PACKAGE = "org.ftlab.auction.server.http.";
     /**
      * The environment variable that scales the JIT's compile thresholds of the request path's methods in every
      * replica of a lab started where it is set (HotSpot's per-method {@code CompileThresholdScaling}: 0.05 compiles a
