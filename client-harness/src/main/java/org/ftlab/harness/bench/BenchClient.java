@@ -25,7 +25,13 @@ final class BenchClient implements AutoCloseable {
 
     /** A client of a built-in strategy on {@code lab}, set up as a grid client is. */
     static BenchClient open(ManagedLab lab, String strategy, String clientId) throws Exception {
-        ClientSession s = ClientSession.on(lab, strategy, clientId);
+        return open(lab, strategy, clientId, org.ftlab.rm.api.Platform.EJB);
+    }
+
+    /** As above, over middleware {@code platform}. */
+    static BenchClient open(ManagedLab lab, String strategy, String clientId, org.ftlab.rm.api.Platform platform)
+            throws Exception {
+        ClientSession s = ClientSession.on(lab, strategy, clientId, platform);
         try {
             return new BenchClient(s, AuctionClient.open(s));
         } catch (Exception | Error e) {

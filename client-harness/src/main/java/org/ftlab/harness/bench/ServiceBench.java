@@ -37,7 +37,10 @@ import org.ftlab.rm.api.DatabaseEndpoint;
  * <li>{@code view}, {@code post}: the grid's invocations, through the fail-over client with probes recorded; a
  * view reads the client's own {@value #VIEWED_AUCTIONS} most recent posts in turn, as the grid's views do;</li>
  * <li>{@code view-no-probes}: the same view with no probe taken on either side, run right after or before
- * {@code view} (alternating each round), for the probe overhead.</li>
+ * {@code view} (alternating each round), for the probe overhead;</li>
+ * <li>{@code noop-rest}, {@code view-rest}, {@code post-rest}: {@code noop}, {@code view} and {@code post} through
+ * the HTTP door (JSON over WildFly's JAX-RS) instead of remote EJB, by clients of their own: the platform's ratio in
+ * the same round.</li>
  * </ul>
  * A first round warms both JVMs up and is not kept. Latency is measured by {@link System#nanoTime()} around each
  * call, independently of the probes. Each client is a
@@ -46,7 +49,9 @@ import org.ftlab.rm.api.DatabaseEndpoint;
  */
 public final class ServiceBench {
     public static final List<String> WORKLOADS = List.of("noop", "jdbc", "jdbc-log", "view", "view-no-probes",
-            "post");
+            "post", "noop-rest", "view-rest", "post-rest");
+    /** The suffix of a workload sent through the HTTP door. */
+    static final String REST = "-rest";
 
     /** One workload run: latency statistics (µs) and throughput (requests/s). */
     public record Sample(String workload, int clients, int round, LatencyStats stats, double throughputPerS) {
@@ -72,10 +77,15 @@ public final class ServiceBench {
         DatabaseEndpoint db = DatabaseEndpoint.loadForAudits(lab.runDir());
         int maxClients = clientCounts.stream().mapToInt(Integer::intValue).max().orElse(1);
         List<BenchClient> sessions = new ArrayList<>();
+        List<BenchClient> restSessions = new ArrayList<>();
         try {
             for (int c = 0; c < maxClients; c++) {
                 sessions.add(BenchClient.open(lab, "preconnected", "bench-" + c + "-"
                         + Long.toString(System.nanoTime() % 1_000_000, 36)));
+                if (workloads.stream().anyMatch(w -> w.endsWith(REST))) {
+                    restSessions.add(BenchClient.open(lab, "preconnected", "bench-rest-" + c + "-"
+                            + Long.toString(System.nanoTime() % 1_000_000, 36), org.ftlab.rm.api.Platform.REST));
+                }
             }
             List<Sample> samples = new ArrayList<>();
             // Round 0 warms up both JVMs (JIT, pools) and is not kept.
@@ -89,7 +99,8 @@ public final class ServiceBench {
                         order.set(order.indexOf("tmp"), "view-no-probes");
                     }
                     for (String w : order) {
-                        Sample s = measure(w, sessions.subList(0, n), db, round, requestsPerClient, warmupPerClient);
+                        Sample s = measure(w, (w.endsWith(REST) ? restSessions : sessions).subList(0, n), db, round,
+                                requestsPerClient, warmupPerClient);
                         if (round == 0) {
                             continue;
                         }
@@ -104,6 +115,7 @@ public final class ServiceBench {
             return samples;
         } finally {
             sessions.forEach(BenchClient::close);
+            restSessions.forEach(BenchClient::close);
         }
     }
 
@@ -179,7 +191,8 @@ public final class ServiceBench {
 
     private static Op op(String workload, BenchClient s, Connection jdbc, int capacity) throws Exception {
         FailoverClient client = s.client;
-        switch (workload) {
+        // a -rest workload is its base workload, sent by a client over the HTTP door
+        switch (workload.endsWith(REST) ? workload.substring(0, workload.length() - REST.length()) : workload) {
             case "noop":
                 return () -> client.invoke(svc -> svc.ping());
             case "jdbc": {
@@ -299,6 +312,10 @@ public final class ServiceBench {
             Spread overhead = ratio(samples, n, "view", "view-no-probes");
             ratios.put("probe_overhead_fraction", overhead == null ? null
                     : new Spread(overhead.median() - 1, overhead.min() - 1, overhead.max() - 1, overhead.n()));
+            // the platform: the HTTP door's mean over remote EJB's, same round
+            ratios.put("noop_rest_over_noop", ratio(samples, n, "noop-rest", "noop"));
+            ratios.put("view_rest_over_view", ratio(samples, n, "view-rest", "view"));
+            ratios.put("post_rest_over_post", ratio(samples, n, "post-rest", "post"));
             perClients.put("ratios_of_means_same_round", ratios);
             out.put(n + (n == 1 ? "_client" : "_clients"), perClients);
         }

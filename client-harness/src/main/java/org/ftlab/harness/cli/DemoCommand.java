@@ -68,6 +68,10 @@ public final class DemoCommand implements Callable<Integer> {
             throw new IllegalArgumentException("--crashes must be 1 to 20, was " + crashes);
         }
         GridPlan grid = gridOptions.applyTo(GridPlan.named(profile));
+        if (!grid.infra().equals(GridPlan.Infra.NONE)) {
+            throw new IllegalArgumentException("--profile " + profile + " varies the infrastructure: run it with "
+                    + "'ftlab grid --profile " + profile + "'; the demo runs quick, paper or full");
+        }
         // Each crash run starts with the grid's block warm-up (its lab is already warm from the grid).
         GridPlan crashRun = new GridPlan("custom", List.of(crashClients), List.of(0), List.of(ReplySize.ORIGINAL),
                 crashPosts, crashViews, new GridPlan.Design(GridPlan.DEFAULT_WARMUP_PER_CLIENT, 1,

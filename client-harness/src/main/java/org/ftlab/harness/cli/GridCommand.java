@@ -40,8 +40,9 @@ public final class GridCommand implements Callable<Integer> {
     picocli.CommandLine.Model.CommandSpec spec;
 
     @Option(names = "--profile", paramLabel = "NAME", description = "quick (48 configurations, minutes), paper "
-            + "(48 configurations x 2 replicates, about 45 min: docs/findings.md) or full (48 configurations, "
-            + "5,000 posts + 5,000 views per client: hours). Default: quick.")
+            + "(48 configurations x 2 replicates, about 45 min: docs/findings.md), full (48 configurations, "
+            + "5,000 posts + 5,000 views per client: hours) or infra (platform x strategy x degree x clients x reply "
+            + "size, 72 configurations x 2 replicates, about an hour: docs/findings.md IV and VI). Default: quick.")
     String profile;
 
     @Option(names = "--grid", paramLabel = "FILE", description = "A grid file (properties: clients, think_ms, reply, "
@@ -60,16 +61,16 @@ public final class GridCommand implements Callable<Integer> {
                     + "then views of the auction service, each post audited exactly once in the database).")
     String workload;
 
-    @Option(names = "--strategy", defaultValue = "preconnected", paramLabel = "LIST",
+    @Option(names = "--strategy", paramLabel = "LIST",
             description = "Client fail-over: reactive, preconnected, hedged or active (docs/architecture.md; "
-                    + "default: ${DEFAULT-VALUE}), or class:NAME, a strategy of your own from --plugin-dir "
+                    + "default: preconnected, or the profile's levels), or class:NAME, a strategy of your own from --plugin-dir "
                     + "(docs/labs/plugins.md). Several, e.g. preconnected,active: a factor of the grid, crossed with "
                     + "the others, each level with clients of its own.")
     String strategy;
 
-    @Option(names = "--platform", defaultValue = "ejb", paramLabel = "LIST",
-            description = "The middleware the clients reach the service through: ejb (remote EJB, default) or rest "
-                    + "(HTTP with JSON through WildFly's JAX-RS; same bean, request log and probes). Both, ejb,rest: "
+    @Option(names = "--platform", paramLabel = "LIST",
+            description = "The middleware the clients reach the service through: ejb (remote EJB; default, or the "
+                    + "profile's levels) or rest (HTTP with JSON through WildFly's JAX-RS; same bean, request log and probes). Both, ejb,rest: "
                     + "a factor of the grid, each level with clients of its own.")
     String platform;
 
@@ -186,7 +187,7 @@ public final class GridCommand implements Callable<Integer> {
         RunDirectory dir;
         if (RunDirectory.hasManifest(runDir)) {
             if (profile != null || gridFile != null || gridOptions.any() || knobs.any() || pluginDir != null
-                    || !platform.equals("ejb")
+                    || platform != null || strategy != null
                     || !workload.equals(Workloads.DEFAULT)) {
                 throw new IllegalArgumentException(runDir + " holds an unfinished run: resume it with the same --out "
                         + "and no grid options, or choose a new --out");
@@ -197,11 +198,25 @@ public final class GridCommand implements Callable<Integer> {
             Workloads.named(workload); // an unknown name fails here, before a lab starts
             RunSettings settings = running != null ? knobs.settings(pluginDir, running.description())
                     : knobs.settings(pluginDir);
+            GridPlan plan = plan();
+            // the profile's infrastructure levels, where no option gives them
+            if (strategy == null && plan.infra().variesStrategy()) {
+                strategy = String.join(",", plan.infra().strategies());
+            }
+            if (platform == null && plan.infra().variesPlatform()) {
+                platform = String.join(",", plan.infra().platforms());
+            }
+            if (replicasOption == null && plan.infra().variesReplicas()) {
+                replicaLevels = plan.infra().replicas();
+                replicas = plan.infra().maxReplicas();
+                replicasOption = replicaLevels.stream().map(String::valueOf).collect(
+                        java.util.stream.Collectors.joining(","));
+            }
             // a plug-in is loaded and checked here, before a lab starts
             java.util.List<String> strategies = strategyLevels(settings.pluginPath());
             String failover = strategies.get(0);
             java.util.List<String> platforms = platformLevels();
-            GridPlan plan = plan().withInfra(new GridPlan.Infra(strategies.size() > 1 ? strategies
+            plan = plan.withInfra(new GridPlan.Infra(strategies.size() > 1 ? strategies
                     : java.util.List.of(), replicaLevels, platforms.size() > 1 ? platforms : java.util.List.of()));
             FaultSchedule faultPlan = faultOptions.schedule(plan.blockCount());
             if (running != null) {
@@ -375,7 +390,7 @@ public final class GridCommand implements Callable<Integer> {
      * checked) before a lab starts; one line for an unknown or repeated one.
      */
     private java.util.List<String> strategyLevels(Path pluginPath) {
-        java.util.List<String> names = GridPlan.parseNames(strategy);
+        java.util.List<String> names = GridPlan.parseNames(strategy == null ? "preconnected" : strategy);
         if (names.isEmpty()) {
             throw new IllegalArgumentException("--strategy needs a strategy, e.g. preconnected, or a list like "
                     + "preconnected,active");
@@ -395,7 +410,7 @@ public final class GridCommand implements Callable<Integer> {
 
     /** The platforms of {@code --platform}, by their names; one line for an unknown or repeated one. */
     private java.util.List<String> platformLevels() {
-        java.util.List<String> out = GridPlan.parseNames(platform).stream()
+        java.util.List<String> out = GridPlan.parseNames(platform == null ? "ejb" : platform).stream()
                 .map(n -> org.ftlab.rm.api.Platform.parse(n).wireName()).toList();
         if (out.isEmpty()) {
             throw new IllegalArgumentException("--platform needs a platform, ejb or rest, or the list ejb,rest");

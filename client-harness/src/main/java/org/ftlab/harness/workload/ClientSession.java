@@ -36,10 +36,16 @@ public final class ClientSession implements AutoCloseable {
         this.client = client;
     }
 
-    /** A client of a built-in strategy with adaptive timing on {@code lab}. */
+    /** A client of a built-in strategy with adaptive timing on {@code lab}, over remote EJB. */
     public static ClientSession on(ManagedLab lab, String strategy, String clientId) throws Exception {
+        return on(lab, strategy, clientId, org.ftlab.rm.api.Platform.EJB);
+    }
+
+    /** As above, over middleware {@code platform}. */
+    public static ClientSession on(ManagedLab lab, String strategy, String clientId, org.ftlab.rm.api.Platform platform)
+            throws Exception {
         return new ClientSession(clientId, new FailoverClient(lab.manager(), lab.user(), Strategies.named(strategy),
-                ClientTuning.ADAPTIVE, GIVE_UP));
+                ClientTuning.ADAPTIVE, GIVE_UP, platform));
     }
 
     /** The next header; sequence numbers are handed out by one thread (the one that schedules requests). */

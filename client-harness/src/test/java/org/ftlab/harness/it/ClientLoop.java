@@ -50,6 +50,15 @@ final class ClientLoop implements Runnable {
         thread.setDaemon(true);
     }
 
+    /** The middleware the client reaches the replicas through (remote EJB unless {@link #over} says otherwise). */
+    private org.ftlab.rm.api.Platform platform = org.ftlab.rm.api.Platform.EJB;
+
+    /** This client over {@code p}. */
+    ClientLoop over(org.ftlab.rm.api.Platform p) {
+        this.platform = p;
+        return this;
+    }
+
     /** This client with shadow traffic: {@code share} of its answered posts also go to every backup as shadows. */
     ClientLoop withShadows(double share) {
         this.shadowShare = share;
@@ -66,7 +75,7 @@ final class ClientLoop implements Runnable {
     public void run() {
         FailoverClient client = null;
         try (FailoverClient c = new FailoverClient(lab.manager(), lab.user(), Strategies.named(strategy),
-                new ClientTuning(null, null, shadowShare), Duration.ofSeconds(60))) {
+                new ClientTuning(null, null, shadowShare), Duration.ofSeconds(60), platform)) {
             client = c;
             long seq = 0;
             RequestHeader create = new RequestHeader(clientId, seq++, ReplySize.ORIGINAL);

@@ -31,6 +31,7 @@ import org.ftlab.rm.api.FaultSpec;
 import org.ftlab.rm.api.FaultTarget;
 import org.ftlab.rm.api.InjectedFault;
 import org.ftlab.rm.api.ManagerStatus;
+import org.ftlab.rm.api.Platform;
 import org.ftlab.rm.api.ReplicaState;
 import org.ftlab.rm.api.ReplicaStatus;
 import org.ftlab.rm.os.ProcessTools;
@@ -173,7 +174,7 @@ class FailoverIT {
 
     @Test
     @Order(2)
-    void crashOfThePrimaryWhileClientsOfEveryStrategyLoopLosesAndDuplicatesNothing() throws Exception {
+    void crashOfThePrimaryWhileClientsOfEveryStrategyOverEveryPlatformLoopLosesAndDuplicatesNothing() throws Exception {
         String crashed = primary();
         Map<String, List<ClientLoop>> clients = startClientsOfEveryStrategy(2, 120, 0);
         awaitProgress(all(clients), 30);
@@ -208,7 +209,7 @@ class FailoverIT {
 
     @Test
     @Order(3)
-    void hangOfThePrimaryIsDetectedAndFencedBeforeItCanResume() throws Exception {
+    void hangOfThePrimaryIsDetectedAndFencedBeforeItCanResumeAndClientsOfEveryStrategyOverEveryPlatformMoveOn() throws Exception {
         Map<String, List<ClientLoop>> clients = startClientsOfEveryStrategy(1, 150, 10);
         awaitProgress(all(clients), 20);
         InjectedFault fault = lab.manager().inject(HANG_PRIMARY);
@@ -320,18 +321,24 @@ class FailoverIT {
     }
 
     /** {@code count} clients of every built-in strategy, all looping at once against the same lab. */
+    /**
+     * {@code count} clients of every strategy over every middleware platform (remote EJB and the HTTP door), keyed
+     * {@code strategy/platform}, each looping {@code posts} posts.
+     */
     private static Map<String, List<ClientLoop>> startClientsOfEveryStrategy(int count, int posts, long thinkMillis) {
         Map<String, List<ClientLoop>> clients = new LinkedHashMap<>();
         String run = Long.toString(System.nanoTime(), 36);
         for (String strategy : Strategies.names()) {
-            List<ClientLoop> loops = new ArrayList<>();
-            for (int i = 0; i < count; i++) {
-                ClientLoop c = new ClientLoop(lab, strategy, "fo-" + strategy + "-" + run + "-" + i, posts,
-                        thinkMillis);
-                loops.add(c);
-                c.start();
+            for (Platform platform : Platform.values()) {
+                List<ClientLoop> loops = new ArrayList<>();
+                for (int i = 0; i < count; i++) {
+                    ClientLoop c = new ClientLoop(lab, strategy, "fo-" + strategy + "-" + platform.wireName() + "-"
+                            + run + "-" + i, posts, thinkMillis).over(platform);
+                    loops.add(c);
+                    c.start();
+                }
+                clients.put(strategy + "/" + platform.wireName(), loops);
             }
-            clients.put(strategy, loops);
         }
         return clients;
     }

@@ -144,7 +144,7 @@ class FtlabCommandIT {
         assertOneLineError(List.of("grid", "--topology", "cloud"), "--topology must be local or netns");
         assertOneLineError(List.of("grid", "--fault-seed", "7", "--faults", "crash", "--faults-per-config", "1"),
                 "choose one of --faults-file, --fault-seed and --faults");
-        assertOneLineError(List.of("grid", "--profile", "medium"), "profile must be quick, paper or full");
+        assertOneLineError(List.of("grid", "--profile", "medium"), "profile must be quick, paper, full or infra");
         assertOneLineError(List.of("grid", "--arrival", "poisson"), "--arrival poisson needs --rate");
         assertOneLineError(List.of("grid", "--rate", "50"), "--rate applies to open-loop arrivals");
         assertOneLineError(List.of("grid", "--arrival", "poisson", "--rate", "50", "--think", "20"),
