@@ -61,7 +61,8 @@ final class HtmlReport {
     /** The run's description under the title, and the warnings to read first. */
     private static void meta(StringBuilder h, RunAnalysis.Result r) {
         h.append("<p class=\"meta\">fail-over strategy <b>")
-                .append(esc(r.strategy())).append("</b>, faults <b>").append(esc(r.faultKind())).append("</b>, ")
+                .append(esc(r.strategy())).append("</b>, platform <b>").append(esc(r.platform()))
+                .append("</b>, replicas <b>").append(esc(r.replicas())).append("</b>, faults <b>").append(esc(r.faultKind())).append("</b>, ")
                 .append(esc(r.settings())).append(", ")
                 .append(r.entries().stream().filter(e -> e.method().equals("all")).count())
                 .append(" blocks (configuration × replicate). ").append(esc(design(r.design())))

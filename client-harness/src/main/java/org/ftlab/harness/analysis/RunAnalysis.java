@@ -193,20 +193,27 @@ public final class RunAnalysis {
     }
 
     /** The analysis: entries, ANOVA, regression, fail-over, plot data, and what a reader must know. */
-    /** @param settings the run's knobs in one line ({@code RunSettings#describe}); "defaults" for an older run */
+    /**
+     * @param strategy the fail-over strategy, or its levels joined by commas in a run that varies it
+     * @param settings the run's knobs in one line ({@code RunSettings#describe}); "defaults" for an older run
+     * @param platform the middleware platform, or its levels joined ({@code ejb,rest}); "unknown" without a manifest
+     * @param replicas the replication degree, or its levels joined ({@code 2,3}); "unknown" without a manifest
+     */
     public record Result(String strategy, String faultKind, String settings, Design design, List<Entry> entries, List<Anova> anova,
             List<FactorialEffect> anovaFactorial, Regression regression, MagicalOnePercent magical,
             FailoverAnalysis.Result failover, List<ConfigPlot> plots, List<BlockHistograms> histograms,
-            List<String> warnings, RunComparison comparison, Attribution.Result attribution) {
+            List<String> warnings, RunComparison comparison, Attribution.Result attribution, String platform,
+            String replicas) {
 
         public Result(List<Entry> entries, List<Anova> anova, List<String> warnings) {
             this("unknown", "none", "unknown", Design.UNKNOWN, entries, anova, List.of(), RunAnalysis.regression(entries),
-                    RunAnalysis.magical(entries), null, List.of(), List.of(), warnings, null, Attribution.Result.NONE);
+                    RunAnalysis.magical(entries), null, List.of(), List.of(), warnings, null, Attribution.Result.NONE,
+                    "unknown", "unknown");
         }
 
         public Result withComparison(RunComparison c) {
             return new Result(strategy, faultKind, settings, design, entries, anova, anovaFactorial, regression, magical,
-                    failover, plots, histograms, warnings, c, attribution);
+                    failover, plots, histograms, warnings, c, attribution, platform, replicas);
         }
 
         /** Finding II over the blocks, or null with fewer than 4 blocks (or no spread to rank). */
@@ -262,7 +269,8 @@ public final class RunAnalysis {
         FailoverAnalysis.Result fo = failover.finish(header.strategy());
         return new Result(header.strategy(), header.faultKind(), header.settings(), design, entries,
                 anova(entries, design), factorial(entries, design), regression(entries), magical(entries), fo,
-                blocks.plots(), blocks.histograms(), warnings, null, attribution.finish(faults));
+                blocks.plots(), blocks.histograms(), warnings, null, attribution.finish(faults), header.platform(),
+                header.replicas());
     }
 
     /** The run's probe files in grid order; a clear error when there are none. */
@@ -288,8 +296,10 @@ public final class RunAnalysis {
      * What the manifest says of the run: fail-over strategy, settings, fault kinds and design; "unknown" and a null
      * design (the probe files tell it) for a run without a manifest.
      */
-    private record RunHeader(String strategy, String settings, String faultKind, Design design) {
-        static final RunHeader NO_MANIFEST = new RunHeader("unknown", "unknown", "unknown", null);
+    private record RunHeader(String strategy, String settings, String faultKind, Design design, String platform,
+            String replicas) {
+        static final RunHeader NO_MANIFEST = new RunHeader("unknown", "unknown", "unknown", null, "unknown",
+                "unknown");
     }
 
     /** Reads the manifest of a run with {@code blocks} probe files into a header, adding its warnings. */
@@ -303,7 +313,10 @@ public final class RunAnalysis {
         warnings.addAll(manifestWarnings(m, design, blocks));
         return new RunHeader(m.grid() != null && m.grid().strategy() != null ? String.join(",", m.grid().strategy())
                 : m.failoverStrategy() == null ? "unknown" : m.failoverStrategy(),
-                m.settings().describe(), m.faults().describeKinds(), design);
+                m.settings().describe(), m.faults().describeKinds(), design,
+                m.grid() != null && m.grid().platform() != null ? String.join(",", m.grid().platform()) : m.platform(),
+                m.grid() != null && m.grid().replicas() != null ? m.grid().replicas().stream().map(String::valueOf)
+                        .collect(java.util.stream.Collectors.joining(",")) : String.valueOf(m.replicas()));
     }
 
     /** The design the grid records; the plain design for the earliest runs, which recorded none. */

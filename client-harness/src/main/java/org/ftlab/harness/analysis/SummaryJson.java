@@ -138,6 +138,8 @@ final class SummaryJson {
         root.put("percentile_estimator", LatencyStats.PERCENTILE_ESTIMATOR);
         ObjectNode run = root.putObject("run");
         run.put("failover_strategy", result.strategy());
+        run.put("platform", result.platform());
+        run.put("replicas", result.replicas());
         run.put("settings", result.settings());
         run.put("fault_kind", result.faultKind());
         RunAnalysis.Design d = result.design();

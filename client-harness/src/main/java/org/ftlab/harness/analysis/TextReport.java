@@ -19,6 +19,8 @@ public final class TextReport {
             out.println("warning: " + w);
         }
         RunAnalysis.Design design = result.design();
+        out.printf(Locale.ROOT, "strategy %s, platform %s, replicas %s%n", result.strategy(), result.platform(),
+                result.replicas());
         out.printf(Locale.ROOT, "%s arrivals, %s order%s, %d replicate%s, %d warm-up requests per client; latency = "
                 + "%s%n", design.arrival(), design.order(), design.seed() == null ? "" : " (seed " + design.seed() + ")", design.repeat(),
                 design.repeat() == 1 ? "" : "s", design.warmupPerClient(), design.openLoop() ? "receive − intended send"
