@@ -42,7 +42,7 @@ public final class GridCommand implements Callable<Integer> {
     @Option(names = "--profile", paramLabel = "NAME", description = "quick (48 configurations, minutes), paper "
             + "(48 configurations x 2 replicates, about 45 min: docs/findings.md), full (48 configurations, "
             + "5,000 posts + 5,000 views per client: hours) or infra (platform x strategy x degree x clients x reply "
-            + "size, 72 configurations x 2 replicates, about an hour: docs/findings.md IV and VI). Default: quick.")
+            + "size, 72 configurations x 2 replicates, under an hour: docs/findings.md IV and VI). Default: quick.")
     String profile;
 
     @Option(names = "--grid", paramLabel = "FILE", description = "A grid file (properties: clients, think_ms, reply, "

@@ -99,4 +99,14 @@ class GridPlanTest {
                 () -> new GridPlan.Infra(List.of(), List.of(2, 6)));
         assertEquals("--replicas levels must be 1 to 5, was 6", six.getMessage());
     }
+
+    @Test
+    void theInfraProfileCrossesPlatformStrategyAndDegreeWithClientsAndReplySizeEveryBlockBigEnoughForItsP99() {
+        GridPlan p = GridPlan.named("infra");
+        assertEquals(72, p.configurations().size(), "2 platforms x 3 strategies x 2 degrees x 3 client counts x 2 replies");
+        assertEquals(144, p.blockCount());
+        assertTrue(p.invocationsPerClient() >= 528, "a 1-client block has the requests the p99 interval needs");
+        assertTrue(p.configurations().stream().allMatch(c -> c.platform() != null && c.strategy() != null
+                && c.replicas() >= 2), "every level named in every block");
+    }
 }

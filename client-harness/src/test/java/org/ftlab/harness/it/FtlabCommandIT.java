@@ -156,6 +156,11 @@ class FtlabCommandIT {
         assertOneLineError(List.of("grid", "--strategy", "preconnected,bogus"), "fail-over strategy must be one of");
         assertOneLineError(List.of("grid", "--strategy", "active,active"), "--strategy names a level twice");
         assertOneLineError(List.of("grid", "--replicas", "2,7"), "--replicas levels must be 1 to 5, was 7");
+        assertOneLineError(List.of("grid", "--platform", "ejb,corba"), "--platform must be one of ejb, rest, was "
+                + "'corba'");
+        assertOneLineError(List.of("grid", "--platform", "rest,rest"), "--platform names a level twice");
+        assertOneLineError(List.of("demo", "--profile", "infra"), "varies the infrastructure: run it with 'ftlab "
+                + "grid --profile infra'");
         assertOneLineError(List.of("grid", "--replicas", "1,2", "--faults", "crash", "--faults-per-config", "1"),
                 "faults need at least 2 replicas (a backup to fail over to) in every block");
         assertOneLineError(List.of("demo", "--db-url", "jdbc:postgresql://h/db", "--db-user", "u"),
