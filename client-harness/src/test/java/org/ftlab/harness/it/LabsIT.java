@@ -189,6 +189,17 @@ class LabsIT {
     }
 
     @Test
+    void lab9ComparesThePlatformsInOneGridAndFailsOverOverHttp() throws Exception {
+        Ran r = complete("09-", "lab9");
+        assertTrue(r.output().lines().anyMatch(l -> l.trim().startsWith("platform ")), "the ANOVA tests the platform");
+        assertEquals("[\"ejb\",\"rest\"]", manifest(r.runs().resolve("lab9")).path("grid").path("platform")
+                .toString());
+        assertComplete(r.runs().resolve("lab9-crash-rest")); // the shortened loop's first platform
+        assertEquals("rest", manifest(r.runs().resolve("lab9-crash-rest")).path("platform").asText());
+        assertTrue(r.output().contains("fail-over (hedged)"), "the phases of the faulty invocations over HTTP");
+    }
+
+    @Test
     void lab3FailoverStrategiesBreakDownTheFaultyInvocations() throws Exception {
         Ran r = complete("03-", "lab3-reactive");
         assertTrue(r.output().contains("fail-over (reactive)"), "the phases of the faulty invocations");
