@@ -329,10 +329,10 @@ public final class GridRunner {
      * The clients' tables once every client is done; if a plug-in strategy breaks its contract meanwhile (a client
      * may be stuck in it for good), the tables of the clients that are done, and the run is aborted.
      */
-    private List<ProbeTable> await(List<Future<ProbeTable>> futures, List<GridClient> sessions)
+    private <T> List<T> await(List<Future<T>> futures, List<GridClient> sessions)
             throws InterruptedException, java.util.concurrent.ExecutionException {
-        List<ProbeTable> tables = new ArrayList<>();
-        for (Future<ProbeTable> f : futures) {
+        List<T> tables = new ArrayList<>();
+        for (Future<T> f : futures) {
             while (!f.isDone() && pluginFailure == null) {
                 try {
                     f.get(100, java.util.concurrent.TimeUnit.MILLISECONDS);
@@ -345,25 +345,6 @@ public final class GridRunner {
             }
         }
         return tables;
-    }
-
-    /** As {@link #await}, for tasks that give a list of tables each. */
-    private List<List<ProbeTable>> awaitAll(List<Future<List<ProbeTable>>> futures, List<GridClient> sessions)
-            throws InterruptedException, java.util.concurrent.ExecutionException {
-        List<List<ProbeTable>> out = new ArrayList<>();
-        for (Future<List<ProbeTable>> f : futures) {
-            while (!f.isDone() && pluginFailure == null) {
-                try {
-                    f.get(100, java.util.concurrent.TimeUnit.MILLISECONDS);
-                } catch (java.util.concurrent.TimeoutException e) {
-                    sessions.forEach(s -> pluginFailed(s.session.client.pluginFailure()));
-                }
-            }
-            if (f.isDone() && !f.isCancelled()) {
-                out.add(f.get());
-            }
-        }
-        return out;
     }
 
     /** Records the first plug-in failure (null: none) and stops the run. */
@@ -566,7 +547,7 @@ public final class GridRunner {
             }));
         }
         List<ProbeTable> tables = new ArrayList<>();
-        for (List<ProbeTable> t : awaitAll(futures, levels.stream().flatMap(List::stream).toList())) {
+        for (List<ProbeTable> t : await(futures, levels.stream().flatMap(List::stream).toList())) {
             tables.addAll(t);
         }
         double seconds = (System.nanoTime() - t0) / 1e9;
