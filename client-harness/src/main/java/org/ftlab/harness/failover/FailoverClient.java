@@ -4,7 +4,6 @@ import java.io.IOException;
 import java.time.Duration;
 import javax.naming.NamingException;
 import org.ftlab.auction.api.AuctionException;
-import org.ftlab.auction.api.AuctionService;
 import org.ftlab.harness.lab.ManagerClient;
 import org.ftlab.rm.api.ApplicationUser;
 import org.ftlab.rm.api.PrimaryBackupView;
@@ -79,25 +78,9 @@ public final class FailoverClient implements AutoCloseable {
             }
 
             @Override
-            public ReplicaSet.Connection connect(PrimaryBackupView.Member member) throws NamingException {
-                ServiceConnection c = platform.open(member.uri(), user.username(), user.password(),
+            public ServiceConnection connect(PrimaryBackupView.Member member) throws NamingException {
+                return platform.open(member.uri(), user.username(), user.password(),
                         InvocationTimeout.CEILING_MILLIS);
-                return new ReplicaSet.Connection() {
-                    @Override
-                    public AuctionService service() {
-                        return c.service();
-                    }
-
-                    @Override
-                    public void invocationTimeout(long millis) {
-                        c.invocationTimeout(millis);
-                    }
-
-                    @Override
-                    public void close() {
-                        c.close();
-                    }
-                };
             }
         };
     }

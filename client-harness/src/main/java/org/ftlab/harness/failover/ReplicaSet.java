@@ -18,6 +18,7 @@ import org.ftlab.auction.api.AuctionException;
 import org.ftlab.auction.api.AuctionService;
 import org.ftlab.auction.api.MicroClock;
 import org.ftlab.rm.api.PrimaryBackupView;
+import org.ftlab.rm.api.ServiceConnection;
 
 /**
  * The mechanism every fail-over strategy works with, and no policy: one client's connections to replicas, the replica
@@ -47,9 +48,9 @@ public final class ReplicaSet implements AutoCloseable {
     /** A replica and this client's connection to it; strategies compare targets by identity. */
     public static final class Target {
         private final String name;
-        private final Connection connection;
+        private final ServiceConnection connection;
 
-        Target(String name, Connection connection) {
+        Target(String name, ServiceConnection connection) {
             this.name = name;
             this.connection = connection;
         }
@@ -59,7 +60,7 @@ public final class ReplicaSet implements AutoCloseable {
             return name;
         }
 
-        Connection connection() {
+        ServiceConnection connection() {
             return connection;
         }
 
@@ -70,15 +71,6 @@ public final class ReplicaSet implements AutoCloseable {
     }
 
     /** A connection to one replica's service. */
-    interface Connection {
-        AuctionService service();
-
-        /** Bounds the next calls on {@link #service()}: a call without an answer by then fails. */
-        void invocationTimeout(long millis);
-
-        void close();
-    }
-
     /** What a replica set needs from the lab: the manager's view, its answer to a report, and connections. */
     interface Lab {
         PrimaryBackupView view() throws IOException;
@@ -86,7 +78,7 @@ public final class ReplicaSet implements AutoCloseable {
         /** Reports a suspicion; true if the manager confirmed it (the replica failed), false if it declined. */
         boolean report(String replica) throws IOException;
 
-        Connection connect(PrimaryBackupView.Member member) throws NamingException;
+        ServiceConnection connect(PrimaryBackupView.Member member) throws NamingException;
     }
 
     private final Lab manager;

@@ -14,6 +14,7 @@ import java.util.stream.Collectors;
 import javax.naming.NamingException;
 import org.ftlab.auction.api.AuctionException;
 import org.ftlab.rm.api.PrimaryBackupView;
+import org.ftlab.rm.api.ServiceConnection;
 
 /**
  * Shadow traffic (request mirroring, as a proxy's mirror policy does it): a sampled share of a client's answered
@@ -46,7 +47,7 @@ public final class Shadow implements AutoCloseable {
     private final double share;
     private final ThreadPoolExecutor sender;
     /** Connections to the backups the sender sends to (the sender's; {@link #close} closes what is left). */
-    private final Map<String, ReplicaSet.Connection> connections = new ConcurrentHashMap<>();
+    private final Map<String, ServiceConnection> connections = new ConcurrentHashMap<>();
     private PrimaryBackupView view;
     private long viewReadNanos;
     private final AtomicLong offered = new AtomicLong();
@@ -99,7 +100,7 @@ public final class Shadow implements AutoCloseable {
             if (closed) {
                 return;
             }
-            ReplicaSet.Connection c = connections.get(backup.name());
+            ServiceConnection c = connections.get(backup.name());
             try {
                 if (c == null) {
                     c = lab.connect(backup);
@@ -112,7 +113,7 @@ public final class Shadow implements AutoCloseable {
                 answered.incrementAndGet(); // the backup ran the request and refused it, as the primary may have
             } catch (NamingException | RuntimeException e) {
                 failed.incrementAndGet();
-                ReplicaSet.Connection gone = connections.remove(backup.name());
+                ServiceConnection gone = connections.remove(backup.name());
                 if (gone != null) {
                     gone.close();
                 }
@@ -156,7 +157,7 @@ public final class Shadow implements AutoCloseable {
             Thread.currentThread().interrupt();
         }
         closed = true;
-        connections.values().forEach(ReplicaSet.Connection::close);
+        connections.values().forEach(ServiceConnection::close);
         connections.clear();
     }
 }

@@ -17,6 +17,7 @@ import org.ftlab.rm.api.ManagerStatus;
 import org.ftlab.rm.api.PrimaryBackupView;
 import org.ftlab.rm.api.ReplicaState;
 import org.ftlab.rm.api.ReplicaStatus;
+import org.ftlab.rm.api.ServiceConnection;
 
 /**
  * Replicas in this JVM for a strategy's unit tests, the test kit of plug-in strategies (docs/labs/plugins.md): a
@@ -194,7 +195,7 @@ public final class SimulatedReplicas {
             }
 
             @Override
-            public ReplicaSet.Connection connect(PrimaryBackupView.Member member) throws NamingException {
+            public ServiceConnection connect(PrimaryBackupView.Member member) throws NamingException {
                 Replica r = replica(member.name());
                 if (r.state == State.CRASHED) {
                     throw new NamingException("simulated: " + r.name + " refuses connections (crashed)");
@@ -204,7 +205,7 @@ public final class SimulatedReplicas {
         };
     }
 
-    private final class SimulatedConnection implements ReplicaSet.Connection {
+    private final class SimulatedConnection implements ServiceConnection {
         private final Replica replica;
         private volatile long timeoutMillis = InvocationTimeout.CEILING_MILLIS;
         private final AuctionService service;
