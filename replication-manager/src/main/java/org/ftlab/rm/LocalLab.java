@@ -74,12 +74,19 @@ public final class LocalLab implements AutoCloseable {
      * the database and the replicas on those other machines; {@code requestLog} false: replicas run without the
      * request log (every copy of a request runs again), for the exactly-once exercise only; {@code warmRounds}: the
      * rounds of each replica's own warm-up at deployment ({@link ReplicaProperties#WARM_ROUNDS}); {@code observe}:
-     * every replica records JDK Flight Recorder events ({@link FlightRecording}; not on other machines).
+     * every replica records JDK Flight Recorder events ({@link FlightRecording}; not on other machines);
+     * {@code wildflyCluster}: the replicas run the server with WildFly's high-availability subsystems
+     * ({@link ReplicaServer#clusterHome}) and form one JGroups cluster, whose members remote EJB clients learn of
+     * and call (the baseline strategy {@code wildfly-cluster}).
      */
     public record Options(Path runDir, Path serverHome, DatabaseEndpoint externalDatabase, String replicaMaxHeap,
             HeartbeatSettings heartbeat, VirtualNetwork network, Hosts hosts, boolean requestLog, int warmRounds,
-            boolean observe) {
+            boolean observe, boolean wildflyCluster) {
         public Options {
+            if (wildflyCluster && hosts != null) {
+                throw new IllegalArgumentException("--wildfly-cluster runs on this machine or its virtual network "
+                        + "(members find each other through files in the lab's directory); leave out --hosts");
+            }
             replicaMaxHeap = replicaMaxHeap == null ? "512m" : replicaMaxHeap;
             if (warmRounds < 0) {
                 throw new IllegalArgumentException("warm rounds must be 0 or more, was " + warmRounds);
@@ -97,13 +104,18 @@ public final class LocalLab implements AutoCloseable {
         /** A lab without a heartbeat group, on loopback. */
         public Options(Path runDir, Path serverHome, DatabaseEndpoint externalDatabase, String replicaMaxHeap) {
             this(runDir, serverHome, externalDatabase, replicaMaxHeap, null, null, null, true,
-                    ReplicaProperties.DEFAULT_WARM_ROUNDS, false);
+                    ReplicaProperties.DEFAULT_WARM_ROUNDS, false, false);
+        }
+
+        /** The server the replicas run: the provisioned one, or its high-availability twin. */
+        Path replicaServer() {
+            return wildflyCluster ? ReplicaServer.clusterHome(serverHome) : serverHome;
         }
     }
 
     /** Starts the database; replicas are started with {@link #startReplica}. */
     public static LocalLab start(Options options) throws IOException, SQLException {
-        ReplicaServer.checkProvisioned(options.serverHome());
+        ReplicaServer.checkProvisioned(options.replicaServer());
         double jitScaling = RequestPath.jitScalingFromEnvironment(); // a wrong value stops the lab before it starts
         Path runDir = options.runDir().toAbsolutePath();
         Files.createDirectories(runDir);
@@ -130,9 +142,9 @@ public final class LocalLab implements AutoCloseable {
         // events are recorded on this machine only: the run directory must be able to hold the files
         Path eventSettings = options.observe() && options.hosts() == null
                 ? FlightRecording.settingsFile(runDir.resolve("replicas")) : null;
-        ReplicaLauncher launcher = new ReplicaLauncher(options.serverHome(), runDir, database, user,
+        ReplicaLauncher launcher = new ReplicaLauncher(options.replicaServer(), runDir, database, user,
                 options.replicaMaxHeap(), options.heartbeat(), options.requestLog(), options.warmRounds(),
-                eventSettings, jitScaling);
+                eventSettings, jitScaling, options.wildflyCluster());
         return new LocalLab(runDir, database, user, launcher, net, options.hosts(), masters);
     }
 

@@ -85,6 +85,10 @@ public final class ReplicationManager implements AutoCloseable {
     static final int REPLACEMENT_NICENESS = 10;
     /** Nice value of a spare booted beside the running service: it is not urgent, so it yields nearly all CPU. */
     static final int SPARE_NICENESS = 19;
+    /** The nice value replacements boot at in this lab ({@link #REPLACEMENT_NICENESS}, or 0 in WildFly's cluster). */
+    private volatile int replacementNiceness = REPLACEMENT_NICENESS;
+    /** Whether the replicas form WildFly's own cluster (clients may call any of them). */
+    private volatile boolean wildflyCluster;
     /** Ends failed replicas' database sessions, off the lock. */
     private final ExecutorService fencer = daemonThread("session-fencer");
     private final ExecutorService relauncher = daemonThread("relauncher");
@@ -145,6 +149,10 @@ public final class ReplicationManager implements AutoCloseable {
             if (spares < 0 || spares > 3) {
                 throw new IllegalArgumentException("spares must be 0 to 3, was " + spares);
             }
+            if (lab.wildflyCluster() && spares > 0) {
+                throw new IllegalArgumentException("a lab with --wildfly-cluster keeps no spares (every running "
+                        + "replica is a cluster member that clients call); use --spares 0");
+            }
         }
     }
 
@@ -188,7 +196,7 @@ public final class ReplicationManager implements AutoCloseable {
             LocalLab.Options o = settings.lab();
             lab = LocalLab.start(new LocalLab.Options(runDir, o.serverHome(), o.externalDatabase(),
                     o.replicaMaxHeap(), heartbeat, network, hosts, o.requestLog(), settings.warmRounds(),
-                    o.observe()));
+                    o.observe(), o.wildflyCluster()));
         } catch (Exception e) {
             ProcessTools.terminate(detector.toHandle(), Duration.ofSeconds(5));
             guard.close();
@@ -210,6 +218,10 @@ public final class ReplicationManager implements AutoCloseable {
                 settings.spares(), settings.relaunch(), new ReplicaWarmer(lab.user(), settings.warmRounds(),
                         settings.warmRate(), settings.hotWarmRate(), settings.lab().requestLog()), fence, janitor);
         rm.warmUntilSettled = settings.warmUntilSettled();
+        // In WildFly's cluster a replacement serves clients as soon as it has joined the cluster, before this
+        // manager adds it to the view (and would renice it): it boots at normal priority.
+        rm.replacementNiceness = settings.lab().wildflyCluster() ? 0 : REPLACEMENT_NICENESS;
+        rm.wildflyCluster = settings.lab().wildflyCluster();
         try {
             if (observe) {
                 rm.ownEvents = FlightRecording.startHere();
@@ -332,13 +344,17 @@ public final class ReplicationManager implements AutoCloseable {
             if (closed) {
                 throw new IllegalStateException("the lab is stopping");
             }
+            if (wildflyCluster && change.replicas() != view().members().size()) {
+                throw new IllegalArgumentException("this lab runs WildFly's cluster, whose clients call every "
+                        + "running replica: its degree cannot change");
+            }
             ViewKeeper.DegreeChange decided = view.setDegree(change.replicas(), epochMicros());
             decided.joined().forEach(this::serveAtNormalPriority);
             for (int i = 0; i < decided.missing(); i++) {
                 relauncher.submit(() -> {
                     try {
                         if (!closed && view().members().size() < change.replicas()) {
-                            launchAndJoin(REPLACEMENT_NICENESS);
+                            launchAndJoin(replacementNiceness);
                         }
                     } catch (Exception e) {
                         System.err.println("replication-manager: launch for degree " + change.replicas()
@@ -626,7 +642,7 @@ public final class ReplicationManager implements AutoCloseable {
                 }
             }
             try {
-                launchAndJoin(REPLACEMENT_NICENESS);
+                launchAndJoin(replacementNiceness);
                 return;
             } catch (Exception e) {
                 System.err.println("replication-manager: relaunch attempt " + attempt + " failed: " + e.getMessage());

@@ -112,6 +112,10 @@ public final class ReplicationManagerMain implements Callable<Integer> {
             + "the replicas run there, started over SSH; this process, the Fault Detector and the clients run here.")
     Path hosts;
 
+    @Option(names = "--wildfly-cluster", description = "The replicas run WildFly's high-availability server and "
+            + "form one cluster (the baseline strategy wildfly-cluster); no spares.")
+    boolean wildflyCluster;
+
     @Option(names = "--db-url")
     String dbUrl;
 
@@ -132,7 +136,8 @@ public final class ReplicationManagerMain implements Callable<Integer> {
                 : new DatabaseEndpoint(dbUrl, dbUser, System.getenv(DB_PASSWORD_ENV));
         ReplicationManager.Settings settings = new ReplicationManager.Settings(
                 new LocalLab.Options(runDir, serverDir, external, null, null, net,
-                        hosts == null ? null : Hosts.read(hosts), !noRequestLog, warmRounds, observe.on()), replicas,
+                        hosts == null ? null : Hosts.read(hosts), !noRequestLog, warmRounds, observe.on(),
+                        wildflyCluster), replicas,
                 spares,
                         heartbeatMillis,
                 timeoutMillis, !noRelaunch, warmRounds, warmRate, hotWarmRate, warmUntilSettled, bootTogether);

@@ -219,6 +219,10 @@ public final class GridCommand implements Callable<Integer> {
             plan = plan.withInfra(new GridPlan.Infra(strategies.size() > 1 ? strategies
                     : java.util.List.of(), replicaLevels, platforms.size() > 1 ? platforms : java.util.List.of()));
             FaultSchedule faultPlan = faultOptions.schedule(plan.blockCount());
+            boolean cluster = strategies.contains(Strategies.WILDFLY_CLUSTER);
+            if (cluster) {
+                checkWildFlyCluster(platforms, replicaLevels, hosts, running);
+            }
             if (running != null) {
                 int labReplicas = running.description().replicas();
                 if (replicas != null && replicas > labReplicas) {
@@ -243,7 +247,14 @@ public final class GridCommand implements Callable<Integer> {
             }
             boolean embedded = running != null ? running.description().embeddedDatabase() : external == null;
             faultOptions.checkSupported(faultPlan, embedded, network != null, hosts != null);
-            if (spares == null) {
+            if (cluster) {
+                if (spares != null && spares > 0) {
+                    throw new IllegalArgumentException("--strategy " + Strategies.WILDFLY_CLUSTER + " runs on a lab "
+                            + "with no spares (every running replica is a cluster member clients call); leave out "
+                            + "--spares");
+                }
+                spares = 0;
+            } else if (spares == null) {
                 // A spare booted beside a loaded service barely boots at all (it runs at nice 19): a schedule that
                 // fails several replicas gets a pool that covers them, so every fault meets a lab at full degree.
                 spares = Math.max(ManagedLab.DEFAULT_SPARES, Math.min(3, faultPlan.replicaFailuresExpected(500)));
@@ -326,7 +337,8 @@ public final class GridCommand implements Callable<Integer> {
             try {
                 lab = ManagedLab.start(new ManagedLab.Options(dir.path(), server, dir.replicas(), dir.spares(),
                         external, settings.heartbeatMillis(), settings.heartbeatTimeoutMillis(), true, network,
-                        hosts == null ? null : hostsFile, settings.requestLog(), this.server.observe()));
+                        hosts == null ? null : hostsFile, settings.requestLog(), this.server.observe(),
+                        dir.needsWildFlyCluster()));
             } catch (IOException | RuntimeException e) {
                 dir.finish("aborted");
                 throw e;
@@ -389,6 +401,33 @@ public final class GridCommand implements Callable<Integer> {
      * The fail-over strategies of {@code --strategy}, by their canonical names, each resolved (a plug-in loaded and
      * checked) before a lab starts; one line for an unknown or repeated one.
      */
+    /**
+     * The baseline strategy's conditions, each one line: WildFly's remote EJB client (no HTTP platform), a cluster
+     * of every running replica (no degree levels), members that find each other through the lab's directory (no
+     * other machines), and a lab started as WildFly's cluster.
+     */
+    private static void checkWildFlyCluster(java.util.List<String> platforms, java.util.List<Integer> replicaLevels,
+            Hosts hosts, ManagedLab running) {
+        String s = "--strategy " + Strategies.WILDFLY_CLUSTER;
+        if (!platforms.equals(java.util.List.of("ejb"))) {
+            throw new IllegalArgumentException(s + " is WildFly's remote EJB client: it runs over --platform ejb "
+                    + "only; leave out --platform rest");
+        }
+        if (!replicaLevels.isEmpty()) {
+            throw new IllegalArgumentException(s + " calls every running replica of WildFly's cluster: its degree "
+                    + "is the lab's, so --replicas takes one number with it");
+        }
+        if (hosts != null) {
+            throw new IllegalArgumentException(s + " runs on this machine or its virtual network (--topology "
+                    + "netns): the cluster's members find each other through files in the lab's directory; leave "
+                    + "out --hosts");
+        }
+        if (running != null && !running.description().wildflyCluster()) {
+            throw new IllegalArgumentException(s + " needs a lab of WildFly's cluster; the lab in --lab is not "
+                    + "one: start it with 'ftlab lab --wildfly-cluster' (or leave out --lab)");
+        }
+    }
+
     private java.util.List<String> strategyLevels(Path pluginPath) {
         java.util.List<String> names = GridPlan.parseNames(strategy == null ? "preconnected" : strategy);
         if (names.isEmpty()) {

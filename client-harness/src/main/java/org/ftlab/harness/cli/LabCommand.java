@@ -32,9 +32,14 @@ public final class LabCommand implements Callable<Integer> {
     @Option(names = "--replicas", defaultValue = "2", paramLabel = "N", description = "Replicas, 1 to 5 (default: 2).")
     int replicas;
 
-    @Option(names = "--spares", defaultValue = "1", paramLabel = "N", description = "Pre-booted spare replicas, 0 to "
-            + "3 (default: 1); a fault run on the lab waits until they are ready.")
-    int spares;
+    @Option(names = "--spares", paramLabel = "N", description = "Pre-booted spare replicas, 0 to 3 (default: 1, and 0 "
+            + "with --wildfly-cluster); a fault run on the lab waits until they are ready.")
+    Integer spares;
+
+    @Option(names = "--wildfly-cluster", description = "The replicas run WildFly's high-availability server as one "
+            + "cluster, for the baseline strategy wildfly-cluster (and every other strategy on the same servers); "
+            + "no spares: every running replica is a member clients call.")
+    boolean wildflyCluster;
 
     @Mixin
     LabKnobOptions knobs;
@@ -50,6 +55,13 @@ public final class LabCommand implements Callable<Integer> {
         if (replicas < 1 || replicas > 5) {
             throw new IllegalArgumentException("--replicas must be 1 to 5, was " + replicas);
         }
+        if (spares == null) {
+            spares = wildflyCluster ? 0 : ManagedLab.DEFAULT_SPARES;
+        }
+        if (wildflyCluster && spares > 0) {
+            throw new IllegalArgumentException("a lab with --wildfly-cluster keeps no spares (every running replica is "
+                    + "a cluster member that clients call); leave out --spares or give --spares 0");
+        }
         if (spares < 0 || spares > 3) {
             throw new IllegalArgumentException("--spares must be 0 to 3, was " + spares);
         }
@@ -61,15 +73,16 @@ public final class LabCommand implements Callable<Integer> {
         long t0 = System.nanoTime();
         ManagedLab lab = ManagedLab.start(new ManagedLab.Options(dir, server, replicas, spares, external,
                 settings.heartbeatMillis(), settings.heartbeatTimeoutMillis(), true, null, null,
-                settings.requestLog(), this.server.observe()));
+                settings.requestLog(), this.server.observe(), wildflyCluster));
         CountDownLatch stopped = new CountDownLatch(1);
         Thread stop = new Thread(() -> {
             lab.close();
             stopped.countDown();
         }, "ftlab-lab-stop");
         Runtime.getRuntime().addShutdownHook(stop);
-        outw.printf(Locale.ROOT, "lab ready in %.1f s: %d replicas, %d spare%s, heartbeat H=%d ms T=%d ms, request "
-                + "log %s; manager %s%n", (System.nanoTime() - t0) / 1e9, replicas, spares, spares == 1 ? "" : "s",
+        outw.printf(Locale.ROOT, "lab ready in %.1f s: %d replicas%s, %d spare%s, heartbeat H=%d ms T=%d ms, request "
+                + "log %s; manager %s%n", (System.nanoTime() - t0) / 1e9, replicas,
+                wildflyCluster ? " in WildFly's cluster" : "", spares, spares == 1 ? "" : "s",
                 settings.heartbeatMillis(), settings.heartbeatTimeoutMillis(), settings.requestLog() ? "on" : "OFF",
                 lab.manager().url());
         outw.println("run grids on it with: ftlab grid --lab " + dir + " ...");

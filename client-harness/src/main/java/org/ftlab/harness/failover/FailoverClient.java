@@ -82,6 +82,17 @@ public final class FailoverClient implements AutoCloseable {
                 return platform.open(member.uri(), user.username(), user.password(),
                         InvocationTimeout.CEILING_MILLIS);
             }
+
+            @Override
+            public ServiceConnection connectCluster(java.util.List<PrimaryBackupView.Member> members,
+                    long invocationTimeoutMillis) throws NamingException {
+                if (platform != Platform.EJB) {
+                    throw new IllegalArgumentException(WildFlyClusterStrategy.NAME + " is WildFly's remote EJB "
+                            + "client: it runs over --platform ejb only, not " + platform.wireName());
+                }
+                return org.ftlab.rm.api.ClusterConnection.open(members.stream().map(PrimaryBackupView.Member::uri)
+                        .toList(), user.username(), user.password(), invocationTimeoutMillis);
+            }
         };
     }
 
@@ -147,6 +158,9 @@ public final class FailoverClient implements AutoCloseable {
         }
         if (strategy instanceof PluginStrategy p) {
             p.close();
+        }
+        if (strategy instanceof WildFlyClusterStrategy w) {
+            w.close();
         }
         replicas.close();
     }

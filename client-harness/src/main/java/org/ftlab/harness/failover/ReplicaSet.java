@@ -79,6 +79,16 @@ public final class ReplicaSet implements AutoCloseable {
         boolean report(String replica) throws IOException;
 
         ServiceConnection connect(PrimaryBackupView.Member member) throws NamingException;
+
+        /**
+         * One connection to all of {@code members} through the middleware's own cluster support, which chooses a
+         * member for each call and fails over by itself (WildFly's clustering: {@link
+         * org.ftlab.rm.api.ClusterConnection}); every call bounded by {@code invocationTimeoutMillis}.
+         */
+        default ServiceConnection connectCluster(List<PrimaryBackupView.Member> members, long invocationTimeoutMillis)
+                throws NamingException {
+            throw new UnsupportedOperationException("these replicas form no middleware cluster");
+        }
     }
 
     private final Lab manager;
@@ -132,6 +142,23 @@ public final class ReplicaSet implements AutoCloseable {
     }
 
     // ---- what strategies read ---------------------------------------------------------------------------------
+
+    /**
+     * A connection to every replica of the manager's current view at once, through the middleware's own cluster
+     * support ({@link Lab#connectCluster}): where its calls go is the middleware's decision, not this client's.
+     */
+    ServiceConnection connectCluster(long invocationTimeoutMillis) throws IOException, NamingException {
+        view = manager.view();
+        return manager.connectCluster(view.members(), invocationTimeoutMillis);
+    }
+
+    /** The manager's view as this client last read it (fresh: {@code true} reads it again first). */
+    PrimaryBackupView view(boolean fresh) throws IOException {
+        if (fresh) {
+            view = manager.view();
+        }
+        return view;
+    }
 
     /** The replica requests currently go to. */
     public Target current() {

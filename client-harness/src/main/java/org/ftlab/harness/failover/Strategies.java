@@ -19,6 +19,8 @@ public final class Strategies {
     }
 
     private static final Map<String, Kind> KINDS = new LinkedHashMap<>();
+    /** The baseline strategy's name: WildFly's own clustering ({@link WildFlyClusterStrategy}). */
+    public static final String WILDFLY_CLUSTER = WildFlyClusterStrategy.NAME;
 
     static {
         register(new Kind("reactive", "on a failure, report it, wait for the new primary in the view, connect, "
@@ -29,6 +31,10 @@ public final class Strategies {
                 + "same request to the next backup and take the first answer", true, HedgedStrategy::new));
         register(new Kind("active", "send every request to every serving replica and take the first answer "
                 + "(active replication; the request log keeps it once)", true, ActiveStrategy::new));
+        register(new Kind(WildFlyClusterStrategy.NAME, "WildFly's own clustering, the baseline: one cluster-aware EJB "
+                + "proxy; the EJB client picks a member per call and resends what it could not send; a call lost "
+                + "in a crash or hang is sent again by the application (needs a lab with --wildfly-cluster)", false,
+                WildFlyClusterStrategy::new));
     }
 
     private static void register(Kind kind) {

@@ -205,6 +205,16 @@ public final class RunDirectory {
         return f.origin() != null ? f.origin() : "--faults " + (f.kind() == null ? "none" : f.kind());
     }
 
+    /**
+     * Whether the run's lab must be WildFly's cluster: a strategy level of the run is the baseline
+     * {@code wildfly-cluster}, which only such a lab serves.
+     */
+    public boolean needsWildFlyCluster() {
+        GridPlan.Infra infra = plan().infra();
+        List<String> strategies = infra.variesStrategy() ? infra.strategies() : List.of(strategy());
+        return strategies.contains(org.ftlab.harness.failover.Strategies.WILDFLY_CLUSTER);
+    }
+
     public int replicas() {
         return manifest.replicas() == null ? 2 : manifest.replicas();
     }

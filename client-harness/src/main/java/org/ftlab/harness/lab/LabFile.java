@@ -21,10 +21,12 @@ import org.ftlab.rm.os.AtomicFiles;
  * @param requestLog whether the replicas keep the request log
  * @param database {@code embedded MariaDB}, or the external database's URL without its password
  * @param topology {@code local}, or where the lab's processes run ({@code netns ...}, {@code hosts: ...})
+ * @param wildflyCluster whether the replicas run WildFly's high-availability server as one cluster (false in files
+ *     written before there was the choice)
  */
 @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
 public record LabFile(int replicas, int spares, long heartbeatMs, long heartbeatTimeoutMs, boolean requestLog,
-        String database, String topology) {
+        String database, String topology, boolean wildflyCluster) {
     public static final String FILE = "lab.json";
     /** {@link #database()} of a lab on the embedded database. */
     public static final String EMBEDDED_DATABASE = "embedded MariaDB";
@@ -35,7 +37,7 @@ public record LabFile(int replicas, int spares, long heartbeatMs, long heartbeat
     static LabFile of(ManagedLab.Options o) {
         return new LabFile(o.replicas(), o.spares(), o.heartbeatMillis(), o.timeoutMillis(), o.requestLog(),
                 o.externalDatabase() == null ? EMBEDDED_DATABASE : o.externalDatabase().redactedUrl(),
-                o.hostsFile() != null ? "hosts" : o.network() != null ? "netns" : "local");
+                o.hostsFile() != null ? "hosts" : o.network() != null ? "netns" : "local", o.wildflyCluster());
     }
 
     /** Whether the lab runs the embedded database (which the database faults need). */

@@ -67,7 +67,14 @@ public final class ManagedLab implements AutoCloseable {
      */
     public record Options(Path runDir, Path serverDir, int replicas, int spares, DatabaseEndpoint externalDatabase,
             long heartbeatMillis, long timeoutMillis, boolean relaunch, NetworkLayout network, Path hostsFile,
-            boolean requestLog, Observe observe) {
+            boolean requestLog, Observe observe, boolean wildflyCluster) {
+        public Options(Path runDir, Path serverDir, int replicas, int spares, DatabaseEndpoint externalDatabase,
+                long heartbeatMillis, long timeoutMillis, boolean relaunch, NetworkLayout network, Path hostsFile,
+                boolean requestLog, Observe observe) {
+            this(runDir, serverDir, replicas, spares, externalDatabase, heartbeatMillis, timeoutMillis, relaunch,
+                    network, hostsFile, requestLog, observe, false);
+        }
+
         public Options(Path runDir, Path serverDir, int replicas) {
             this(runDir, serverDir, replicas, DEFAULT_SPARES, null, DEFAULT_HEARTBEAT_MILLIS,
                     DEFAULT_HEARTBEAT_TIMEOUT_MILLIS, true, null, null, true, Observe.byDefault());
@@ -105,6 +112,9 @@ public final class ManagedLab implements AutoCloseable {
         }
         if (!o.requestLog()) {
             cmd.add("--no-request-log");
+        }
+        if (o.wildflyCluster()) {
+            cmd.add("--wildfly-cluster");
         }
         if (o.hostsFile() != null) {
             cmd.addAll(List.of("--hosts", o.hostsFile().toAbsolutePath().toString()));

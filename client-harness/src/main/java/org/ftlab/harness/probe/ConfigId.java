@@ -13,7 +13,8 @@ import java.util.regex.Pattern;
  * second replicate of a run with R &gt; 1. A run that varies the fail-over strategy, the replication degree or the
  * middleware platform names its level in the block: {@code c04-t00-rorig-sactive-n3-rep2} is active replication at
  * degree 3 ({@code -s<strategy>}, {@code -n<replicas>}, {@code -p<platform>}, in that order, each only when the run
- * varies it; a plug-in strategy {@code class:NAME} is written {@code class.NAME}).
+ * varies it; a plug-in strategy {@code class:NAME} is written {@code class.NAME}; a strategy's name may hold a
+ * hyphen, {@code -swildfly-cluster}).
  *
  * @param thinkMillis think time (closed loop); 0 in open loop
  * @param ratePerS requests per second per client (open loop); 0 in closed loop
@@ -26,7 +27,7 @@ import java.util.regex.Pattern;
 public record ConfigId(int clients, int thinkMillis, double ratePerS, int replyBytes, String strategy, int replicas,
         String platform, int replicate) {
     private static final Pattern ID = Pattern.compile("c(\\d+)-(?:t(\\d+)|rate(\\d+(?:\\.\\d+)?))-r(orig|\\d+)"
-            + "(?:-s([A-Za-z0-9_.$]+))?(?:-n(\\d+))?(?:-p([a-z0-9]+))?(?:-rep(\\d+))?");
+            + "(?:-s([A-Za-z0-9_.$]+(?:-[A-Za-z][A-Za-z0-9_.$]*)*?))?(?:-n(\\d+))?(?:-p([a-z0-9]+))?(?:-rep(\\d+))?");
     private static final String PLUGIN_PREFIX = "class:";
     private static final String PLUGIN_TOKEN = "class.";
 

@@ -33,6 +33,17 @@ class ConfigIdTest {
     }
 
     @Test
+    void aStrategyWhoseNameHoldsAHyphenIsReadBackWholeBeforeTheOtherLevels() {
+        for (ConfigId id : new ConfigId[] {new ConfigId(4, 0, 0, -1, "wildfly-cluster", 0, null, 0),
+                new ConfigId(4, 0, 0, -1, "wildfly-cluster", 3, "ejb", 2),
+                new ConfigId(1, 5, 0, 1024, "wildfly-cluster", 0, null, 12)}) {
+            assertEquals(id, ConfigId.parse(id.fileStem()), id.fileStem());
+        }
+        assertEquals("c04-t00-rorig-swildfly-cluster-rep2",
+                new ConfigId(4, 0, 0, -1, "wildfly-cluster", 0, null, 2).fileStem());
+    }
+
+    @Test
     void aNameThatIsNotOneOfOursIsNotParsed() {
         assertNull(ConfigId.parse("c04-t20-r512-x"));
         assertNull(ConfigId.parse("c04-t20-r512-n-rep2"));

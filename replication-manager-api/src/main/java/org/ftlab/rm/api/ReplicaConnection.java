@@ -36,6 +36,7 @@ public final class ReplicaConnection implements ServiceConnection {
      */
     public static ReplicaConnection open(String remotingUri, String username, String password,
             long invocationTimeoutMillis) throws NamingException {
+        PinnedAffinity.register(); // on a lab of WildFly's cluster the servers would unpin it
         Properties env = new Properties();
         env.put(Context.INITIAL_CONTEXT_FACTORY, "org.wildfly.naming.client.WildFlyInitialContextFactory");
         env.put(Context.PROVIDER_URL, remotingUri);

@@ -9,6 +9,15 @@ public final class ReplicaServer {
     private ReplicaServer() {
     }
 
+    /**
+     * The same server with WildFly's high-availability subsystems, which Maven provisions beside {@code serverHome}
+     * (app-ejb/target/server-ha): what a lab with WildFly's own clustering runs.
+     */
+    public static Path clusterHome(Path serverHome) {
+        Path home = serverHome.toAbsolutePath().normalize();
+        return home.resolveSibling(home.getFileName() + "-ha");
+    }
+
     /** Checks that {@code serverHome} holds a provisioned server; the error says how to build one. */
     public static void checkProvisioned(Path serverHome) throws IOException {
         if (!Files.isRegularFile(serverHome.resolve("jboss-modules.jar"))

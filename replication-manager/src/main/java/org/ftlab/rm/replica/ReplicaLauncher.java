@@ -44,6 +44,12 @@ public final class ReplicaLauncher {
     private final Path eventSettings;
     /** The request path's share of the JIT's compile thresholds ({@link RequestPath#JIT_SCALING_ENV}; 1: as is). */
     private final double jitScaling;
+    /**
+     * Null, or WildFly's clustering: the directory where members announce themselves (JGroups' FILE_PING) and the
+     * cluster's name, one per lab.
+     */
+    private final Path clusterDir;
+    private final String clusterName;
     private static final Path NICE = Path.of("/usr/bin/nice");
     /** The machines this launcher has made sure hold the provisioned server. */
     private final java.util.Set<SshHost> serverMirrored = new java.util.HashSet<>();
@@ -54,11 +60,15 @@ public final class ReplicaLauncher {
      * replica's own warm-up at deployment; {@code eventSettings}: a JDK Flight Recorder settings file every replica
      * on this machine records with, from its start, into its directory's {@code jfr/} (null: none);
      * {@code jitScaling}: the request path's share of the JIT's compile thresholds in replicas that compile at C2
-     * ({@link RequestPath#jitOptions}; 1: as the JVM's).
+     * ({@link RequestPath#jitOptions}; 1: as the JVM's); {@code wildflyCluster}: {@code serverHome} has WildFly's
+     * high-availability subsystems and the replicas form one cluster, found through files in the run directory's
+     * {@code cluster/}.
      */
     public ReplicaLauncher(Path serverHome, Path runDir, DatabaseServer database, ApplicationUser user,
             String maxHeap, HeartbeatSettings heartbeat, boolean requestLog, int warmRounds, Path eventSettings,
-            double jitScaling) {
+            double jitScaling, boolean wildflyCluster) {
+        this.clusterDir = wildflyCluster ? runDir.toAbsolutePath().resolve("cluster") : null;
+        this.clusterName = "ftlab-" + java.util.UUID.randomUUID().toString().substring(0, 8);
         RequestPath.jitOptions(jitScaling); // validated here
         this.eventSettings = eventSettings;
         this.jitScaling = jitScaling;
@@ -256,6 +266,13 @@ public final class ReplicaLauncher {
         }
         if (databasePid > 0) {
             p.setProperty(ReplicaProperties.DB_PID, Long.toString(databasePid)); // the same machine's kernel
+        }
+        if (clusterDir != null) {
+            Files.createDirectories(clusterDir);
+            p.setProperty("ftlab.cluster.dir", clusterDir.toString());
+            p.setProperty("ftlab.cluster.name", clusterName);
+            p.setProperty("jboss.bind.address.private", address); // JGroups' sockets, where the replica's host is
+            p.setProperty("java.net.preferIPv4Stack", "true");
         }
         if (heartbeat != null) {
             p.setProperty("ftlab.hb.bind_port", Integer.toString(FreePorts.findFreePortPair()));
