@@ -474,7 +474,7 @@ public final class BenchCommand implements Callable<Integer> {
                 "fail-over", "retry", "FD detect", "restored", "hand-over", "back", "hot", "extra", "DB stmts/req"));
         for (String kind : hangs > 0 ? List.of("crash", "hang") : List.of("crash")) {
             for (int i = 0; i < failoverClients.size(); i++) {
-                for (String strategy : Strategies.names()) {
+                for (String strategy : Strategies.ownNames()) {
                     if (i > 0 && !List.of("preconnected", "hedged").contains(strategy)) {
                         continue;
                     }

@@ -47,6 +47,14 @@ public final class Strategies {
     }
 
     /**
+     * ftlab's own strategies, which run on every lab: every name but the baseline {@value #WILDFLY_CLUSTER}, which
+     * needs a lab of WildFly's cluster.
+     */
+    public static List<String> ownNames() {
+        return KINDS.keySet().stream().filter(n -> !n.equals(WILDFLY_CLUSTER)).toList();
+    }
+
+    /**
      * The strategy called {@code name}: a built-in one, or a plug-in ({@code class:NAME}) loaded from
      * {@code pluginLocation} (a directory of classes or a jar; null without a plug-in).
      *

@@ -80,9 +80,12 @@ class AdaptivePoliciesTest {
     @Test
     void strategiesAreFoundByNameAndAnUnknownNameListsTheValidOnes() {
         assertEquals("hedged", Strategies.named(" Hedged ").name());
-        assertEquals(java.util.List.of("reactive", "preconnected", "hedged", "active"), Strategies.names());
+        assertEquals(java.util.List.of("reactive", "preconnected", "hedged", "active", "wildfly-cluster"),
+                Strategies.names());
+        assertEquals(java.util.List.of("reactive", "preconnected", "hedged", "active"), Strategies.ownNames(),
+                "the baseline needs a lab of WildFly's cluster");
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> Strategies.named("fast"));
-        assertEquals("fail-over strategy must be one of reactive, preconnected, hedged, active or class:NAME (a plug-in); was 'fast'",
+        assertEquals("fail-over strategy must be one of reactive, preconnected, hedged, active, wildfly-cluster or class:NAME (a plug-in); was 'fast'",
                 e.getMessage());
     }
 }

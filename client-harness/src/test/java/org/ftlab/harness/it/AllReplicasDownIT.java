@@ -42,9 +42,9 @@ class AllReplicasDownIT {
                 500, false))) {
             Map<String, FailoverClient> clients = new LinkedHashMap<>();
             // a thread per client: the common pool has one thread on two cores, which would run them in turn
-            ExecutorService threads = Executors.newFixedThreadPool(Strategies.names().size());
+            ExecutorService threads = Executors.newFixedThreadPool(Strategies.ownNames().size());
             try {
-                for (String strategy : Strategies.names()) {
+                for (String strategy : Strategies.ownNames()) {
                     FailoverClient client = new FailoverClient(lab.manager(), lab.user(), strategy, BOUND);
                     clients.put(strategy, client);
                     client.invoke(s -> s.ping());
