@@ -193,6 +193,12 @@ public final class LocalLab implements AutoCloseable {
     /** As {@link #startReplica(String)}, at the given nice value (a replacement booting beside the service). */
     public Replica startReplica(String name, int niceness) throws IOException, TimeoutException,
             InterruptedException {
+        return startReplica(name, niceness, false);
+    }
+
+    /** As {@link #startReplica(String, int)}; {@code suspended}: WildFly starts suspended (see ReplicaLauncher). */
+    public Replica startReplica(String name, int niceness, boolean suspended) throws IOException, TimeoutException,
+            InterruptedException {
         if (closed) {
             throw new IllegalStateException("lab is closed");
         }
@@ -200,7 +206,7 @@ public final class LocalLab implements AutoCloseable {
                 : network == null ? Placement.LOCAL : network.addHost(name);
         Replica replica;
         try {
-            replica = launcher.launch(name, niceness, host);
+            replica = launcher.launch(name, niceness, host, suspended);
         } catch (IOException | RuntimeException e) {
             removeHost(name);
             throw e;

@@ -53,6 +53,7 @@ import org.ftlab.rm.os.ProcessTools;
 import org.ftlab.rm.os.Undo;
 import org.ftlab.rm.replica.HeartbeatSettings;
 import org.ftlab.rm.replica.Replica;
+import org.ftlab.rm.replica.Suspension;
 
 /**
  * Warm-passive replication: launches the replicas, keeps the ordered primary/backup list, promotes the next backup
@@ -85,9 +86,10 @@ public final class ReplicationManager implements AutoCloseable {
     static final int REPLACEMENT_NICENESS = 10;
     /** Nice value of a spare booted beside the running service: it is not urgent, so it yields nearly all CPU. */
     static final int SPARE_NICENESS = 19;
-    /** The nice value replacements boot at in this lab ({@link #REPLACEMENT_NICENESS}, or 0 in WildFly's cluster). */
-    private volatile int replacementNiceness = REPLACEMENT_NICENESS;
-    /** Whether the replicas form WildFly's own cluster (clients may call any of them). */
+    /**
+     * Whether the replicas form WildFly's own cluster, whose clients call every member that is not suspended: then
+     * spares, and replicas booted while the service runs, wait suspended ({@link Suspension}) until they join the view.
+     */
     private volatile boolean wildflyCluster;
     /** Ends failed replicas' database sessions, off the lock. */
     private final ExecutorService fencer = daemonThread("session-fencer");
@@ -124,6 +126,8 @@ public final class ReplicationManager implements AutoCloseable {
         volatile long warmUpMillis;
         /** Whether what it recorded before it died was collected into a dump ({@link #dumpEvents}). */
         volatile boolean deadEventsCollected;
+        /** Whether WildFly is suspended (a spare of WildFly's cluster): no client, and no warmer, reaches it. */
+        volatile boolean suspended;
 
         ReplicaRecord(int niceness) {
             this.launchNiceness = niceness;
@@ -148,10 +152,6 @@ public final class ReplicationManager implements AutoCloseable {
             }
             if (spares < 0 || spares > 3) {
                 throw new IllegalArgumentException("spares must be 0 to 3, was " + spares);
-            }
-            if (lab.wildflyCluster() && spares > 0) {
-                throw new IllegalArgumentException("a lab with --wildfly-cluster keeps no spares (every running "
-                        + "replica is a cluster member that clients call); use --spares 0");
             }
         }
     }
@@ -218,9 +218,6 @@ public final class ReplicationManager implements AutoCloseable {
                 settings.spares(), settings.relaunch(), new ReplicaWarmer(lab.user(), settings.warmRounds(),
                         settings.warmRate(), settings.hotWarmRate(), settings.lab().requestLog()), fence, janitor);
         rm.warmUntilSettled = settings.warmUntilSettled();
-        // In WildFly's cluster a replacement serves clients as soon as it has joined the cluster, before this
-        // manager adds it to the view (and would renice it): it boots at normal priority.
-        rm.replacementNiceness = settings.lab().wildflyCluster() ? 0 : REPLACEMENT_NICENESS;
         rm.wildflyCluster = settings.lab().wildflyCluster();
         try {
             if (observe) {
@@ -232,10 +229,10 @@ public final class ReplicationManager implements AutoCloseable {
                 rm.bootAll(settings.replicas(), settings.spares());
             } else {
                 for (int i = 0; i < settings.replicas(); i++) {
-                    rm.launchAndJoin(0);
+                    rm.launchAndJoin(0, false);
                 }
                 for (int i = 0; i < settings.spares(); i++) {
-                    rm.launchSpare(0);
+                    rm.launchSpare(0, false);
                 }
             }
             rm.warmer.keepWarm(rm::idleReplicas, rm::knownNotHot, rm::doorsInUse);
@@ -298,7 +295,7 @@ public final class ReplicationManager implements AutoCloseable {
         try {
             List<Future<String>> launched = new ArrayList<>();
             for (int i = 0; i < replicas + spares; i++) {
-                launched.add(boots.submit(() -> launch(0)));
+                launched.add(boots.submit(() -> launch(0, false)));
             }
             List<String> names = new ArrayList<>();
             for (Future<String> f : launched) {
@@ -315,6 +312,7 @@ public final class ReplicationManager implements AutoCloseable {
                         view.join(names.get(i), epochMicros());
                     } else {
                         view.offerSpare(names.get(i), epochMicros());
+                        standBy(names.get(i));
                     }
                 }
             }
@@ -323,13 +321,19 @@ public final class ReplicationManager implements AutoCloseable {
         }
     }
 
-    /** Launches a new replica, waits until it serves, and appends it to the view (primary if there is none). */
-    private String launchAndJoin(int niceness) throws IOException, TimeoutException, InterruptedException {
-        String name = launch(niceness);
+    /**
+     * Launches a new replica, waits until it serves, and appends it to the view (primary if there is none);
+     * {@code suspended}: it boots suspended and is resumed as it joins.
+     */
+    private String launchAndJoin(int niceness, boolean suspended) throws IOException, TimeoutException,
+            InterruptedException {
+        String name = launch(niceness, suspended);
         synchronized (lock) {
             // the degree may have been lowered while it booted: then it waits as a spare
             if (!closed && view.offerSpare(name, epochMicros())) {
                 serveAtNormalPriority(name);
+            } else if (!closed) {
+                standBy(name);
             }
         }
         return name;
@@ -344,17 +348,14 @@ public final class ReplicationManager implements AutoCloseable {
             if (closed) {
                 throw new IllegalStateException("the lab is stopping");
             }
-            if (wildflyCluster && change.replicas() != view().members().size()) {
-                throw new IllegalArgumentException("this lab runs WildFly's cluster, whose clients call every "
-                        + "running replica: its degree cannot change");
-            }
             ViewKeeper.DegreeChange decided = view.setDegree(change.replicas(), epochMicros());
+            decided.left().forEach(this::standBy);
             decided.joined().forEach(this::serveAtNormalPriority);
             for (int i = 0; i < decided.missing(); i++) {
                 relauncher.submit(() -> {
                     try {
                         if (!closed && view().members().size() < change.replicas()) {
-                            launchAndJoin(replacementNiceness);
+                            launchAndJoin(REPLACEMENT_NICENESS, wildflyCluster);
                         }
                     } catch (Exception e) {
                         System.err.println("replication-manager: launch for degree " + change.replicas()
@@ -372,27 +373,39 @@ public final class ReplicationManager implements AutoCloseable {
         }
     }
 
-    /** Launches a spare and waits until it serves; it stays outside the view until a serving replica fails. */
-    private void launchSpare(int niceness) throws IOException, TimeoutException, InterruptedException {
-        String name = launch(niceness);
+    /**
+     * Launches a spare and waits until it serves; it stays outside the view until a serving replica fails;
+     * {@code suspended}: it boots suspended (WildFly's cluster).
+     */
+    private void launchSpare(int niceness, boolean suspended) throws IOException, TimeoutException,
+            InterruptedException {
+        String name = launch(niceness, suspended);
         synchronized (lock) {
             if (!closed && view.state(name) == ReplicaState.STARTING && view.offerSpare(name, epochMicros())) {
                 serveAtNormalPriority(name); // a failure was waiting for its degree: this spare restored it
+            } else if (!closed) {
+                standBy(name);
             }
         }
     }
 
-    /** Launches a replica under a new name and waits until it serves (state STARTING until the caller decides). */
-    private String launch(int niceness) throws IOException, TimeoutException, InterruptedException {
+    /**
+     * Launches a replica under a new name and waits until it serves (state STARTING until the caller decides);
+     * {@code suspended}: WildFly starts suspended, with its own warm-up at deployment but none of the warmer's
+     * rounds (a suspended server refuses them).
+     */
+    private String launch(int niceness, boolean suspended) throws IOException, TimeoutException,
+            InterruptedException {
         String name;
         ReplicaRecord rec = new ReplicaRecord(niceness);
+        rec.suspended = suspended;
         synchronized (lock) {
             name = view.launching();
             records.put(name, rec);
         }
         Replica replica;
         try {
-            replica = lab.startReplica(name, niceness);
+            replica = lab.startReplica(name, niceness, suspended);
         } catch (IOException | TimeoutException | InterruptedException e) {
             synchronized (lock) {
                 view.launchFailed(name);
@@ -400,7 +413,8 @@ public final class ReplicationManager implements AutoCloseable {
             throw e;
         }
         boolean settle = warmUntilSettled && replica.compilesAtC2() && !replica.placement().isRemote();
-        long warmMillis = warmer.warmUp(replica, settle ? JitSettling.of(replica.pid()) : ReplicaWarmer.Settling.NONE);
+        long warmMillis = suspended ? 0
+                : warmer.warmUp(replica, settle ? JitSettling.of(replica.pid()) : ReplicaWarmer.Settling.NONE);
         ReplicaWarmer.BootWarmUp warmed = warmer.bootWarmUpOf(name);
         if (settle && warmed != null) {
             System.out.println("replication-manager: " + name + (warmed.settled() ? " warmed until its JIT settled: "
@@ -439,8 +453,9 @@ public final class ReplicationManager implements AutoCloseable {
             List<Replica> out = new ArrayList<>();
             for (String name : view.names()) {
                 ReplicaState s = view.state(name);
-                Replica r = records.get(name).replica;
-                if ((s == ReplicaState.BACKUP || s == ReplicaState.SPARE) && r != null) {
+                ReplicaRecord rec = records.get(name);
+                Replica r = rec.replica;
+                if ((s == ReplicaState.BACKUP || s == ReplicaState.SPARE) && r != null && !rec.suspended) {
                     out.add(r);
                 }
             }
@@ -454,6 +469,14 @@ public final class ReplicationManager implements AutoCloseable {
      */
     private void serveAtNormalPriority(String name) {
         ReplicaRecord rec = records.get(name);
+        if (rec.suspended && rec.replica != null) {
+            try {
+                Suspension.resume(rec.replica, lab.user());
+                rec.suspended = false;
+            } catch (IOException e) {
+                System.err.println("replication-manager: " + name + " stays suspended: " + e.getMessage());
+            }
+        }
         if (rec.niceness != 0) {
             try {
                 rec.replica.renice(0);
@@ -462,6 +485,24 @@ public final class ReplicationManager implements AutoCloseable {
                 System.err.println("replication-manager: " + name + " serves at nice " + rec.niceness + ": "
                         + e.getMessage());
             }
+        }
+    }
+
+    /**
+     * Under {@link #lock}: in WildFly's cluster a replica outside the view (a spare, or a backup the degree sent to
+     * the pool) is suspended, so that the cluster's clients do not call it; elsewhere nothing changes.
+     */
+    private void standBy(String name) {
+        ReplicaRecord rec = records.get(name);
+        if (!wildflyCluster || rec.suspended || rec.replica == null || view.state(name) != ReplicaState.SPARE) {
+            return;
+        }
+        try {
+            Suspension.suspend(rec.replica, lab.user());
+            rec.suspended = true;
+        } catch (IOException e) {
+            System.err.println("replication-manager: " + name + " could not be suspended, so WildFly's clients may "
+                    + "call it: " + e.getMessage());
         }
     }
 
@@ -642,7 +683,7 @@ public final class ReplicationManager implements AutoCloseable {
                 }
             }
             try {
-                launchAndJoin(replacementNiceness);
+                launchAndJoin(REPLACEMENT_NICENESS, wildflyCluster);
                 return;
             } catch (Exception e) {
                 System.err.println("replication-manager: relaunch attempt " + attempt + " failed: " + e.getMessage());
@@ -660,7 +701,7 @@ public final class ReplicationManager implements AutoCloseable {
                 }
             }
             try {
-                launchSpare(SPARE_NICENESS);
+                launchSpare(SPARE_NICENESS, wildflyCluster);
                 failuresInARow = 0;
             } catch (Exception e) {
                 failuresInARow++;

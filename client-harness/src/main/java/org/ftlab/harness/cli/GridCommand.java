@@ -221,7 +221,7 @@ public final class GridCommand implements Callable<Integer> {
             FaultSchedule faultPlan = faultOptions.schedule(plan.blockCount());
             boolean cluster = strategies.contains(Strategies.WILDFLY_CLUSTER);
             if (cluster) {
-                checkWildFlyCluster(platforms, replicaLevels, hosts, running);
+                checkWildFlyCluster(platforms, hosts, running);
             }
             if (running != null) {
                 int labReplicas = running.description().replicas();
@@ -247,14 +247,7 @@ public final class GridCommand implements Callable<Integer> {
             }
             boolean embedded = running != null ? running.description().embeddedDatabase() : external == null;
             faultOptions.checkSupported(faultPlan, embedded, network != null, hosts != null);
-            if (cluster) {
-                if (spares != null && spares > 0) {
-                    throw new IllegalArgumentException("--strategy " + Strategies.WILDFLY_CLUSTER + " runs on a lab "
-                            + "with no spares (every running replica is a cluster member clients call); leave out "
-                            + "--spares");
-                }
-                spares = 0;
-            } else if (spares == null) {
+            if (spares == null) {
                 // A spare booted beside a loaded service barely boots at all (it runs at nice 19): a schedule that
                 // fails several replicas gets a pool that covers them, so every fault meets a lab at full degree.
                 spares = Math.max(ManagedLab.DEFAULT_SPARES, Math.min(3, faultPlan.replicaFailuresExpected(500)));
@@ -402,20 +395,14 @@ public final class GridCommand implements Callable<Integer> {
      * checked) before a lab starts; one line for an unknown or repeated one.
      */
     /**
-     * The baseline strategy's conditions, each one line: WildFly's remote EJB client (no HTTP platform), a cluster
-     * of every running replica (no degree levels), members that find each other through the lab's directory (no
-     * other machines), and a lab started as WildFly's cluster.
+     * The baseline strategy's conditions, each one line: WildFly's remote EJB client (no HTTP platform), members
+     * that find each other through the lab's directory (no other machines), and a lab started as WildFly's cluster.
      */
-    private static void checkWildFlyCluster(java.util.List<String> platforms, java.util.List<Integer> replicaLevels,
-            Hosts hosts, ManagedLab running) {
+    private static void checkWildFlyCluster(java.util.List<String> platforms, Hosts hosts, ManagedLab running) {
         String s = "--strategy " + Strategies.WILDFLY_CLUSTER;
         if (!platforms.equals(java.util.List.of("ejb"))) {
             throw new IllegalArgumentException(s + " is WildFly's remote EJB client: it runs over --platform ejb "
                     + "only; leave out --platform rest");
-        }
-        if (!replicaLevels.isEmpty()) {
-            throw new IllegalArgumentException(s + " calls every running replica of WildFly's cluster: its degree "
-                    + "is the lab's, so --replicas takes one number with it");
         }
         if (hosts != null) {
             throw new IllegalArgumentException(s + " runs on this machine or its virtual network (--topology "

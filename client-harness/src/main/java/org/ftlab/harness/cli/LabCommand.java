@@ -32,13 +32,13 @@ public final class LabCommand implements Callable<Integer> {
     @Option(names = "--replicas", defaultValue = "2", paramLabel = "N", description = "Replicas, 1 to 5 (default: 2).")
     int replicas;
 
-    @Option(names = "--spares", paramLabel = "N", description = "Pre-booted spare replicas, 0 to 3 (default: 1, and 0 "
-            + "with --wildfly-cluster); a fault run on the lab waits until they are ready.")
-    Integer spares;
+    @Option(names = "--spares", defaultValue = "1", paramLabel = "N", description = "Pre-booted spare replicas, 0 to "
+            + "3 (default: 1); a fault run on the lab waits until they are ready.")
+    int spares;
 
     @Option(names = "--wildfly-cluster", description = "The replicas run WildFly's high-availability server as one "
             + "cluster, for the baseline strategy wildfly-cluster (and every other strategy on the same servers); "
-            + "no spares: every running replica is a member clients call.")
+            + "spares wait suspended, so that WildFly's clients do not call them.")
     boolean wildflyCluster;
 
     @Mixin
@@ -54,13 +54,6 @@ public final class LabCommand implements Callable<Integer> {
     public Integer call() throws Exception {
         if (replicas < 1 || replicas > 5) {
             throw new IllegalArgumentException("--replicas must be 1 to 5, was " + replicas);
-        }
-        if (spares == null) {
-            spares = wildflyCluster ? 0 : ManagedLab.DEFAULT_SPARES;
-        }
-        if (wildflyCluster && spares > 0) {
-            throw new IllegalArgumentException("a lab with --wildfly-cluster keeps no spares (every running replica is "
-                    + "a cluster member that clients call); leave out --spares or give --spares 0");
         }
         if (spares < 0 || spares > 3) {
             throw new IllegalArgumentException("--spares must be 0 to 3, was " + spares);

@@ -161,11 +161,6 @@ class FtlabCommandIT {
         assertOneLineError(List.of("grid", "--platform", "rest,rest"), "--platform names a level twice");
         assertOneLineError(List.of("grid", "--strategy", "wildfly-cluster", "--platform", "rest"),
                 "is WildFly's remote EJB client: it runs over --platform ejb only");
-        assertOneLineError(List.of("grid", "--strategy", "wildfly-cluster,hedged", "--replicas", "2,3"),
-                "its degree is the lab's, so --replicas takes one number with it");
-        assertOneLineError(List.of("grid", "--strategy", "wildfly-cluster", "--spares", "1"),
-                "runs on a lab with no spares");
-        assertOneLineError(List.of("lab", "--wildfly-cluster", "--spares", "1"), "keeps no spares");
         assertOneLineError(List.of("demo", "--profile", "infra"), "varies the infrastructure: run it with 'ftlab "
                 + "grid --profile infra'");
         assertOneLineError(List.of("grid", "--replicas", "1,2", "--faults", "crash", "--faults-per-config", "1"),

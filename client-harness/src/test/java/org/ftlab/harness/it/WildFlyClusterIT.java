@@ -41,7 +41,7 @@ class WildFlyClusterIT {
                 "--out", runDir.toString());
         assertEquals(0, r.code(), r.err());
         assertTrue(LabFile.read(runDir).orElseThrow().wildflyCluster(), "the grid started a lab of WildFly's cluster");
-        assertEquals(0, LabFile.read(runDir).orElseThrow().spares(), "which keeps no spares");
+        assertEquals(1, LabFile.read(runDir).orElseThrow().spares(), "and its spare");
         JsonNode manifest = new ObjectMapper().readTree(runDir.resolve("manifest.json").toFile());
         assertTrue(manifest.path("audit").path("passed").asBoolean(), "every post stored exactly once: "
                 + manifest.path("audit"));

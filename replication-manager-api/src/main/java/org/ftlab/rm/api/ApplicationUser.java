@@ -22,6 +22,7 @@ public record ApplicationUser(String username, String password) {
     public static final String DEFAULT_USERNAME = "ftlab";
     public static final String FILE_NAME = "credentials.properties";
     private static final String REALM = "ApplicationRealm";
+    private static final String MANAGEMENT_REALM = "ManagementRealm";
 
     public static ApplicationUser random() {
         byte[] bytes = new byte[18];
@@ -59,10 +60,27 @@ public record ApplicationUser(String username, String password) {
                 StandardCharsets.UTF_8);
     }
 
+    /**
+     * Writes the user into a replica's {@code mgmt-users.properties} as well (ManagementRealm): the lab's manager
+     * then suspends and resumes that replica through WildFly's management interface (a lab of WildFly's cluster,
+     * whose spares wait suspended). The management interface listens where the replica does, for this lab only.
+     */
+    public void installManagementInto(Path configurationDir) throws IOException {
+        String text = "#$REALM_NAME=" + MANAGEMENT_REALM + "$ realm of the users below (written by ftlab)\n"
+                + username + "=" + digest(MANAGEMENT_REALM) + "\n";
+        Files.writeString(configurationDir.resolve("mgmt-users.properties"), text, StandardCharsets.UTF_8);
+        Files.writeString(configurationDir.resolve("mgmt-groups.properties"), username + "=\n",
+                StandardCharsets.UTF_8);
+    }
+
     private String digest() {
+        return digest(REALM);
+    }
+
+    private String digest(String realm) {
         try {
             MessageDigest md5 = MessageDigest.getInstance("MD5");
-            byte[] hash = md5.digest((username + ":" + REALM + ":" + password).getBytes(StandardCharsets.UTF_8));
+            byte[] hash = md5.digest((username + ":" + realm + ":" + password).getBytes(StandardCharsets.UTF_8));
             return HexFormat.of().formatHex(hash);
         } catch (NoSuchAlgorithmException e) {
             throw new IllegalStateException("the JVM lacks MD5, which WildFly's digest realm needs", e);

@@ -87,6 +87,11 @@ public final class Replica implements AutoCloseable {
         return 8080 + portOffset;
     }
 
+    /** WildFly's management interface (HTTP), {@code 9990+offset}. */
+    public int managementPort() {
+        return 9990 + portOffset;
+    }
+
     /** Where remote EJB clients connect: {@code remote+http://<address>:<8080+offset>}. */
     public String remotingUri() {
         return "remote+http://" + address() + ":" + httpPort();

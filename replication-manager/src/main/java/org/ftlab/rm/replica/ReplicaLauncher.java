@@ -98,6 +98,15 @@ public final class ReplicaLauncher {
 
     /** As {@link #launch(String, int)}, on host {@code placement} (its network namespace and address). */
     public Replica launch(String name, int niceness, Placement placement) throws IOException {
+        return launch(name, niceness, placement, false);
+    }
+
+    /**
+     * As {@link #launch(String, int, Placement)}; {@code suspended}: the server starts suspended (WildFly's
+     * {@code --start-mode=suspend}: deployed, its own warm-up at deployment run, but serving nobody until resumed
+     * with {@link Suspension#resume}).
+     */
+    public Replica launch(String name, int niceness, Placement placement, boolean suspended) throws IOException {
         ReplicaServer.checkProvisioned(serverHome);
         Path baseDir = replicasDir.resolve(name);
         prepareBaseDir(baseDir);
@@ -162,6 +171,9 @@ public final class ReplicaLauncher {
         if (!extraOptions.isEmpty()) {
             // For profiling a replica (e.g. -XX:StartFlightRecording=...); see docs/performance.md.
             cmd.addJavaOptions(extraOptions.toArray(String[]::new));
+        }
+        if (suspended) {
+            cmd.setStartSuspended();
         }
         cmd.setBindAddressHint(placement.address());
         cmd.setBindAddressHint("management", placement.address());
@@ -246,6 +258,9 @@ public final class ReplicaLauncher {
         Files.copy(standalone.resolve("deployments/app-ejb.war"), baseDir.resolve("deployments/app-ejb.war"),
                 StandardCopyOption.REPLACE_EXISTING);
         user.installInto(baseDir.resolve("configuration"));
+        if (clusterDir != null) {
+            user.installManagementInto(baseDir.resolve("configuration")); // the manager suspends and resumes it
+        }
     }
 
     /** The database password goes in a mode-600 file passed with -P, not on the command line where ps shows it. */
