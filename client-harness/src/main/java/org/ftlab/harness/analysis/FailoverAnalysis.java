@@ -235,7 +235,7 @@ public final class FailoverAnalysis {
             List<PhaseStats> detection, LatencyStats faultFree, LatencyStats faulty, LatencyStats overlapping,
             Double jitterMinUs, Double jitterMaxUs, RecoveryVsOutliers recoveryVsOutliers, Performability run,
             List<Performability> configs, List<Timeline> timelines, Demerits weights, Redundancy redundancy,
-            RunTimeline runTimeline) {
+            RunTimeline runTimeline, Map<String, List<PhaseStats>> phasesByStrategy) {
 
         /** Whether the run had any fault to break down. */
         public boolean hasFaults() {
@@ -255,6 +255,8 @@ public final class FailoverAnalysis {
         private final LongList faulty = new LongList();
         private final LongList overlapping = new LongList();
         private final LongList[] phases = {new LongList(), new LongList(), new LongList(), new LongList()};
+        /** The phases again per fail-over strategy, when the run varies it (side by side in one run). */
+        private final Map<String, LongList[]> phasesByStrategy = new java.util.TreeMap<>();
         private final List<Performability> configs = new ArrayList<>();
         private final Map<String, Timeline> timelines = new LinkedHashMap<>();
         private final Map<String, Handover> handovers = new HashMap<>();
@@ -398,10 +400,20 @@ public final class FailoverAnalysis {
 
         /** Adds a faulty invocation's detection, fail-over and retry times and its latency to the phases. */
         private void addPhases(ProbeFile pf, int i, long latency) {
-            phases[0].add(pf.detectUs[i]);
-            phases[1].add(pf.failoverUs[i]);
-            phases[2].add(pf.retryUs[i]);
-            phases[3].add(latency);
+            add(phases, pf, i, latency);
+            org.ftlab.harness.probe.ConfigId id = org.ftlab.harness.probe.ConfigId.parse(pf.block);
+            if (id != null && id.strategy() != null) {
+                add(phasesByStrategy.computeIfAbsent(id.strategy(),
+                        s -> new LongList[] {new LongList(), new LongList(), new LongList(), new LongList()}),
+                        pf, i, latency);
+            }
+        }
+
+        private static void add(LongList[] to, ProbeFile pf, int i, long latency) {
+            to[0].add(pf.detectUs[i]);
+            to[1].add(pf.failoverUs[i]);
+            to[2].add(pf.retryUs[i]);
+            to[3].add(latency);
         }
 
         /**
@@ -668,7 +680,8 @@ public final class FailoverAnalysis {
                     recoveryVsOutliers(ff, fy), performability(fy.length), List.copyOf(configs),
                     List.copyOf(timelines.values()), weights,
                     new Redundancy(completedCount, extraRequests, hedgedAnswers, falseSuspicions,
-                            java.util.Collections.unmodifiableMap(new LinkedHashMap<>(answeredBy))), runTimeline());
+                            java.util.Collections.unmodifiableMap(new LinkedHashMap<>(answeredBy))), runTimeline(),
+                    byStrategy());
         }
 
         /** Per fault: what its requests saw (latency spread and maximum over the requests that overlapped it). */
@@ -694,6 +707,17 @@ public final class FailoverAnalysis {
 
         /** The faulty invocations' phases: detection, fail-over, retry and their total. */
         private List<PhaseStats> phaseStats() {
+            return phaseStats(phases);
+        }
+
+        /** Each strategy's phases, when the run varies the strategy (empty otherwise). */
+        private Map<String, List<PhaseStats>> byStrategy() {
+            Map<String, List<PhaseStats>> out = new LinkedHashMap<>();
+            phasesByStrategy.forEach((s, p) -> out.put(s, phaseStats(p)));
+            return java.util.Collections.unmodifiableMap(out);
+        }
+
+        private static List<PhaseStats> phaseStats(LongList[] phases) {
             List<PhaseStats> phaseStats = new ArrayList<>();
             String[] names = {"detection", "failover", "retry", "total"};
             for (int k = 0; k < 4; k++) {

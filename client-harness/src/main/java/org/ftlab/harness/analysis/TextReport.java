@@ -128,6 +128,15 @@ public final class TextReport {
                         p.phase(), p.count(), p.meanUs() / 1e3, p.medianUs() / 1e3, p.minUs() / 1e3,
                         p.maxUs() / 1e3);
             }
+            for (Map.Entry<String, List<FailoverAnalysis.PhaseStats>> e : f.phasesByStrategy().entrySet()) {
+                out.printf(Locale.ROOT, "  %s:", e.getKey());
+                for (FailoverAnalysis.PhaseStats p : e.getValue()) {
+                    out.printf(Locale.ROOT, " %s median %.1f ms%s", p.phase(), p.medianUs() / 1e3,
+                            p.phase().equals("total") ? " (n=" + p.count() + ", max " + Format.ms(p.maxUs()) + " ms)"
+                                    : ",");
+                }
+                out.println();
+            }
             for (FailoverAnalysis.FaultSummary s : f.faults()) {
                 FailoverAnalysis.Handover h = s.handover();
                 if (h != null) {
