@@ -63,7 +63,7 @@ public final class FailoverBench {
      * redundancy cost, the database's work per request and the CPU of the replicas outside the client's path, as a
      * fraction of one core.
      */
-    public record FaultFreeStrategy(long medianUs, long p99Us, long p999Us, long maxUs,
+    public record FaultFreeStrategy(double meanUs, long medianUs, long p99Us, long p999Us, long maxUs,
             FailoverAnalysis.Redundancy redundancy, Map<String, Double> databasePerRequest,
             double idleReplicasCpuFractionOfACore) {
     }
@@ -217,7 +217,7 @@ public final class FailoverBench {
             FailoverAnalysis.Redundancy rd = redundancy.get(strategy);
             falseSuspicions += rd.falseSuspicions();
             double[] cpu = idleCpu.get(strategy);
-            per.put(strategy, new FaultFreeStrategy(h.getValueAtPercentile(50), h.getValueAtPercentile(99),
+            per.put(strategy, new FaultFreeStrategy(h.getMean(), h.getValueAtPercentile(50), h.getValueAtPercentile(99),
                     h.getValueAtPercentile(99.9), h.getMaxValue(), rd, perRequest(db.get(strategy), rd.requests()),
                     cpu[1] == 0 ? 0 : cpu[0] / cpu[1]));
         }

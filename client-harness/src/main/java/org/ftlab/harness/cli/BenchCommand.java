@@ -95,6 +95,17 @@ public final class BenchCommand implements Callable<Integer> {
                     + "against what it costs.")
     List<Double> shadows;
 
+    @Option(names = "--wildfly-cluster", description = "The bench's lab is WildFly's cluster, and the fail-over suite "
+            + "measures the baseline strategy wildfly-cluster beside ftlab's, on the same servers (a lab given with "
+            + "--lab is measured so when it was started with --wildfly-cluster).")
+    boolean wildflyCluster;
+
+    @Option(names = "--failover-strategies", paramLabel = "LIST", split = ",",
+            description = "Only these strategies in the crash and hang runs (default: every strategy at the first "
+                    + "client count, pre-connected and hedged, and the baseline on a lab of WildFly's cluster, at the "
+                    + "others).")
+    List<String> failoverStrategies;
+
     @Option(names = "--hangs", paramLabel = "N", defaultValue = "4",
             description = "Hangs per hang run (default ${DEFAULT-VALUE}; 0: no hang runs).")
     int hangs;
@@ -199,6 +210,18 @@ public final class BenchCommand implements Callable<Integer> {
                     + "spare; that lab has " + running.description().replicas() + " and "
                     + running.description().spares());
         }
+        if (running != null && running.description().wildflyCluster()) {
+            wildflyCluster = true;
+        }
+        if (failoverStrategies != null) {
+            for (String s : failoverStrategies) {
+                String name = Strategies.named(s).name(); // an unknown name: one line listing the valid ones
+                if (name.equals(Strategies.WILDFLY_CLUSTER) && !wildflyCluster) {
+                    throw new IllegalArgumentException("--failover-strategies " + name + " needs a lab of WildFly's "
+                            + "cluster: add --wildfly-cluster (or give --lab a lab started with it)");
+                }
+            }
+        }
         Path dir = FtlabCommand.runDir(out, "bench-");
         for (String run : List.of("attribution", "observation-cost")) {
             if (suites.contains("attribution") && Files.exists(dir.resolve(run))) {
@@ -290,7 +313,7 @@ public final class BenchCommand implements Callable<Integer> {
         pw.flush();
         return ManagedLab.start(new ManagedLab.Options(dir.resolve("lab"), server.server(), 2, spares, null,
                 ManagedLab.DEFAULT_HEARTBEAT_MILLIS, ManagedLab.DEFAULT_HEARTBEAT_TIMEOUT_MILLIS, true, null, null,
-                true, server.observe()));
+                true, server.observe(), wildflyCluster));
     }
 
     @SuppressWarnings("unchecked")
@@ -472,10 +495,18 @@ public final class BenchCommand implements Callable<Integer> {
         table.append(String.format(Locale.ROOT, "%nfail-over (medians; max in brackets)%n%-50s %6s %18s %10s %10s "
                 + "%10s %9s %10s %9s %7s %6s %7s %10s%n", "run", "faulty", "faulty invocation", "detection",
                 "fail-over", "retry", "FD detect", "restored", "hand-over", "back", "hot", "extra", "DB stmts/req"));
+        List<String> all = new java.util.ArrayList<>(Strategies.ownNames());
+        List<String> atOtherCounts = new java.util.ArrayList<>(List.of("preconnected", "hedged"));
+        if (wildflyCluster) {
+            all.add(Strategies.WILDFLY_CLUSTER);
+            atOtherCounts.add(Strategies.WILDFLY_CLUSTER);
+        }
+        List<FailoverBench.FaultRun> done = new java.util.ArrayList<>();
         for (String kind : hangs > 0 ? List.of("crash", "hang") : List.of("crash")) {
             for (int i = 0; i < failoverClients.size(); i++) {
-                for (String strategy : Strategies.ownNames()) {
-                    if (i > 0 && !List.of("preconnected", "hedged").contains(strategy)) {
+                for (String strategy : all) {
+                    if (failoverStrategies != null ? failoverStrategies.stream().map(s -> Strategies.named(s).name())
+                            .noneMatch(strategy::equals) : i > 0 && !atOtherCounts.contains(strategy)) {
                         continue;
                     }
                     for (double shadow : shadows) {
@@ -483,15 +514,48 @@ public final class BenchCommand implements Callable<Integer> {
                                 kind.equals("crash") ? crashes : hangs, shadow);
                         runs.add(snake.valueToTree(r));
                         failoverRow(table, r);
+                        done.add(r);
                     }
                 }
             }
         }
+        baselineRatios(table, done);
         if (faultFreeMinutes > 0) {
-            FailoverBench.FaultFree ff = fb.faultFree(List.of("preconnected", "hedged", "active"), faultFreeClients,
-                    faultFreeMinutes, 4);
+            List<String> faultFree = new java.util.ArrayList<>(List.of("preconnected", "hedged", "active"));
+            if (wildflyCluster) {
+                faultFree.add(Strategies.WILDFLY_CLUSTER);
+            }
+            FailoverBench.FaultFree ff = fb.faultFree(faultFree, faultFreeClients, faultFreeMinutes, 4);
             root.set("fault_free", snake.valueToTree(ff));
             faultFreeTable(table, ff);
+        }
+    }
+
+    /**
+     * Per fault kind and client count where the baseline ran: the faulty-invocation median of ftlab's best strategy
+     * divided by WildFly's cluster's (below 1: ftlab's fail-over is faster).
+     */
+    private static void baselineRatios(StringBuilder t, List<FailoverBench.FaultRun> runs) {
+        for (FailoverBench.FaultRun base : runs) {
+            if (!base.strategy().equals(Strategies.WILDFLY_CLUSTER) || base.shadowShare() > 0
+                    || base.faultyInvocation() == null) {
+                continue;
+            }
+            FailoverBench.FaultRun best = null;
+            for (FailoverBench.FaultRun r : runs) {
+                if (r.kind().equals(base.kind()) && r.clients() == base.clients() && r.shadowShare() == 0
+                        && !r.strategy().equals(Strategies.WILDFLY_CLUSTER) && r.faultyInvocation() != null
+                        && (best == null || r.faultyInvocation().medianUs() < best.faultyInvocation().medianUs())) {
+                    best = r;
+                }
+            }
+            if (best != null) {
+                t.append(String.format(Locale.ROOT, "%s, %d client%s: faulty invocation median, ftlab's best (%s) "
+                        + "÷ %s: %.3f (%.1f ms ÷ %.1f ms)%n", base.kind(), base.clients(),
+                        base.clients() == 1 ? "" : "s", best.strategy(), Strategies.WILDFLY_CLUSTER,
+                        (double) best.faultyInvocation().medianUs() / base.faultyInvocation().medianUs(),
+                        best.faultyInvocation().medianUs() / 1e3, base.faultyInvocation().medianUs() / 1e3));
+            }
         }
     }
 
@@ -509,6 +573,13 @@ public final class BenchCommand implements Callable<Integer> {
                     x.redundancy().falseSuspicions(), x.databasePerRequest().getOrDefault("Questions", 0.0),
                     x.databasePerRequest().getOrDefault("Com_rollback", 0.0),
                     100 * x.idleReplicasCpuFractionOfACore()));
+        }
+        FailoverBench.FaultFreeStrategy cluster = ff.strategies().get(Strategies.WILDFLY_CLUSTER);
+        FailoverBench.FaultFreeStrategy hedged = ff.strategies().get("hedged");
+        if (cluster != null && hedged != null) {
+            t.append(String.format(Locale.ROOT, "hedged ÷ %s: mean %.3f, p99 %.3f, p99.9 %.3f%n",
+                    Strategies.WILDFLY_CLUSTER, hedged.meanUs() / cluster.meanUs(),
+                    (double) hedged.p99Us() / cluster.p99Us(), (double) hedged.p999Us() / cluster.p999Us()));
         }
         FailoverBench.FaultFreeStrategy base = ff.strategies().get("preconnected");
         if (base != null) {
