@@ -235,7 +235,8 @@ public final class FailoverAnalysis {
             List<PhaseStats> detection, LatencyStats faultFree, LatencyStats faulty, LatencyStats overlapping,
             Double jitterMinUs, Double jitterMaxUs, RecoveryVsOutliers recoveryVsOutliers, Performability run,
             List<Performability> configs, List<Timeline> timelines, Demerits weights, Redundancy redundancy,
-            RunTimeline runTimeline, Map<String, List<PhaseStats>> phasesByStrategy) {
+            RunTimeline runTimeline, Map<String, List<PhaseStats>> phasesByStrategy,
+            Map<String, LatencyStats> faultFreeByStrategy) {
 
         /** Whether the run had any fault to break down. */
         public boolean hasFaults() {
@@ -257,6 +258,8 @@ public final class FailoverAnalysis {
         private final LongList[] phases = {new LongList(), new LongList(), new LongList(), new LongList()};
         /** The phases again per fail-over strategy, when the run varies it (side by side in one run). */
         private final Map<String, LongList[]> phasesByStrategy = new java.util.TreeMap<>();
+        /** The fault-free latencies per fail-over strategy, when the run varies it. */
+        private final Map<String, LongList> faultFreeByStrategy = new java.util.TreeMap<>();
         private final List<Performability> configs = new ArrayList<>();
         private final Map<String, Timeline> timelines = new LinkedHashMap<>();
         private final Map<String, Handover> handovers = new HashMap<>();
@@ -388,6 +391,10 @@ public final class FailoverAnalysis {
                 }
             } else if (faultId == null) {
                 faultFree.add(latency);
+                String strategy = strategyOf(pf);
+                if (strategy != null) {
+                    faultFreeByStrategy.computeIfAbsent(strategy, s -> new LongList()).add(latency);
+                }
                 b.faultFreeSum += latency;
                 b.faultFreeCount++;
             } else {
@@ -399,11 +406,17 @@ public final class FailoverAnalysis {
         }
 
         /** Adds a faulty invocation's detection, fail-over and retry times and its latency to the phases. */
+        /** The block's strategy, when the run varies it; else null. */
+        private static String strategyOf(ProbeFile pf) {
+            org.ftlab.harness.probe.ConfigId id = org.ftlab.harness.probe.ConfigId.parse(pf.block);
+            return id == null ? null : id.strategy();
+        }
+
         private void addPhases(ProbeFile pf, int i, long latency) {
             add(phases, pf, i, latency);
-            org.ftlab.harness.probe.ConfigId id = org.ftlab.harness.probe.ConfigId.parse(pf.block);
-            if (id != null && id.strategy() != null) {
-                add(phasesByStrategy.computeIfAbsent(id.strategy(),
+            String strategy = strategyOf(pf);
+            if (strategy != null) {
+                add(phasesByStrategy.computeIfAbsent(strategy,
                         s -> new LongList[] {new LongList(), new LongList(), new LongList(), new LongList()}),
                         pf, i, latency);
             }
@@ -681,7 +694,7 @@ public final class FailoverAnalysis {
                     List.copyOf(timelines.values()), weights,
                     new Redundancy(completedCount, extraRequests, hedgedAnswers, falseSuspicions,
                             java.util.Collections.unmodifiableMap(new LinkedHashMap<>(answeredBy))), runTimeline(),
-                    byStrategy());
+                    byStrategy(), faultFreeByStrategy());
         }
 
         /** Per fault: what its requests saw (latency spread and maximum over the requests that overlapped it). */
@@ -714,6 +727,13 @@ public final class FailoverAnalysis {
         private Map<String, List<PhaseStats>> byStrategy() {
             Map<String, List<PhaseStats>> out = new LinkedHashMap<>();
             phasesByStrategy.forEach((s, p) -> out.put(s, phaseStats(p)));
+            return java.util.Collections.unmodifiableMap(out);
+        }
+
+        /** Each strategy's fault-free latencies, when the run varies the strategy (empty otherwise). */
+        private Map<String, LatencyStats> faultFreeByStrategy() {
+            Map<String, LatencyStats> out = new LinkedHashMap<>();
+            faultFreeByStrategy.forEach((s, l) -> out.put(s, LatencyStats.of(l.toArray())));
             return java.util.Collections.unmodifiableMap(out);
         }
 

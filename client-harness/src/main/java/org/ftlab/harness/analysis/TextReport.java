@@ -128,12 +128,19 @@ public final class TextReport {
                         p.phase(), p.count(), p.meanUs() / 1e3, p.medianUs() / 1e3, p.minUs() / 1e3,
                         p.maxUs() / 1e3);
             }
-            for (Map.Entry<String, List<FailoverAnalysis.PhaseStats>> e : f.phasesByStrategy().entrySet()) {
-                out.printf(Locale.ROOT, "  %s:", e.getKey());
-                for (FailoverAnalysis.PhaseStats p : e.getValue()) {
+            java.util.Set<String> strategies = new java.util.TreeSet<>(f.phasesByStrategy().keySet());
+            strategies.addAll(f.faultFreeByStrategy().keySet());
+            for (String s : strategies) {
+                out.printf(Locale.ROOT, "  %s:", s);
+                for (FailoverAnalysis.PhaseStats p : f.phasesByStrategy().getOrDefault(s, List.of())) {
                     out.printf(Locale.ROOT, " %s median %.1f ms%s", p.phase(), p.medianUs() / 1e3,
-                            p.phase().equals("total") ? " (n=" + p.count() + ", max " + Format.ms(p.maxUs()) + " ms)"
+                            p.phase().equals("total") ? " (n=" + p.count() + ", max " + Format.ms(p.maxUs()) + " ms);"
                                     : ",");
+                }
+                LatencyStats ff = f.faultFreeByStrategy().get(s);
+                if (ff != null) {
+                    out.printf(Locale.ROOT, " fault-free mean %.2f ms, p99 %.2f ms (n=%d)", ff.mean() / 1e3,
+                            ff.p99() / 1e3, ff.count());
                 }
                 out.println();
             }

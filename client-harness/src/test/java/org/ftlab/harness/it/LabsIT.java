@@ -74,6 +74,8 @@ class LabsIT {
                   --db-url; do
                 case " $* " in *" $o "*) own=yes ;; esac
               done
+              # WildFly's cluster is a lab of its own (the test run's running lab is not one)
+              case " $* " in *wildfly-cluster*) own=yes ;; esac
               [[ $own == no ]] && args+=(--lab "$FTLAB_IT_LAB")
               while (( $# )); do
                 case "$1" in
@@ -197,6 +199,15 @@ class LabsIT {
         assertComplete(r.runs().resolve("lab9-crash-rest")); // the shortened loop's first platform
         assertEquals("rest", manifest(r.runs().resolve("lab9-crash-rest")).path("platform").asText());
         assertTrue(r.output().contains("fail-over (hedged)"), "the phases of the faulty invocations over HTTP");
+    }
+
+    @Test
+    void lab10PutsWildFlysClusterBesideFtlabsStrategiesOnTheSameServers() throws Exception {
+        Ran r = complete("10-", "lab10");
+        assertEquals("[\"wildfly-cluster\",\"preconnected\",\"hedged\"]",
+                manifest(r.runs().resolve("lab10")).path("grid").path("strategy").toString());
+        assertTrue(r.output().contains("  wildfly-cluster:") && r.output().contains("fault-free mean"),
+                "the baseline's figures beside ftlab's strategies: " + r.output());
     }
 
     @Test
