@@ -472,6 +472,38 @@ final class HtmlReport {
                     .append("</tr>\n");
         }
         h.append("</table>\n").append(plot("phases", "fail-over phase breakdown"));
+        byStrategy(h, f);
+    }
+
+    /**
+     * A run that varies the strategy: each strategy's faulty-invocation medians beside its fault-free mean and p99,
+     * side by side (nothing otherwise).
+     */
+    private static void byStrategy(StringBuilder h, FailoverAnalysis.Result f) {
+        java.util.Set<String> strategies = new java.util.TreeSet<>(f.phasesByStrategy().keySet());
+        strategies.addAll(f.faultFreeByStrategy().keySet());
+        if (strategies.isEmpty()) {
+            return;
+        }
+        h.append("<h3>By strategy (side by side in this run)</h3>\n<table><tr><th>strategy</th>"
+                + "<th>faulty invocations</th><th>detection ms</th><th>fail-over ms</th><th>retry ms</th>"
+                + "<th>faulty invocation ms</th><th>fault-free mean ms</th><th>fault-free p99 ms</th></tr>\n");
+        for (String s : strategies) {
+            java.util.Map<String, FailoverAnalysis.PhaseStats> p = new java.util.HashMap<>();
+            for (FailoverAnalysis.PhaseStats x : f.phasesByStrategy().getOrDefault(s, List.of())) {
+                p.put(x.phase(), x);
+            }
+            LatencyStats ff = f.faultFreeByStrategy().get(s);
+            h.append("<tr>").append(td(s))
+                    .append(td(p.containsKey("total") ? "" + p.get("total").count() : "0"));
+            for (String phase : List.of("detection", "failover", "retry", "total")) {
+                h.append(td(p.containsKey(phase) ? ms(p.get(phase).medianUs()) : "-"));
+            }
+            h.append(td(ff == null ? "-" : ms(ff.mean()))).append(td(ff == null ? "-" : ms(ff.p99())))
+                    .append("</tr>\n");
+        }
+        h.append("</table>\n<p>Medians of each strategy's faulty invocations; fault-free: the requests no fault "
+                + "touched.</p>\n");
     }
 
     /** Faulty, overlapping and fault-free requests side by side, and the jitter in the presence of faults. */

@@ -371,6 +371,16 @@ final class SummaryJson {
         red.set("answered_by", JSON.valueToTree(rd.answeredBy()));
         n.set("detection", phases(f.detection()));
         n.set("phases", phases(f.phases()));
+        if (!f.phasesByStrategy().isEmpty() || !f.faultFreeByStrategy().isEmpty()) {
+            ObjectNode by = n.putObject("by_strategy");
+            java.util.Set<String> strategies = new java.util.TreeSet<>(f.phasesByStrategy().keySet());
+            strategies.addAll(f.faultFreeByStrategy().keySet());
+            for (String s : strategies) {
+                ObjectNode x = by.putObject(s);
+                x.set("phases", phases(f.phasesByStrategy().getOrDefault(s, List.of())));
+                x.set("fault_free", stats(f.faultFreeByStrategy().get(s)));
+            }
+        }
         ObjectNode lat = n.putObject("latency");
         lat.set("fault_free", stats(f.faultFree()));
         lat.set("faulty", stats(f.faulty()));
