@@ -38,10 +38,10 @@ class WildFlyClusterIT {
         Result r = ftlab("grid", "--strategy", "wildfly-cluster,preconnected", "--order", "sequential",
                 "--clients", "2", "--think", "0", "--reply", "orig", "--posts", "400", "--views", "0",
                 "--warmup", "0", "--lab-warmup", "100", "--faults", "crash", "--faults-per-config", "1",
-                "--out", runDir.toString());
+                "--spares", "1", "--out", runDir.toString());
         assertEquals(0, r.code(), r.err());
         assertTrue(LabFile.read(runDir).orElseThrow().wildflyCluster(), "the grid started a lab of WildFly's cluster");
-        assertEquals(1, LabFile.read(runDir).orElseThrow().spares(), "and its spare");
+        assertEquals(1, LabFile.read(runDir).orElseThrow().spares(), "and its spare, which waits suspended");
         JsonNode manifest = new ObjectMapper().readTree(runDir.resolve("manifest.json").toFile());
         assertTrue(manifest.path("audit").path("passed").asBoolean(), "every post stored exactly once: "
                 + manifest.path("audit"));
