@@ -57,7 +57,8 @@ class GridIT {
         return code;
     }
 
-    private static List<Map<String, String>> rows(Path csv) throws Exception {
+    /** A probe file's rows by column name (every row as wide as the header). */
+    static List<Map<String, String>> rows(Path csv) throws Exception {
         List<String> lines = Files.readAllLines(csv);
         assertEquals(ProbeTable.HEADER, lines.get(0));
         String[] header = lines.get(0).split(",", -1);

@@ -5,12 +5,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import javax.tools.ToolProvider;
-import org.ftlab.harness.cli.FtlabCommand;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
@@ -21,16 +18,8 @@ import org.junit.jupiter.api.extension.ExtendWith;
  */
 @ExtendWith(RunningLab.class)
 class PluginStrategyIT {
-    private record Result(int code, String out, String err) {
-    }
-
-    private static Result ftlab(String... args) {
-        StringWriter out = new StringWriter();
-        StringWriter err = new StringWriter();
-        int code = FtlabCommand.execute(args, new PrintWriter(out, true), new PrintWriter(err, true));
-        System.out.println(out);
-        System.err.println(err);
-        return new Result(code, out.toString(), err.toString());
+    private static InProcessFtlab.Result ftlab(String... args) {
+        return InProcessFtlab.run(args);
     }
 
     /** Compiles {@code sources} into DIR/target/classes, as 'mvn package' in DIR does. */
@@ -55,7 +44,7 @@ class PluginStrategyIT {
         assertEquals(0, ftlab("new-strategy", project.toString(), "--class", "edu.course.Mine").code());
         Path classes = build(project, project.resolve("src/main/java/edu/course/Mine.java"));
         Path run = work.resolve("run");
-        Result grid = ftlab("grid", "--strategy", "class:edu.course.Mine", "--plugin-dir", classes.toString(),
+        InProcessFtlab.Result grid = ftlab("grid", "--strategy", "class:edu.course.Mine", "--plugin-dir", classes.toString(),
                 "--clients", "2", "--think", "0", "--reply", "orig", "--posts", "300", "--views", "0",
                 "--lab-warmup", "100", "--faults", "crash", "--faults-per-config", "1",
                 "--invocation-timeout-ms", "200", "--lab", RunningLab.dir().toString(), "--out", run.toString());
@@ -69,7 +58,7 @@ class PluginStrategyIT {
         assertTrue(Files.readString(run.resolve("faults.csv")).lines().skip(1).anyMatch(l -> l.contains(",crash,")),
                 "the crash was injected");
 
-        Result analysis = ftlab("analyze", run.toString());
+        InProcessFtlab.Result analysis = ftlab("analyze", run.toString());
         assertEquals(0, analysis.code(), analysis.err());
         assertTrue(analysis.out().contains("fail-over (class:edu.course.Mine)"), analysis.out());
         String report = Files.readString(run.resolve("report/index.html"));
@@ -101,7 +90,7 @@ class PluginStrategyIT {
                 """);
         Path classes = build(work, src);
         Path run = work.resolve("run");
-        Result grid = ftlab("grid", "--strategy", "class:p.Thrower", "--plugin-dir", classes.toString(),
+        InProcessFtlab.Result grid = ftlab("grid", "--strategy", "class:p.Thrower", "--plugin-dir", classes.toString(),
                 "--clients", "1", "--think", "0", "--reply", "orig", "--posts", "300", "--views", "0",
                 "--lab-warmup", "100", "--replicas", "1", "--spares", "0", "--out", run.toString());
         assertEquals(1, grid.code());

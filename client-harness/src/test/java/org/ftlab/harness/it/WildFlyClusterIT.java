@@ -7,19 +7,14 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Collectors;
-import org.ftlab.harness.cli.FtlabCommand;
 import org.ftlab.harness.lab.LabFile;
 import org.ftlab.harness.probe.FaultsCsv;
-import org.ftlab.harness.probe.ProbeTable;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
@@ -35,7 +30,7 @@ class WildFlyClusterIT {
     void aCrashUnderWildFlysClusterLosesAndDuplicatesNothingAndPinnedClientsBesideItStayOnTheirReplica()
             throws Exception {
         Path runDir = Files.createTempDirectory(Path.of("target").toAbsolutePath(), "grid-wildfly-cluster-");
-        Result r = ftlab("grid", "--strategy", "wildfly-cluster,preconnected", "--order", "sequential",
+        InProcessFtlab.Result r = InProcessFtlab.run("grid", "--strategy", "wildfly-cluster,preconnected", "--order", "sequential",
                 "--clients", "2", "--think", "0", "--reply", "orig", "--posts", "400", "--views", "0",
                 "--warmup", "0", "--lab-warmup", "100", "--faults", "crash", "--faults-per-config", "1",
                 "--spares", "1", "--out", runDir.toString());
@@ -86,7 +81,7 @@ class WildFlyClusterIT {
 
     @Test
     void theClusterStrategyOnALabWithoutWildFlysClusterIsOneLine() throws Exception {
-        Result r = ftlab("grid", "--strategy", "wildfly-cluster", "--clients", "1", "--posts", "10", "--views", "0",
+        InProcessFtlab.Result r = InProcessFtlab.run("grid", "--strategy", "wildfly-cluster", "--clients", "1", "--posts", "10", "--views", "0",
                 "--lab", RunningLab.dir().toString(), "--out",
                 Files.createTempDirectory(Path.of("target").toAbsolutePath(), "grid-no-cluster-").toString());
         assertNotEquals(0, r.code());
@@ -96,31 +91,7 @@ class WildFlyClusterIT {
         assertEquals(1, text.lines().count(), "one line: " + text);
     }
 
-    private record Result(int code, String err) {
-    }
-
-    private static Result ftlab(String... args) {
-        StringWriter out = new StringWriter();
-        StringWriter err = new StringWriter();
-        int code = FtlabCommand.execute(args, new PrintWriter(out, true), new PrintWriter(err, true));
-        System.out.println(out);
-        System.err.println(err);
-        return new Result(code, err.toString());
-    }
-
     private static List<Map<String, String>> rows(Path csv) throws Exception {
-        List<String> lines = Files.readAllLines(csv);
-        assertEquals(ProbeTable.HEADER, lines.get(0));
-        String[] header = lines.get(0).split(",", -1);
-        List<Map<String, String>> rows = new ArrayList<>();
-        for (String line : lines.subList(1, lines.size())) {
-            String[] cells = line.split(",", -1);
-            Map<String, String> row = new HashMap<>();
-            for (int i = 0; i < header.length; i++) {
-                row.put(header[i], cells[i]);
-            }
-            rows.add(row);
-        }
-        return rows;
+        return GridIT.rows(csv);
     }
 }
