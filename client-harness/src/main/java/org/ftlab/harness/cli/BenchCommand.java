@@ -210,6 +210,10 @@ public final class BenchCommand implements Callable<Integer> {
                     + "spare; that lab has " + running.description().replicas() + " and "
                     + running.description().spares());
         }
+        if (running != null && wildflyCluster && !running.description().wildflyCluster()) {
+            throw new IllegalArgumentException("--wildfly-cluster: the lab in --lab is not WildFly's cluster; start "
+                    + "it with 'ftlab lab --wildfly-cluster', or leave out --lab");
+        }
         if (running != null && running.description().wildflyCluster()) {
             wildflyCluster = true;
         }

@@ -31,7 +31,9 @@ class FtlabCommandIT {
         Path runDir = Files.createTempDirectory(Path.of("target").toAbsolutePath(), "demo-");
         Process demo = ftlab("demo", "--out", runDir.toString(), "--clients", "1,2", "--think", "0",
                 "--reply", "orig", "--posts", "5", "--views", "5", "--warmup", "2", "--lab-warmup", "10",
-                "--crash-clients", "2", "--crash-posts", "60",
+                // a crash run long enough (seconds) for its fault to meet a settled lab on a loaded machine: with 60
+                // posts it once ended (1.4 s) while its fault still waited the 2 s after the lab's last view change
+                "--crash-clients", "2", "--crash-posts", "200",
                 "--crash-views", "20", "--crashes", "1");
         String output = readAll(demo, Duration.ofMinutes(6));
 
@@ -161,6 +163,8 @@ class FtlabCommandIT {
         assertOneLineError(List.of("grid", "--platform", "rest,rest"), "--platform names a level twice");
         assertOneLineError(List.of("grid", "--strategy", "wildfly-cluster", "--platform", "rest"),
                 "is WildFly's remote EJB client: it runs over --platform ejb only");
+        assertOneLineError(List.of("bench", "--suites", "failover", "--failover-strategies", "wildfly-cluster"),
+                "needs a lab of WildFly's cluster: add --wildfly-cluster");
         assertOneLineError(List.of("demo", "--profile", "infra"), "varies the infrastructure: run it with 'ftlab "
                 + "grid --profile infra'");
         assertOneLineError(List.of("grid", "--replicas", "1,2", "--faults", "crash", "--faults-per-config", "1"),
