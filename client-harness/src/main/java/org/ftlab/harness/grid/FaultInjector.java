@@ -34,9 +34,8 @@ final class FaultInjector {
     private final PrintWriter progress;
     private final List<String> notInjected = Collections.synchronizedList(new ArrayList<>());
     private volatile boolean running;
-    private volatile AtomicInteger completed;
-    private volatile int block;
-    private volatile int blockTotal;
+    /** The block running now, or the last one that ran (ended); one volatile reference, read once per pass. */
+    private volatile BlockState current = new BlockState(0, 0, null);
     private volatile long startNanos;
     private int injectedInRun;
     private Thread thread;
@@ -60,13 +59,22 @@ final class FaultInjector {
 
     /** Block {@code number} (1-based, in the run's schedule) starts, with {@code totalInvocations} measured ones. */
     void beginBlock(int number, int totalInvocations, AtomicInteger completedCounter) {
-        blockTotal = totalInvocations;
-        block = number;
-        completed = completedCounter;
+        current = new BlockState(number, totalInvocations, completedCounter);
     }
 
     void endBlock() {
-        completed = null;
+        BlockState b = current;
+        current = new BlockState(b.number(), b.total(), null);
+    }
+
+    /**
+     * A block's number, measured invocations and completed counter ({@code null} once it ended): published as one
+     * value, so that no pass sees a new block's number with the last block's end (which would skip its faults).
+     */
+    private record BlockState(int number, int total, AtomicInteger completed) {
+        boolean running(int block) {
+            return completed != null && number == block;
+        }
     }
 
     /** Stops injecting; returns the entries that were never injected, each with the reason. */
@@ -90,15 +98,16 @@ final class FaultInjector {
             while (running && next < entries.size()) {
                 FaultSchedule.Entry e = entries.get(next);
                 FaultSchedule.At at = e.at();
-                AtomicInteger c = completed;
-                if (at.inBlock() && block > at.block() || at.inBlock() && block == at.block() && c == null) {
+                BlockState b = current;
+                AtomicInteger c = b.completed();
+                if (at.inBlock() && b.number() > at.block() || at.inBlock() && b.number() == at.block() && c == null) {
                     skip(e, "its block had ended");
                     next++;
                     continue;
                 }
                 boolean due;
                 if (at.inBlock()) {
-                    due = c != null && block == at.block() && c.get() >= (long) Math.ceil(blockTotal * at.fraction());
+                    due = b.running(at.block()) && c.get() >= (long) Math.ceil(b.total() * at.fraction());
                 } else if (at.periodic()) {
                     if (periodicDueNanos == 0) {
                         periodicDueNanos = startNanos + at.everyMillis() * 1_000_000L;
@@ -111,10 +120,9 @@ final class FaultInjector {
                     Thread.sleep(5);
                     continue;
                 }
-                int dueBlock = block;
-                boolean spareReady = lab.awaitReadyForFault(() -> running, sparesCanWait(next, c));
+                boolean spareReady = lab.awaitReadyForFault(() -> running, sparesCanWait(next, b));
                 awaitRepairAndSettle();
-                if (!running || completed != c || block != dueBlock) {
+                if (!running || current != b) {
                     continue; // the block ended while the lab was repairing: the next pass says so
                 }
                 InjectedFault f;
@@ -152,7 +160,7 @@ final class FaultInjector {
     }
 
     /** While the spare pool may still be waited for: until half-way to the next entry of the block (or its end). */
-    private BooleanSupplier sparesCanWait(int index, AtomicInteger c) {
+    private BooleanSupplier sparesCanWait(int index, BlockState b) {
         FaultSchedule.At at = entries.get(index).at();
         if (!at.inBlock()) {
             return () -> true;
@@ -161,8 +169,8 @@ final class FaultInjector {
         if (index + 1 < entries.size() && entries.get(index + 1).at().block() == at.block()) {
             nextFraction = entries.get(index + 1).at().fraction();
         }
-        long giveUpAt = (long) (blockTotal * (at.fraction() + nextFraction) / 2);
-        return () -> c.get() < giveUpAt;
+        long giveUpAt = (long) (b.total() * (at.fraction() + nextFraction) / 2);
+        return () -> b.completed() != null && b.completed().get() < giveUpAt;
     }
 
     /** Waits until no fault is in effect and {@value #SETTLE_MILLIS} ms have passed since the last repair. */

@@ -76,7 +76,8 @@ class FtlabCommandIT {
         assertTrue(output.contains("magical 1%"), output);
         for (String part : List.of("crash-reactive", "crash-preconnected", "crash-hedged")) {
             List<String> faults = Files.readAllLines(runDir.resolve(part + "/faults.csv"));
-            assertEquals(2, faults.size(), part + " logs its own crash only: " + faults);
+            assertEquals(2, faults.size(), part + " logs its own crash only: " + faults + "; the demo's notes: "
+                    + output.lines().filter(l -> l.contains("note:")).toList());
             assertTrue(faults.get(1).contains(",crash,"), faults.get(1));
         }
         assertNoProcessUses(runDir);
