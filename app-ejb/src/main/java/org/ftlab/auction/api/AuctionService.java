@@ -36,6 +36,14 @@ public interface AuctionService {
             throws NotLoggedInException, UnknownAuctionException, BidTooLowException, AuctionClosedException,
             InvalidRequestException;
 
+    /**
+     * Offers a bid in a race with other bidders: a bid that does not beat the highest is outbid, not refused, and the
+     * reply says which (with the auction's leader, price and bid count after it), so a client's history holds the
+     * order the service handled the race in. Executed at most once per {@code (clientId, seq)}, like {@link #placeBid}.
+     */
+    Reply<BidOutcome> offerBid(RequestHeader header, String loginToken, long auctionId, long amountCents)
+            throws NotLoggedInException, UnknownAuctionException, AuctionClosedException, InvalidRequestException;
+
     Reply<BidHistory> bidHistory(RequestHeader header, long auctionId)
             throws UnknownAuctionException, InvalidRequestException;
 

@@ -25,6 +25,7 @@ import javax.sql.DataSource;
 import org.ftlab.auction.api.AccountInfo;
 import org.ftlab.auction.api.AuctionClosedException;
 import org.ftlab.auction.api.AuctionDetails;
+import org.ftlab.auction.api.BidOutcome;
 import org.ftlab.auction.api.AuctionDraft;
 import org.ftlab.auction.api.AuctionException;
 import org.ftlab.auction.api.AuctionPosted;
@@ -200,6 +201,37 @@ public class AuctionServiceBean implements AuctionService {
             return new BidReceipt(bid.getId(), auctionId, amountCents, now.toEpochMilli());
         }, NotLoggedInException.class, UnknownAuctionException.class, BidTooLowException.class,
                 AuctionClosedException.class);
+    }
+
+    @Override
+    public Reply<BidOutcome> offerBid(RequestHeader header, String loginToken, long auctionId, long amountCents)
+            throws NotLoggedInException, UnknownAuctionException, AuctionClosedException, InvalidRequestException {
+        long received = arrive(header);
+        checkHeader(header);
+        checkTokenPresent(loginToken);
+        if (amountCents <= 0 || amountCents > AuctionDraft.MAX_PRICE_CENTS) {
+            throw new InvalidRequestException("bid must be 1 to " + AuctionDraft.MAX_PRICE_CENTS + " cents, was "
+                    + amountCents);
+        }
+        return executeOnce(header, "offerBid", received, () -> {
+            Account bidder = loggedInAccount(loginToken);
+            // the auction row's lock serialises the race: the database decides the order, not a replica
+            Auction auction = findAuction(auctionId, LockModeType.PESSIMISTIC_WRITE);
+            Instant now = Instant.now();
+            if (!auction.isOpenAt(now)) {
+                throw new AuctionClosedException("auction " + auctionId + " closed at " + auction.getClosesAt());
+            }
+            if (amountCents <= auction.amountToBeat()) {
+                Account leader = auction.getHighestBidder();
+                return new BidOutcome(auctionId, amountCents, false, 0, leader == null ? null : leader.getUsername(),
+                        auction.getHighestBidCents(), auction.getBidCount());
+            }
+            auction.acceptBid(bidder, amountCents);
+            Bid bid = new Bid(auction, bidder, amountCents, now);
+            em.persist(bid);
+            return new BidOutcome(auctionId, amountCents, true, bid.getId(), bidder.getUsername(), amountCents,
+                    auction.getBidCount());
+        }, NotLoggedInException.class, UnknownAuctionException.class, AuctionClosedException.class);
     }
 
     @Override

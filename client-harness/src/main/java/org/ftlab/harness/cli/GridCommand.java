@@ -1,5 +1,7 @@
 package org.ftlab.harness.cli;
 
+import org.ftlab.auction.api.ReplySize;
+
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.PrintWriter;
@@ -21,8 +23,10 @@ import org.ftlab.harness.grid.SegmentEvents;
 import org.ftlab.harness.lab.ManagedLab;
 import org.ftlab.harness.lab.NetworkedRun;
 import org.ftlab.harness.probe.RunSettings;
+import org.ftlab.harness.probe.Manifest;
 import org.ftlab.harness.workload.ClientSession;
 import org.ftlab.harness.workload.Workloads;
+import org.ftlab.harness.workload.bids.BidsWorkload;
 import org.ftlab.rm.api.DatabaseEndpoint;
 import org.ftlab.rm.api.NetworkLayout;
 import org.ftlab.rm.net.Hosts;
@@ -60,6 +64,15 @@ public final class GridCommand implements Callable<Integer> {
             description = "What the clients send and what is checked afterwards (default: ${DEFAULT-VALUE}: posts, "
                     + "then views of the auction service, each post audited exactly once in the database).")
     String workload;
+
+    @Option(names = "--bids", paramLabel = "N",
+            description = "Runs the bids workload, a race of every client on a few shared hot auctions, with N bids "
+                    + "per client and configuration: --workload bids --posts N --views 0.")
+    Integer bids;
+
+    @Option(names = "--hot-auctions", paramLabel = "K",
+            description = "The bids workload's hot auctions, which every client bids on (default: 4).")
+    Integer hotAuctions;
 
     @Option(names = "--strategy", paramLabel = "LIST",
             description = "Client fail-over: reactive, preconnected, hedged or active (docs/architecture.md; "
@@ -188,17 +201,40 @@ public final class GridCommand implements Callable<Integer> {
         if (RunDirectory.hasManifest(runDir)) {
             if (profile != null || gridFile != null || gridOptions.any() || knobs.any() || pluginDir != null
                     || platform != null || strategy != null
-                    || !workload.equals(Workloads.DEFAULT)) {
+                    || !workload.equals(Workloads.DEFAULT) || bids != null || hotAuctions != null) {
                 throw new IllegalArgumentException(runDir + " holds an unfinished run: resume it with the same --out "
                         + "and no grid options, or choose a new --out");
             }
             dir = RunDirectory.resume(runDir);
             outw.println("ftlab grid: resuming " + runDir + " (plan from its manifest)");
         } else {
-            Workloads.named(workload); // an unknown name fails here, before a lab starts
+            if (bids != null) {
+                if (!workload.equals(Workloads.DEFAULT) && !workload.equals(BidsWorkload.NAME)) {
+                    throw new IllegalArgumentException("--bids runs the bids workload; --workload " + workload
+                            + " is another: give one of them");
+                }
+                if (gridOptions.posts != null || gridOptions.views != null) {
+                    throw new IllegalArgumentException("--bids N gives the bids per client: leave out --posts and "
+                            + "--views");
+                }
+                if (bids < 1) {
+                    throw new IllegalArgumentException("--bids must be at least 1, was " + bids);
+                }
+                workload = BidsWorkload.NAME;
+            }
+            Manifest.WorkloadParameters workloadParameters = hotAuctions == null ? null
+                    : new Manifest.WorkloadParameters(hotAuctions);
+            // an unknown name, or a parameter the workload does not take, fails here, before a lab starts
+            Workloads.named(workload, workloadParameters);
             RunSettings settings = running != null ? knobs.settings(pluginDir, running.description())
                     : knobs.settings(pluginDir);
             GridPlan plan = plan();
+            if (bids != null) {
+                plan = plan.withCounts(bids, 0);
+                if (gridOptions.reply == null) {
+                    plan = plan.withFactors(null, null, java.util.List.of(ReplySize.ORIGINAL)); // it reads its replies
+                }
+            }
             // the profile's infrastructure levels, where no option gives them
             if (strategy == null && plan.infra().variesStrategy()) {
                 strategy = String.join(",", plan.infra().strategies());
@@ -254,7 +290,8 @@ public final class GridCommand implements Callable<Integer> {
             } else if (spares < 0 || spares > 3) {
                 throw new IllegalArgumentException("--spares must be 0 to 3, was " + spares);
             }
-            dir = RunDirectory.create(runDir, plan, workload, failover, platforms.get(0), faultPlan, replicas, spares,
+            dir = RunDirectory.create(runDir, plan, workload, workloadParameters, failover, platforms.get(0), faultPlan,
+                    replicas, spares,
                     running != null ? running.description().database()
                             : external == null ? "embedded MariaDB" : external.redactedUrl(),
                     FtlabCommand.home(), settings);

@@ -82,7 +82,7 @@ public final class GridRunner {
         this.lab = lab;
         this.dir = dir;
         this.plan = dir.plan();
-        this.workload = Workloads.named(dir.workload());
+        this.workload = Workloads.named(dir.workload(), dir.workloadParameters());
         RunSettings settings = dir.settings();
         this.platforms = plan.platformsOr(dir.platform()).stream().map(Platform::parse).toList();
         for (String name : plan.strategiesOr(dir.strategy())) {

@@ -81,11 +81,23 @@ public final class RunDirectory {
     public static RunDirectory create(Path dir, GridPlan plan, String workload, String strategy, String platform,
             FaultSchedule faults, int replicas, int spares, String database, Path home, RunSettings settings)
             throws IOException {
+        return create(dir, plan, workload, null, strategy, platform, faults, replicas, spares, database, home,
+                settings);
+    }
+
+    /** As above, with what the workload is given beyond its name ({@code workload_parameters}; null: nothing). */
+    public static RunDirectory create(Path dir, GridPlan plan, String workload,
+            Manifest.WorkloadParameters workloadParameters, String strategy, String platform, FaultSchedule faults,
+            int replicas, int spares, String database, Path home, RunSettings settings) throws IOException {
         platform = org.ftlab.rm.api.Platform.parse(platform).wireName();
-        Workload w = Workloads.named(workload); // a clear error before anything is written
+        Workload w = Workloads.named(workload, workloadParameters); // a clear error before anything is written
         if (w.operations().size() < 2 && plan.viewsPerClient() > 0) {
             throw new IllegalArgumentException("workload " + w.name() + " has one operation ("
                     + w.operations().get(0) + "): give --views 0");
+        }
+        if (!w.takesSizedReplies() && plan.replies().stream().anyMatch(r -> !r.isOriginal())) {
+            throw new IllegalArgumentException("workload " + w.name() + " reads the values of its replies, which sized "
+                    + "replies do not carry: give --reply orig");
         }
         if (plan.design().seed() == null) {
             plan = plan.withDesign(plan.design().withSeed(new SecureRandom().nextLong() >>> 1));
@@ -117,7 +129,8 @@ public final class RunDirectory {
                 new Manifest.Host(hostName(), System.getProperty("os.name") + " " + System.getProperty("os.version")
                         + " " + System.getProperty("os.arch"), Runtime.getRuntime().availableProcessors(),
                         totalMemory()), gitRevision(home), now, null, List.of(), List.of(),
-                List.of(new Manifest.Segment(now, null, null)), List.of(), List.of(), null, null, platform);
+                List.of(new Manifest.Segment(now, null, null)), List.of(), List.of(), null, null, platform,
+                workloadParameters);
         RunDirectory run = new RunDirectory(dir, m);
         run.saveManifest();
         return run;
@@ -153,6 +166,11 @@ public final class RunDirectory {
                 g.replicas() == null ? List.of() : g.replicas(), g.platform() == null ? List.of() : g.platform());
         return new GridPlan(manifest.profile(), g.clients(), g.thinkMs(), replies, infra, g.postsPerClient(),
                 g.viewsPerClient(), design);
+    }
+
+    /** What the workload was given beyond its name; null when nothing. */
+    public Manifest.WorkloadParameters workloadParameters() {
+        return manifest.workloadParameters();
     }
 
     /** The workload's name ({@code auction} for runs from before workloads were named). */

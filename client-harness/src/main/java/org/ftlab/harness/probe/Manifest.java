@@ -42,6 +42,8 @@ import org.ftlab.rm.os.AtomicFiles;
  * @param error why the run stopped before its end, when it was not a Ctrl-C: one line
  * @param platform the middleware the clients reached the service through ({@code ejb}, {@code rest}); in a run that
  *     varies it, its first level; null in runs from before it was recorded (then {@code ejb}, the only one)
+ * @param workloadParameters what the workload was given beyond its name; null for a workload that takes nothing
+ *     ({@code auction})
  */
 @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
 @JsonInclude(JsonInclude.Include.NON_NULL)
@@ -49,13 +51,24 @@ public record Manifest(int formatVersion, String status, String profile, String 
         String failoverStrategy, RunSettings settings, Faults faults, Integer replicas, Integer spares,
         String database, Map<String, String> versions, String jvm, Host host, String gitRevision, String start,
         String end, List<String> configsDone, List<String> partial, List<Segment> segments,
-        List<LabWarmup> labWarmup, List<String> topology, Audit audit, String error, String platform) {
+        List<LabWarmup> labWarmup, List<String> topology, Audit audit, String error, String platform,
+        WorkloadParameters workloadParameters) {
     public static final String FILE = "manifest.json";
     public static final int FORMAT_VERSION = 3;
     /** The workload of every run from before workloads were named. */
     public static final String DEFAULT_WORKLOAD = "auction";
     private static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT)
             .disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES);
+
+    /**
+     * What a workload was given beyond its name ({@code workload_parameters}).
+     *
+     * @param hotAuctions the {@code bids} workload's shared auctions, which every client bids on
+     */
+    @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
+    @JsonInclude(JsonInclude.Include.NON_NULL)
+    public record WorkloadParameters(Integer hotAuctions) {
+    }
 
     /**
      * The plan: the grid's factors, its design, and the order its blocks run in. {@code strategy}, {@code replicas}
@@ -163,7 +176,8 @@ public record Manifest(int formatVersion, String status, String profile, String 
                 settings == null ? RunSettings.DEFAULTS : settings,
                 faults == null ? new Faults(null, null, null, null, null, null, null, null) : faults, replicas, spares, database, versions, jvm,
                 host, gitRevision, start, end, orEmpty(configsDone), orEmpty(partial), orEmpty(segments),
-                orEmpty(labWarmup), orEmpty(topology), audit, error, platform == null ? "ejb" : platform);
+                orEmpty(labWarmup), orEmpty(topology), audit, error, platform == null ? "ejb" : platform,
+                workloadParameters);
     }
 
     // ---- changes as a run goes on: each returns the new manifest ------------------------------------------------
@@ -230,7 +244,7 @@ public record Manifest(int formatVersion, String status, String profile, String 
             String error) {
         return new Manifest(formatVersion, status, profile, workload, grid, failoverStrategy, settings, faults,
                 replicas, spares, database, versions, jvm, host, gitRevision, start, end, configsDone, partial,
-                segments, labWarmup, topology, audit, error, platform);
+                segments, labWarmup, topology, audit, error, platform, workloadParameters);
     }
 
     private static <T> List<T> append(List<T> list, T item) {

@@ -6,6 +6,7 @@ import org.ftlab.auction.api.RequestHeader;
 import org.ftlab.harness.failover.Call;
 import org.ftlab.harness.failover.FailoverClient;
 import org.ftlab.harness.failover.Outcome;
+import org.ftlab.harness.probe.Manifest;
 import org.ftlab.harness.probe.ProbeTable;
 
 /**
@@ -29,11 +30,31 @@ public interface Workload {
      */
     List<String> operations();
 
+    /**
+     * Whether its requests may carry a sized reply ({@code --reply 256}: a payload in place of the reply's value); a
+     * workload that reads its replies' values says no, and a grid with sized replies is refused for it.
+     */
+    default boolean takesSizedReplies() {
+        return true;
+    }
+
     /** This workload's state for one client of the run, set up once before anything is measured. */
     Client open(ClientSession session) throws Exception;
 
     /** What must hold after the run. */
     Checker checker();
+
+    /**
+     * This workload given {@code parameters} (null: none, the workload's defaults); a workload that takes none of
+     * those given refuses them in one line.
+     */
+    default Workload configured(Manifest.WorkloadParameters parameters) {
+        if (parameters != null && parameters.hotAuctions() != null) {
+            throw new IllegalArgumentException("--hot-auctions is the bids workload's; workload " + name()
+                    + " has no hot auctions");
+        }
+        return this;
+    }
 
     /** One client's generator: the next request of an operation, prepared off the timed path. */
     interface Client {

@@ -23,6 +23,14 @@ public final class Workloads {
         throw new IllegalArgumentException("unknown workload '" + name + "'; use one of " + String.join(", ", names()));
     }
 
+    /**
+     * The workload named {@code name} given {@code parameters} (null: none); a clear error when it takes none of them
+     * or one is out of range.
+     */
+    public static Workload named(String name, org.ftlab.harness.probe.Manifest.WorkloadParameters parameters) {
+        return named(name).configured(parameters);
+    }
+
     public static List<String> names() {
         return all().stream().map(Workload::name).sorted().toList();
     }

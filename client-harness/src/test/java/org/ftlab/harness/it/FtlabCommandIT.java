@@ -166,6 +166,11 @@ class FtlabCommandIT {
                 "is WildFly's remote EJB client: it runs over --platform ejb only");
         assertOneLineError(List.of("bench", "--suites", "failover", "--failover-strategies", "wildfly-cluster"),
                 "needs a lab of WildFly's cluster: add --wildfly-cluster");
+        assertOneLineError(List.of("grid", "--hot-auctions", "3"), "--hot-auctions is the bids workload's");
+        assertOneLineError(List.of("grid", "--bids", "10", "--hot-auctions", "0"), "--hot-auctions must be 1 to 1000");
+        assertOneLineError(List.of("grid", "--bids", "10", "--posts", "5"), "--bids N gives the bids per client");
+        assertOneLineError(List.of("grid", "--workload", "bids", "--views", "0", "--reply", "orig,256"),
+                "reads the values of its replies, which sized replies do not carry: give --reply orig");
         assertOneLineError(List.of("demo", "--profile", "infra"), "varies the infrastructure: run it with 'ftlab "
                 + "grid --profile infra'");
         assertOneLineError(List.of("grid", "--replicas", "1,2", "--faults", "crash", "--faults-per-config", "1"),

@@ -342,6 +342,31 @@ class GridIT {
         assertEquals(8, resumed.path("configs_done").size());
     }
 
+    /**
+     * The bids workload: clients race on shared hot auctions through a crash of the primary, and the checker holds the
+     * database's bids, leaders and prices to every reply the clients completed (its failures: BidsCheckerTest).
+     */
+    @Test
+    void aRaceOnSharedHotAuctionsThroughACrashIsCheckedAgainstEveryReplyTheClientsCompleted() throws Exception {
+        Path runDir = Files.createTempDirectory(Path.of("target").toAbsolutePath(), "grid-bids-");
+        assertEquals(0, ftlab("grid", "--bids", "150", "--hot-auctions", "2", "--clients", "3", "--think", "0",
+                "--warmup", "0", "--lab-warmup", "0", "--faults", "crash", "--faults-per-config", "1",
+                "--lab", RunningLab.dir().toString(), "--out", runDir.toString()));
+        JsonNode manifest = new ObjectMapper().readTree(runDir.resolve("manifest.json").toFile());
+        assertEquals("bids", manifest.path("workload").asText());
+        assertEquals(2, manifest.path("workload_parameters").path("hot_auctions").asInt());
+        assertTrue(manifest.path("audit").path("passed").asBoolean(), manifest.path("audit").toString());
+        List<Map<String, String>> all = rows(runDir.resolve("probes/c03-t00-rorig.csv"));
+        assertTrue(all.stream().allMatch(r -> r.get("method").equals("offerBid")), "only bids are sent");
+        assertEquals(450, all.stream().filter(r -> r.get("phase").equals("measure")).count());
+        assertEquals(all.size(), manifest.path("audit").path("posts_checked").asInt(),
+                "every completed bid, held ones too, is checked");
+        List<String> faults = Files.readAllLines(runDir.resolve("faults.csv"));
+        assertEquals(2, faults.size(), "the crash was injected: " + faults);
+        String faultId = faults.get(1).split(",", -1)[0];
+        assertTrue(all.stream().anyMatch(r -> r.get("fault_id").equals(faultId)), "bids met the crash");
+    }
+
     @Test
     void crashRunLogsTheFaultJoinsItToRequestsAndPassesTheAudit() throws Exception {
         Path runDir = Files.createTempDirectory(Path.of("target").toAbsolutePath(), "grid-crash-");

@@ -24,6 +24,7 @@ import org.ftlab.auction.api.AuctionPosted;
 import org.ftlab.auction.api.AuctionService;
 import org.ftlab.auction.api.AuctionStatus;
 import org.ftlab.auction.api.BidHistory;
+import org.ftlab.auction.api.BidOutcome;
 import org.ftlab.auction.api.BidReceipt;
 import org.ftlab.auction.api.LoginToken;
 import org.ftlab.auction.api.Reply;
@@ -215,6 +216,12 @@ public final class HttpReplicaConnection implements ServiceConnection {
         public Reply<BidReceipt> placeBid(RequestHeader header, String loginToken, long auctionId, long amountCents) {
             return call(header, "POST", "/auctions/" + auctionId + "/bids", new HttpDoor.NewBid(loginToken,
                     amountCents), BidReceipt.class);
+        }
+
+        @Override
+        public Reply<BidOutcome> offerBid(RequestHeader header, String loginToken, long auctionId, long amountCents) {
+            return call(header, "POST", "/auctions/" + auctionId + "/offers", new HttpDoor.NewBid(loginToken,
+                    amountCents), BidOutcome.class);
         }
 
         @Override

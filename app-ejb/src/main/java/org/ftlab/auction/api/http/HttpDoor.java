@@ -39,6 +39,7 @@ import org.ftlab.auction.api.UnknownUserException;
  * POST /app-ejb/rest/auctions                    {@link NewAuction}       → WireReply&lt;AuctionPosted&gt;
  * GET  /app-ejb/rest/auctions/{id}                                   → WireReply&lt;AuctionDetails&gt;
  * POST /app-ejb/rest/auctions/{id}/bids          {@link NewBid}           → WireReply&lt;BidReceipt&gt;
+ * POST /app-ejb/rest/auctions/{id}/offers        {@link NewBid}           → WireReply&lt;BidOutcome&gt;
  * GET  /app-ejb/rest/auctions/{id}/bids                              → WireReply&lt;BidHistory&gt;
  * GET  /app-ejb/rest/auctions/{id}/status                            → WireReply&lt;AuctionStatus&gt;
  * </pre>

@@ -95,6 +95,15 @@ public class AuctionResource {
         });
     }
 
+    @POST
+    @Path("auctions/{id}/offers")
+    public Response offerBid(@Context HttpHeaders headers, @PathParam("id") long auctionId, byte[] body) {
+        return answer(headers, h -> {
+            HttpDoor.NewBid b = body(body, HttpDoor.NewBid.class);
+            return service.offerBid(h, b.loginToken(), auctionId, b.amountCents());
+        });
+    }
+
     @GET
     @Path("auctions/{id}/bids")
     public Response bidHistory(@Context HttpHeaders headers, @PathParam("id") long auctionId) {

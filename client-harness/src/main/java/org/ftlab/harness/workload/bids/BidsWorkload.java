@@ -1,0 +1,181 @@
+package org.ftlab.harness.workload.bids;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.SplittableRandom;
+import java.util.concurrent.ConcurrentHashMap;
+import org.ftlab.auction.api.AuctionDraft;
+import org.ftlab.auction.api.BidOutcome;
+import org.ftlab.auction.api.Reply;
+import org.ftlab.auction.api.ReplySize;
+import org.ftlab.auction.api.RequestHeader;
+import org.ftlab.harness.failover.FailoverClient;
+import org.ftlab.harness.failover.Outcome;
+import org.ftlab.harness.probe.Manifest;
+import org.ftlab.harness.workload.ClientSession;
+import org.ftlab.harness.workload.Workload;
+import org.ftlab.rm.api.DatabaseEndpoint;
+
+/**
+ * A race: every client bids on the same few hot auctions ({@code --hot-auctions K}), so who leads each one depends on
+ * the order the service handles the bids in. Each client bids, on an auction drawn at random, a little more than its
+ * own last bid there, with a random spread as wide as several clients' steps: about as many bids are outbid as
+ * accepted, and which ones depends on the race. Bids are offered ({@link org.ftlab.auction.api.AuctionService#offerBid}):
+ * an outbid bid is an answer, not an error, and every reply says who leads after it.
+ *
+ * <p>The checker ({@link BidsChecker}) holds the service to every reply the clients completed: each accepted bid
+ * stored exactly once, the accepted bids of an auction rising in the order the service accepted them, each reply's
+ * leader, price and bid count those of the accepted bids before it, and each auction's final leader and price those
+ * of its last accepted bid.
+ */
+public final class BidsWorkload implements Workload {
+    public static final String NAME = "bids";
+    public static final String OFFER = "offerBid";
+    public static final int DEFAULT_HOT_AUCTIONS = 4;
+    public static final int MAX_HOT_AUCTIONS = 1000;
+    /** Starting price of every hot auction, cents. */
+    static final long STARTING_PRICE_CENTS = 1_000;
+    /** How much a client raises its own last bid on an auction, cents, before the spread. */
+    static final long STEP_CENTS = 20;
+    /** The random spread added to each bid, cents: as wide as several clients' steps, so that clients overtake. */
+    static final int SPREAD_CENTS = 200;
+
+    private final int hotAuctions;
+    /** The run's hot auctions, posted by the first client opened. */
+    private final List<Long> hot = new ArrayList<>();
+    /** Every offer a client completed, by (clientId, seq): a retried offer answered again counts once. */
+    private final Map<String, Offer> completed = new ConcurrentHashMap<>();
+
+    public BidsWorkload() {
+        this(DEFAULT_HOT_AUCTIONS);
+    }
+
+    private BidsWorkload(int hotAuctions) {
+        this.hotAuctions = hotAuctions;
+    }
+
+    @Override
+    public String name() {
+        return NAME;
+    }
+
+    @Override
+    public List<String> operations() {
+        return List.of(OFFER);
+    }
+
+    /** Its checker holds the service to the values of its replies, which a sized reply does not carry. */
+    @Override
+    public boolean takesSizedReplies() {
+        return false;
+    }
+
+    @Override
+    public Workload configured(Manifest.WorkloadParameters parameters) {
+        if (parameters == null || parameters.hotAuctions() == null) {
+            return new BidsWorkload(DEFAULT_HOT_AUCTIONS);
+        }
+        int k = parameters.hotAuctions();
+        if (k < 1 || k > MAX_HOT_AUCTIONS) {
+            throw new IllegalArgumentException("--hot-auctions must be 1 to " + MAX_HOT_AUCTIONS + ", was " + k);
+        }
+        return new BidsWorkload(k);
+    }
+
+    public int hotAuctions() {
+        return hotAuctions;
+    }
+
+    /** Creates the client's account and login; the first client opened posts the hot auctions. */
+    @Override
+    public Bidder open(ClientSession s) throws Exception {
+        String username = s.clientId.replace('-', '_');
+        RequestHeader create = s.next(ReplySize.ORIGINAL);
+        s.client.invoke(svc -> svc.createAccount(create, username, "grid-password"));
+        RequestHeader login = s.next(ReplySize.ORIGINAL);
+        String token = s.client.invoke(svc -> svc.login(login, username, "grid-password")).result().value().token();
+        synchronized (hot) {
+            for (int i = hot.size(); i < hotAuctions; i++) {
+                RequestHeader post = s.next(ReplySize.ORIGINAL);
+                AuctionDraft draft = new AuctionDraft("hot auction " + (i + 1) + " of " + s.clientId,
+                        "raced by every client of the run", STARTING_PRICE_CENTS, 7 * 86_400);
+                hot.add(s.client.invoke(svc -> svc.postAuction(post, token, draft)).result().value().auctionId());
+            }
+        }
+        return new Bidder(s.clientId, token, List.copyOf(hot.subList(0, hotAuctions)));
+    }
+
+    @Override
+    public Checker checker() {
+        return (runDir, tables) -> {
+            List<Long> auctions;
+            synchronized (hot) {
+                auctions = List.copyOf(hot);
+            }
+            return BidsChecker.check(DatabaseEndpoint.loadForAudits(runDir), auctions, completed.values(), tables);
+        };
+    }
+
+    /** One completed offer: who sent it, what it offered and what the service answered. */
+    record Offer(String clientId, long seq, long auctionId, long amountCents, BidOutcome outcome) {
+        /** The bidder's username, as the service knows it. */
+        String bidder() {
+            return clientId.replace('-', '_');
+        }
+    }
+
+    /** One client's generator: its login and its own last bid on each hot auction. */
+    public final class Bidder implements Workload.Client {
+        private final String clientId;
+        private final String token;
+        private final List<Long> auctions;
+        private final long[] offersOn;
+        private final SplittableRandom random;
+
+        private Bidder(String clientId, String token, List<Long> auctions) {
+            this.clientId = clientId;
+            this.token = token;
+            this.auctions = auctions;
+            this.offersOn = new long[auctions.size()];
+            this.random = new SplittableRandom(clientId.hashCode());
+        }
+
+        @Override
+        public Workload.Request next(int operation, RequestHeader header, String tag) {
+            int a = random.nextInt(auctions.size());
+            long amount = STARTING_PRICE_CENTS + offersOn[a]++ * STEP_CENTS + random.nextInt(SPREAD_CENTS);
+            return new OfferRequest(header, auctions.get(a), amount);
+        }
+
+        private final class OfferRequest implements Workload.Request {
+            private final RequestHeader header;
+            private final long auctionId;
+            private final long amountCents;
+
+            OfferRequest(RequestHeader header, long auctionId, long amountCents) {
+                this.header = header;
+                this.auctionId = auctionId;
+                this.amountCents = amountCents;
+            }
+
+            @Override
+            public String method() {
+                return OFFER;
+            }
+
+            @Override
+            public Outcome<Reply<BidOutcome>> invoke(FailoverClient client) throws Exception {
+                return client.invoke(OFFER, svc -> svc.offerBid(header, token, auctionId, amountCents));
+            }
+
+            @Override
+            public void completed(Outcome<?> outcome) {
+                if (outcome.result() instanceof Reply<?> r && r.value() instanceof BidOutcome o) {
+                    completed.put(clientId + "#" + header.seq(), new Offer(clientId, header.seq(), auctionId,
+                            amountCents, o));
+                }
+            }
+        }
+    }
+}
