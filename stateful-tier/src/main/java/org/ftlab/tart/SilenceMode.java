@@ -6,8 +6,8 @@ import java.util.Locale;
 public enum SilenceMode {
     /**
      * Silence travels with data: a message at time t says its wire was silent since the one before. A sender idle for
-     * {@link #LAZY_IDLE_ANNOUNCE_NANOS} says so once on its own; without that, the last message of a finite run would
-     * wait for ever on a sender whose clients had stopped.
+     * {@link #LAZY_IDLE_ANNOUNCE_NANOS} says so on its own, and again after each such while; without that, a message
+     * would wait for ever on a sender that gets no input (a gateway whose clients have stopped).
      */
     LAZY,
     /** A receiver held by pessimism asks the senders it waits on how far they are silent (curiosity probes). */

@@ -1,0 +1,143 @@
+package org.ftlab.stateful;
+
+import java.io.Serializable;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.TreeMap;
+
+/**
+ * The auction engine's state, which lives in memory only (checkpoints and the input log recover it): the auctions,
+ * their accepted bids, and the reply to every input handled, so that a retried request gets the same answer. Handling
+ * is a pure function of the state and the step: the same steps in the same order make the same book.
+ */
+public final class AuctionBook implements Serializable {
+    private static final long serialVersionUID = 1L;
+    private final TreeMap<Long, Auction> auctions = new TreeMap<>();
+    private final LinkedHashMap<String, Output> replies = new LinkedHashMap<>();
+    private long nextAuctionId = 1;
+    private long nextBidId = 1;
+    private long handled;
+    /** A digest of every gateway's checks, so that their work is part of the state. */
+    private long checks;
+
+    /** One accepted bid. */
+    public record AcceptedBid(long bidId, String bidder, long amountCents) implements Serializable {
+    }
+
+    /** One auction: who opened it, its starting price and its accepted bids, in the order accepted. */
+    public static final class Auction implements Serializable {
+        private static final long serialVersionUID = 1L;
+        final long id;
+        final String seller;
+        final String title;
+        final long startingPriceCents;
+        final List<AcceptedBid> bids = new ArrayList<>();
+
+        Auction(long id, String seller, String title, long startingPriceCents) {
+            this.id = id;
+            this.seller = seller;
+            this.title = title;
+            this.startingPriceCents = startingPriceCents;
+        }
+
+        long amountToBeat() {
+            return bids.isEmpty() ? startingPriceCents - 1 : bids.get(bids.size() - 1).amountCents();
+        }
+
+        public long id() {
+            return id;
+        }
+
+        public List<AcceptedBid> bids() {
+            return List.copyOf(bids);
+        }
+
+        public long highestBidCents() {
+            return bids.isEmpty() ? 0 : bids.get(bids.size() - 1).amountCents();
+        }
+
+        public String leadingBidder() {
+            return bids.isEmpty() ? null : bids.get(bids.size() - 1).bidder();
+        }
+
+        @Override
+        public boolean equals(Object o) {
+            return o instanceof Auction a && id == a.id && seller.equals(a.seller) && title.equals(a.title)
+                    && startingPriceCents == a.startingPriceCents && bids.equals(a.bids);
+        }
+
+        @Override
+        public int hashCode() {
+            return Objects.hash(id, seller, title, startingPriceCents, bids);
+        }
+    }
+
+    /** Handles one step; returns the output, which is also kept for the input's retries. */
+    public Output handle(Step step) {
+        Input in = step.input();
+        Output known = replies.get(in.key());
+        if (known != null) {
+            return known; // an input is handled once; its retries get this
+        }
+        handled++;
+        checks = checks * 31 + step.score();
+        Output out;
+        if (in instanceof Input.Open o) {
+            long id = nextAuctionId++;
+            auctions.put(id, new Auction(id, o.seller(), o.title(), o.startingPriceCents()));
+            out = new Output.Opened(id);
+        } else {
+            out = bid((Input.Bid) in);
+        }
+        replies.put(in.key(), out);
+        return out;
+    }
+
+    private Output bid(Input.Bid b) {
+        Auction a = auctions.get(b.auctionId());
+        if (a == null) {
+            return new Output.Refused("no auction " + b.auctionId());
+        }
+        if (b.amountCents() <= a.amountToBeat()) {
+            return new Output.BidResult(a.id, b.amountCents(), false, 0, a.leadingBidder(), a.highestBidCents(),
+                    a.bids.size());
+        }
+        long bidId = nextBidId++;
+        a.bids.add(new AcceptedBid(bidId, b.bidder(), b.amountCents()));
+        return new Output.BidResult(a.id, b.amountCents(), true, bidId, b.bidder(), b.amountCents(), a.bids.size());
+    }
+
+    /** The reply already given to the input {@code key} ({@code clientId#seq}), or null. */
+    public Output replyTo(String key) {
+        return replies.get(key);
+    }
+
+    public Map<Long, Auction> auctions() {
+        return java.util.Collections.unmodifiableMap(auctions);
+    }
+
+    /** Every reply given, by input key, in the order handled. */
+    public Map<String, Output> replies() {
+        return java.util.Collections.unmodifiableMap(replies);
+    }
+
+    /** Inputs handled (not their retries). */
+    public long handled() {
+        return handled;
+    }
+
+    @Override
+    public boolean equals(Object o) {
+        return o instanceof AuctionBook b && auctions.equals(b.auctions) && replies.equals(b.replies)
+                && nextAuctionId == b.nextAuctionId && nextBidId == b.nextBidId && handled == b.handled
+                && checks == b.checks;
+    }
+
+    @Override
+    public int hashCode() {
+        return Objects.hash(auctions, replies, nextAuctionId, nextBidId, handled, checks);
+    }
+}
