@@ -60,3 +60,46 @@ CREATE TABLE IF NOT EXISTS request_log (
   created_at DATETIME(6) NOT NULL,
   PRIMARY KEY (client_id, seq)
 ) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4;
+
+-- The stateful tier (seed 003, docs/architecture.md "The stateful tier"). Its state lives in the primary's memory;
+-- the database keeps only what recovers it: the external inputs, the estimator changes, soft checkpoints, and the
+-- epoch that fences an old primary. A run of the tier starts by emptying them (the harness's configure).
+CREATE TABLE IF NOT EXISTS tart_epoch (
+  id       TINYINT NOT NULL,
+  epoch    BIGINT  NOT NULL,
+  settings BLOB    NOT NULL,
+  PRIMARY KEY (id)
+) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4;
+
+-- Every external input, logged before it is handled: by gateway and stamp (its virtual arrival time, ns); a request
+-- identity is logged once.
+CREATE TABLE IF NOT EXISTS tart_input (
+  gateway   INT         NOT NULL,
+  stamp     BIGINT      NOT NULL,
+  epoch     BIGINT      NOT NULL,
+  client_id VARCHAR(64) NOT NULL,
+  seq       BIGINT      NOT NULL,
+  input     BLOB        NOT NULL,
+  PRIMARY KEY (gateway, stamp),
+  UNIQUE KEY uk_tart_input_request (client_id, seq)
+) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4;
+
+-- Every change of a gateway's estimator (a determinism fault), logged before it takes effect at effective_vt.
+CREATE TABLE IF NOT EXISTS tart_fault (
+  gateway      INT    NOT NULL,
+  effective_vt BIGINT NOT NULL,
+  epoch        BIGINT NOT NULL,
+  fault        BLOB   NOT NULL,
+  PRIMARY KEY (gateway, effective_vt)
+) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4;
+
+-- Soft checkpoints, written asynchronously by the primary; recovery restores the newest.
+CREATE TABLE IF NOT EXISTS tart_checkpoint (
+  id         BIGINT      NOT NULL AUTO_INCREMENT,
+  epoch      BIGINT      NOT NULL,
+  messages   BIGINT      NOT NULL,
+  taken_at   DATETIME(6) NOT NULL,
+  capture_us BIGINT      NOT NULL,
+  state      LONGBLOB    NOT NULL,
+  PRIMARY KEY (id)
+) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4;

@@ -91,6 +91,12 @@ public final class ManagerHttpApi implements AutoCloseable {
         server.createContext("/degree", ex -> api.handleJson(ex, "POST",
                 body -> api.manager().setDegree(parse(body, DegreeChange.class, "a degree change (JSON with "
                         + "replicas)"))));
+        server.createContext("/stateful", ex -> api.handleJson(ex, "POST",
+                body -> api.manager().configureStatefulTier(parse(body, org.ftlab.stateful.TierSettings.class,
+                        "the stateful tier's settings (JSON with order, silence, estimator, checkpointEvery, gateways, "
+                                + "workSpread)"))));
+        server.createContext("/stateful-status", ex -> api.handle(ex, "POST",
+                p -> api.manager().statefulTierStatus("true".equals(p.get("checkpoint")))));
         server.createContext("/shutdown", ex -> api.handle(ex, "POST", p -> {
             Thread t = new Thread(api.onShutdown, "rm-shutdown");
             t.start();

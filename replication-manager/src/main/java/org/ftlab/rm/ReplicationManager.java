@@ -33,6 +33,7 @@ import org.ftlab.rm.api.NetworkLayout;
 import org.ftlab.rm.api.ObserveSwitch;
 import org.ftlab.rm.api.Platform;
 import org.ftlab.rm.api.PrimaryBackupView;
+import org.ftlab.rm.api.ReplicaConnection;
 import org.ftlab.rm.api.ReplicaState;
 import org.ftlab.rm.api.ReplicaStatus;
 import org.ftlab.rm.db.LockWaitRecorder;
@@ -94,6 +95,12 @@ public final class ReplicationManager implements AutoCloseable {
     /** Ends failed replicas' database sessions, off the lock. */
     private final ExecutorService fencer = daemonThread("session-fencer");
     private final ExecutorService relauncher = daemonThread("relauncher");
+    /** Recovers the stateful tier on a new primary (a replay can take seconds: never under the lock). */
+    private final ExecutorService tierRecoverer = daemonThread("tier-recoverer");
+    /** The stateful tier's settings once a run of it was configured; null while it does not run in this lab. */
+    private volatile org.ftlab.stateful.TierSettings statefulTier;
+    /** A stateful tier's recovery may replay the whole log: its call waits this long. */
+    private static final long TIER_RECOVERY_TIMEOUT_MILLIS = 300_000;
 
     private final Object lock = new Object();
     /** The view logic; guarded by {@link #lock}. */
@@ -649,6 +656,12 @@ public final class ReplicationManager implements AutoCloseable {
         if (decided.spareJoined() != null) {
             serveAtNormalPriority(decided.spareJoined());
         }
+        if (statefulTier != null && decided.promoted() != null) {
+            String faultId = decided.record().faultId();
+            String promoted = decided.promoted();
+            long epoch = view.epoch();
+            tierRecoverer.execute(() -> recoverTier(faultId, promoted, epoch));
+        }
         int index = view.failureCount() - 1;
         boolean restored = !decided.needsReplacement();
         relauncher.submit(() -> {
@@ -662,6 +675,93 @@ public final class ReplicationManager implements AutoCloseable {
                 refillSpares();
             }
         });
+    }
+
+    // ---- the stateful tier (seed 003) ---------------------------------------------------------------------------
+
+    /**
+     * Starts a run of the stateful tier on the primary at the view's epoch (emptying its log and checkpoints), and
+     * stops it wherever else it ran; from now on a promotion recovers it on the new primary.
+     */
+    public org.ftlab.auction.api.TierStatus configureStatefulTier(org.ftlab.stateful.TierSettings settings)
+            throws Exception {
+        String primary;
+        long epoch;
+        List<String> others = new ArrayList<>();
+        synchronized (lock) {
+            List<String> serving = view.servingNames();
+            if (serving.isEmpty()) {
+                throw new IllegalStateException("no primary to run the stateful tier on");
+            }
+            primary = serving.get(0);
+            epoch = view.epoch();
+            for (String name : view.names()) {
+                if (!name.equals(primary) && view.state(name) != ReplicaState.DEAD && records.get(name).replica != null) {
+                    others.add(name);
+                }
+            }
+        }
+        for (String name : others) {
+            try (ReplicaConnection c = connect(name)) {
+                c.tierControl(30_000).deactivate();
+            } catch (Exception e) {
+                System.err.println("replication-manager: could not stop the stateful tier on " + name + ": "
+                        + e.getMessage());
+            }
+        }
+        try (ReplicaConnection c = connect(primary)) {
+            org.ftlab.auction.api.TierStatus s = c.tierControl(60_000).configure(epoch, settings);
+            statefulTier = settings;
+            return s;
+        }
+    }
+
+    /** The stateful tier on the primary: its totals, and a checkpoint stored now when {@code checkpoint}. */
+    public org.ftlab.rm.api.StatefulTierReport statefulTierStatus(boolean checkpoint) throws Exception {
+        String primary;
+        synchronized (lock) {
+            List<String> serving = view.servingNames();
+            if (serving.isEmpty()) {
+                throw new IllegalStateException("no primary");
+            }
+            primary = serving.get(0);
+        }
+        try (ReplicaConnection c = connect(primary)) {
+            org.ftlab.auction.api.StatefulTierControl control = c.tierControl(60_000);
+            long id = checkpoint ? control.checkpointNow() : 0;
+            return new org.ftlab.rm.api.StatefulTierReport(control.status(), id);
+        }
+    }
+
+    /** In the tier-recoverer thread: the promoted replica restores and replays; the failure records how. */
+    private void recoverTier(String faultId, String promoted, long epoch) {
+        long started = epochMicros();
+        org.ftlab.rm.api.TierRecovery result;
+        try (ReplicaConnection c = connect(promoted)) {
+            org.ftlab.auction.api.TierStatus s = c.tierControl(TIER_RECOVERY_TIMEOUT_MILLIS).recover(epoch);
+            result = new org.ftlab.rm.api.TierRecovery(promoted, started, epochMicros(), s.replayInputs(),
+                    s.replayMicros(), s.restoreMicros(), null);
+        } catch (Exception e) {
+            result = new org.ftlab.rm.api.TierRecovery(promoted, started, 0, 0, 0, 0, e.getMessage());
+            System.err.println("replication-manager: the stateful tier did not recover on " + promoted + ": "
+                    + e.getMessage());
+        }
+        synchronized (lock) {
+            view.tierRecovered(faultId, result);
+        }
+    }
+
+    /** A connection to replica {@code name} as the lab's application user. */
+    private ReplicaConnection connect(String name) throws Exception {
+        Replica r;
+        synchronized (lock) {
+            ReplicaRecord rec = records.get(name);
+            if (rec == null || rec.replica == null) {
+                throw new IllegalStateException("no replica " + name);
+            }
+            r = rec.replica;
+        }
+        return ReplicaConnection.open(r.remotingUri(), lab.user().username(), lab.user().password(), 30_000);
     }
 
     /** In the fencer thread: ends the killed replica's database sessions; a failure is logged (the kill ends them). */

@@ -151,6 +151,15 @@ final class ViewKeeper {
     }
 
     /** The oldest failure still short of its degree is restored by replica {@code name}. */
+    /** Records how the stateful tier recovered after failure {@code faultId}. */
+    void tierRecovered(String faultId, org.ftlab.rm.api.TierRecovery recovery) {
+        for (int i = 0; i < failures.size(); i++) {
+            if (failures.get(i).faultId().equals(faultId)) {
+                failures.set(i, failures.get(i).withTierRecovery(recovery));
+            }
+        }
+    }
+
     private void restoredBy(String name, long nowUs) {
         for (int i = 0; i < failures.size(); i++) {
             FailureRecord f = failures.get(i);
@@ -193,7 +202,7 @@ final class ViewKeeper {
         InjectedFault cause = activeFaultOn(name);
         String faultId = cause != null ? cause.faultId() : nextFaultId();
         FailureRecord record = new FailureRecord(faultId, name, verdict, source, wasPrimary,
-                cause != null ? cause.injectedEpochUs() : 0, detectedEpochUs, 0, 0, null, sparesReady, null, null);
+                cause != null ? cause.injectedEpochUs() : 0, detectedEpochUs, 0, 0, null, sparesReady, null, null, null);
         String promoted = null;
         if (wasPrimary && !serving.isEmpty()) {
             promoted = serving.get(0);

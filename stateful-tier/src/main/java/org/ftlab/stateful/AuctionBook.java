@@ -2,7 +2,6 @@ package org.ftlab.stateful;
 
 import java.io.Serializable;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -16,7 +15,12 @@ import java.util.TreeMap;
 public final class AuctionBook implements Serializable {
     private static final long serialVersionUID = 1L;
     private final TreeMap<Long, Auction> auctions = new TreeMap<>();
-    private final LinkedHashMap<String, Output> replies = new LinkedHashMap<>();
+    /** The replies kept for retries: each client's newest {@value #REPLIES_KEPT}, by seq. */
+    private final TreeMap<String, TreeMap<Long, Output>> replies = new TreeMap<>();
+    /** Below which seq a client's replies are no longer kept. */
+    private final TreeMap<String, Long> forgottenBelow = new TreeMap<>();
+    /** Replies kept per client: far more than a client ever has in flight, so a retry always finds its own. */
+    public static final int REPLIES_KEPT = 256;
     private long nextAuctionId = 1;
     private long nextBidId = 1;
     private long handled;
@@ -78,9 +82,12 @@ public final class AuctionBook implements Serializable {
     /** Handles one step; returns the output, which is also kept for the input's retries. */
     public Output handle(Step step) {
         Input in = step.input();
-        Output known = replies.get(in.key());
+        Output known = replyTo(in.clientId(), in.seq());
         if (known != null) {
             return known; // an input is handled once; its retries get this
+        }
+        if (in.seq() < forgottenBelow.getOrDefault(in.clientId(), Long.MIN_VALUE)) {
+            return new Output.Refused("request " + in.key() + " is too old to be answered again");
         }
         handled++;
         checks = checks * 31 + step.score();
@@ -92,7 +99,12 @@ public final class AuctionBook implements Serializable {
         } else {
             out = bid((Input.Bid) in);
         }
-        replies.put(in.key(), out);
+        TreeMap<Long, Output> mine = replies.computeIfAbsent(in.clientId(), c -> new TreeMap<>());
+        mine.put(in.seq(), out);
+        while (mine.size() > REPLIES_KEPT) {
+            long oldest = mine.pollFirstEntry().getKey();
+            forgottenBelow.merge(in.clientId(), oldest + 1, Math::max);
+        }
         return out;
     }
 
@@ -110,18 +122,14 @@ public final class AuctionBook implements Serializable {
         return new Output.BidResult(a.id, b.amountCents(), true, bidId, b.bidder(), b.amountCents(), a.bids.size());
     }
 
-    /** The reply already given to the input {@code key} ({@code clientId#seq}), or null. */
-    public Output replyTo(String key) {
-        return replies.get(key);
+    /** The reply already given to request {@code (clientId, seq)}, or null (never handled, or too old to keep). */
+    public Output replyTo(String clientId, long seq) {
+        TreeMap<Long, Output> mine = replies.get(clientId);
+        return mine == null ? null : mine.get(seq);
     }
 
     public Map<Long, Auction> auctions() {
         return java.util.Collections.unmodifiableMap(auctions);
-    }
-
-    /** Every reply given, by input key, in the order handled. */
-    public Map<String, Output> replies() {
-        return java.util.Collections.unmodifiableMap(replies);
     }
 
     /** Inputs handled (not their retries). */
@@ -132,6 +140,7 @@ public final class AuctionBook implements Serializable {
     @Override
     public boolean equals(Object o) {
         return o instanceof AuctionBook b && auctions.equals(b.auctions) && replies.equals(b.replies)
+                && forgottenBelow.equals(b.forgottenBelow)
                 && nextAuctionId == b.nextAuctionId && nextBidId == b.nextBidId && handled == b.handled
                 && checks == b.checks;
     }

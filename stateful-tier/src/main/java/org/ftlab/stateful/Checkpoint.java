@@ -1,11 +1,5 @@
 package org.ftlab.stateful;
 
-import java.io.ByteArrayInputStream;
-import java.io.ByteArrayOutputStream;
-import java.io.IOException;
-import java.io.ObjectInputFilter;
-import java.io.ObjectInputStream;
-import java.io.ObjectOutputStream;
 import java.io.Serializable;
 import org.ftlab.tart.MergeScheduler;
 
@@ -18,9 +12,6 @@ import org.ftlab.tart.MergeScheduler;
  */
 public record Checkpoint(long messages, AuctionBook book, MergeScheduler.State<Step> scheduler,
         long[] deliveredStamp, long[] deliveredVt) implements Serializable {
-    private static final ObjectInputFilter ONLY_TIER_TYPES = ObjectInputFilter.Config.createFilter(
-            "org.ftlab.stateful.*;org.ftlab.tart.*;java.lang.*;java.util.*;[J;maxdepth=40;!*");
-
     /** The checkpoint before anything was handled, for {@code gateways} gateways. */
     public static Checkpoint empty(int gateways) {
         long[] none = new long[gateways];
@@ -30,22 +21,11 @@ public record Checkpoint(long messages, AuctionBook book, MergeScheduler.State<S
     }
 
     public byte[] toBytes() {
-        ByteArrayOutputStream bytes = new ByteArrayOutputStream(4096);
-        try (ObjectOutputStream out = new ObjectOutputStream(bytes)) {
-            out.writeObject(this);
-        } catch (IOException e) {
-            throw new IllegalStateException("cannot serialize a checkpoint", e);
-        }
-        return bytes.toByteArray();
+        return Serial.toBytes(this);
     }
 
     public static Checkpoint fromBytes(byte[] bytes) {
-        try (ObjectInputStream in = new ObjectInputStream(new ByteArrayInputStream(bytes))) {
-            in.setObjectInputFilter(ONLY_TIER_TYPES);
-            return (Checkpoint) in.readObject();
-        } catch (IOException | ClassNotFoundException e) {
-            throw new IllegalStateException("a stored checkpoint is unreadable: " + e.getMessage(), e);
-        }
+        return Serial.fromBytes(bytes, Checkpoint.class);
     }
 
     public int gateways() {

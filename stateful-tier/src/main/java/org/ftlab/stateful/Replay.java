@@ -58,7 +58,8 @@ public final class Replay {
         AuctionBook book = from.book();
         List<LoggedInput> again = new ArrayList<>();
         for (LoggedInput in : logged) {
-            if (in.stamp() > from.deliveredStamp()[in.gateway()] && book.replyTo(in.input().key()) == null) {
+            if (in.stamp() > from.deliveredStamp()[in.gateway()]
+                    && book.replyTo(in.input().clientId(), in.input().seq()) == null) {
                 again.add(in);
             }
         }

@@ -133,7 +133,8 @@ public final class StatefulNetwork implements AutoCloseable {
             if (in.gateway() < 0 || in.gateway() >= n) {
                 throw new IllegalArgumentException("an input logged by gateway " + in.gateway() + " of " + n);
             }
-            if (in.stamp() > deliveredStamp[in.gateway()] && book.replyTo(in.input().key()) == null) {
+            if (in.stamp() > deliveredStamp[in.gateway()]
+                    && book.replyTo(in.input().clientId(), in.input().seq()) == null) {
                 again.add(in);
             }
         }
@@ -209,7 +210,7 @@ public final class StatefulNetwork implements AutoCloseable {
     public CompletableFuture<Result> submit(Input in) {
         String key = in.key();
         synchronized (bookLock) {
-            Output known = book.replyTo(key);
+            Output known = book.replyTo(in.clientId(), in.seq());
             if (known != null) {
                 return CompletableFuture.completedFuture(Result.again(known));
             }
@@ -226,7 +227,7 @@ public final class StatefulNetwork implements AutoCloseable {
             return mine;
         }
         synchronized (bookLock) { // handled between the first look and the registration?
-            Output known = book.replyTo(key);
+            Output known = book.replyTo(in.clientId(), in.seq());
             if (known != null) {
                 inFlight.remove(key, mine);
                 return CompletableFuture.completedFuture(Result.again(known));

@@ -16,13 +16,26 @@ public final class Reply<T extends Serializable> implements Serializable {
     private final boolean replayed;
     private final String replica;
     private final ServerProbes probes;
+    /** The stateful tier's measures of the request; null for the stateless tier. */
+    private final TierProbes tierProbes;
 
     public Reply(T value, byte[] payload, boolean replayed, String replica, ServerProbes probes) {
+        this(value, payload, replayed, replica, probes, null);
+    }
+
+    public Reply(T value, byte[] payload, boolean replayed, String replica, ServerProbes probes,
+            TierProbes tierProbes) {
         this.value = value;
         this.payload = payload;
         this.replayed = replayed;
         this.replica = replica;
         this.probes = probes;
+        this.tierProbes = tierProbes;
+    }
+
+    /** What the stateful tier did for the request; null for the stateless tier. */
+    public TierProbes tierProbes() {
+        return tierProbes;
     }
 
     /** The natural result; {@code null} when the request asked for a sized payload instead. */

@@ -28,6 +28,11 @@ public final class RequestHeader implements Serializable {
     private final boolean observed;
     /** A rehearsal runs the whole request, database writes included, and rolls them back (keeps replicas hot). */
     private final boolean rehearsal;
+    /**
+     * For the stateful tier (seed 003): the primary's deterministic components handle it, not a transaction of the
+     * stateless tier. Only what the stateful tier offers ({@code postAuction}, {@code offerBid}) takes it.
+     */
+    private final boolean stateful;
 
     public RequestHeader(String clientId, long seq, ReplySize replySize) {
         this(clientId, seq, replySize, true, true, false);
@@ -39,6 +44,12 @@ public final class RequestHeader implements Serializable {
 
     private RequestHeader(String clientId, long seq, ReplySize replySize, boolean probes, boolean observed,
             boolean rehearsal) {
+        this(clientId, seq, replySize, probes, observed, rehearsal, false);
+    }
+
+    private RequestHeader(String clientId, long seq, ReplySize replySize, boolean probes, boolean observed,
+            boolean rehearsal, boolean stateful) {
+        this.stateful = stateful;
         this.clientId = Objects.requireNonNull(clientId, "clientId");
         this.seq = seq;
         this.replySize = Objects.requireNonNull(replySize, "replySize");
@@ -58,7 +69,7 @@ public final class RequestHeader implements Serializable {
 
     /** This header, for a request the replica observes only with its timestamps (no scheduler counters). */
     public RequestHeader unobserved() {
-        return new RequestHeader(clientId, seq, replySize, probes, false, rehearsal);
+        return new RequestHeader(clientId, seq, replySize, probes, false, rehearsal, stateful);
     }
 
     /**
@@ -81,6 +92,16 @@ public final class RequestHeader implements Serializable {
      */
     public RequestHeader shadow() {
         return new RequestHeader(clientId + SHADOW_SUFFIX, seq, replySize, probes, observed, true);
+    }
+
+    /** This header, for the stateful tier. */
+    public RequestHeader stateful() {
+        return new RequestHeader(clientId, seq, replySize, probes, observed, rehearsal, true);
+    }
+
+    /** Whether the request is for the stateful tier. */
+    public boolean isStateful() {
+        return stateful;
     }
 
     public boolean isRehearsal() {
@@ -111,6 +132,6 @@ public final class RequestHeader implements Serializable {
 
     @Override
     public String toString() {
-        return clientId + "#" + seq + "/" + replySize;
+        return clientId + "#" + seq + "/" + replySize + (stateful ? "/stateful" : "");
     }
 }

@@ -22,16 +22,19 @@ import java.util.Base64;
 import java.util.List;
 import java.util.regex.Pattern;
 import javax.sql.DataSource;
+import org.ftlab.auction.server.stateful.StatefulTierBean;
+import org.ftlab.stateful.Input;
+import org.ftlab.stateful.Output;
 import org.ftlab.auction.api.AccountInfo;
 import org.ftlab.auction.api.AuctionClosedException;
 import org.ftlab.auction.api.AuctionDetails;
-import org.ftlab.auction.api.BidOutcome;
 import org.ftlab.auction.api.AuctionDraft;
 import org.ftlab.auction.api.AuctionException;
 import org.ftlab.auction.api.AuctionPosted;
 import org.ftlab.auction.api.AuctionService;
 import org.ftlab.auction.api.AuctionStatus;
 import org.ftlab.auction.api.BidHistory;
+import org.ftlab.auction.api.BidOutcome;
 import org.ftlab.auction.api.BidReceipt;
 import org.ftlab.auction.api.BidRecord;
 import org.ftlab.auction.api.BidTooLowException;
@@ -47,6 +50,7 @@ import org.ftlab.auction.api.ReplySize;
 import org.ftlab.auction.api.RequestHeader;
 import org.ftlab.auction.api.ServerProbes;
 import org.ftlab.auction.api.ThreadSchedstat;
+import org.ftlab.auction.api.TierProbes;
 import org.ftlab.auction.api.UnknownAuctionException;
 import org.ftlab.auction.api.UnknownUserException;
 
@@ -89,6 +93,14 @@ public class AuctionServiceBean implements AuctionService {
     /** The persistence unit's data source: only to name the transaction's connection for the probes. */
     @Resource(lookup = "java:jboss/datasources/FtlabDS")
     private DataSource dataSource;
+
+    /** The stateful tier on this replica: requests whose header says {@link RequestHeader#isStateful()}. */
+    @jakarta.ejb.EJB
+    private StatefulTierBean statefulTier;
+
+    /** Login tokens the stateful tier has seen, with their user and expiry: checked once in the database. */
+    private static final java.util.concurrent.ConcurrentHashMap<String, Object[]> STATEFUL_LOGINS =
+            new java.util.concurrent.ConcurrentHashMap<>();
 
     @Override
     public String ping() {
@@ -145,6 +157,12 @@ public class AuctionServiceBean implements AuctionService {
         checkHeader(header);
         checkDraft(draft);
         checkTokenPresent(loginToken);
+        if (header.isStateful()) {
+            Output out = stateful(header, new Input.Open(header.clientId(), header.seq(), statefulUser(loginToken),
+                    draft.title(), draft.startingPriceCents()));
+            return statefulReply(new AuctionPosted(((Output.Opened) out).auctionId(), Long.MAX_VALUE), header,
+                    received);
+        }
         return executeOnce(header, "postAuction", received, () -> {
             Account seller = loggedInAccount(loginToken);
             Instant now = Instant.now();
@@ -213,6 +231,16 @@ public class AuctionServiceBean implements AuctionService {
             throw new InvalidRequestException("bid must be 1 to " + AuctionDraft.MAX_PRICE_CENTS + " cents, was "
                     + amountCents);
         }
+        if (header.isStateful()) {
+            Output out = stateful(header, new Input.Bid(header.clientId(), header.seq(), statefulUser(loginToken),
+                    auctionId, amountCents));
+            if (out instanceof Output.Refused refused) {
+                throw new UnknownAuctionException(refused.reason());
+            }
+            Output.BidResult b = (Output.BidResult) out;
+            return statefulReply(new BidOutcome(b.auctionId(), b.amountCents(), b.accepted(), b.bidId(),
+                    b.leadingBidder(), b.highestBidCents(), b.bidCount()), header, received);
+        }
         return executeOnce(header, "offerBid", received, () -> {
             Account bidder = loggedInAccount(loginToken);
             // the auction row's lock serialises the race: the database decides the order, not a replica
@@ -265,6 +293,46 @@ public class AuctionServiceBean implements AuctionService {
             return new AuctionStatus(a.getId(), a.isOpenAt(Instant.now()), a.getHighestBidCents(), leader,
                     a.getBidCount(), a.getClosesAt().toEpochMilli());
         }, UnknownAuctionException.class);
+    }
+
+    // ---- the stateful tier ------------------------------------------------------------------------------------
+
+    /** The answer of the stateful tier on this replica to one input; its measures wait in {@link #tierAnswer}. */
+    private Output stateful(RequestHeader header, Input input) {
+        StatefulTierBean.Answer a = statefulTier.submit(input);
+        tierAnswer = a;
+        return a.result().output();
+    }
+
+    /** The stateful tier's answer to this invocation, for its reply's {@link TierProbes}. */
+    private StatefulTierBean.Answer tierAnswer;
+
+    private <T extends Serializable> Reply<T> statefulReply(T value, RequestHeader header, long received) {
+        Reply<T> r = reply(value, header, tierAnswer.result().replayed(), received, 0, 0);
+        org.ftlab.stateful.StatefulNetwork.Result res = tierAnswer.result();
+        TierProbes probes = new TierProbes(res.logNanos() / 1000, res.pessimismDelayNanos() / 1000, res.probes(),
+                res.outOfOrder(), res.gateway() + 1, tierAnswer.recoveryWaitMicros(), res.vt());
+        tierAnswer = null;
+        return new Reply<>(r.value(), r.payload(), r.replayed(), r.replica(), r.probes(), probes);
+    }
+
+    /** The user of a login token, for the stateful tier (which keeps no accounts): checked once, then remembered. */
+    private String statefulUser(String token) throws NotLoggedInException {
+        Object[] known = STATEFUL_LOGINS.get(token);
+        if (known == null) {
+            List<Object[]> rows = em.createQuery("select a.username, s.expiresAt from LoginSession s join s.account a"
+                    + " where s.token = :t", Object[].class).setParameter("t", token).getResultList();
+            if (rows.isEmpty()) {
+                throw new NotLoggedInException("not logged in: unknown login token; log in first");
+            }
+            known = rows.get(0);
+            STATEFUL_LOGINS.put(token, known);
+        }
+        if (!Instant.now().isBefore((Instant) known[1])) {
+            STATEFUL_LOGINS.remove(token);
+            throw new NotLoggedInException("not logged in: the login expired at " + known[1] + "; log in again");
+        }
+        return (String) known[0];
     }
 
     // ---- exactly-once execution -------------------------------------------------------------------------------

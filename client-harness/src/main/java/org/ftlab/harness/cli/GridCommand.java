@@ -74,6 +74,35 @@ public final class GridCommand implements Callable<Integer> {
             description = "The bids workload's hot auctions, which every client bids on (default: 4).")
     Integer hotAuctions;
 
+    @Option(names = "--tier", paramLabel = "TIER",
+            description = "Where the bids workload's state lives: stateless (default: transactions on the database) "
+                    + "or stateful (seed 003: deterministic components on the primary, recovered from checkpoints and "
+                    + "the input log on a new primary).")
+    String tier;
+
+    @Option(names = "--determinism", paramLabel = "on|off",
+            description = "The stateful tier's scheduling: on (virtual-time order, default) or off (arrival order: "
+                    + "the negative control, which the replay oracle must catch).")
+    String determinism;
+
+    @Option(names = "--silence", paramLabel = "MODE",
+            description = "How the stateful tier's engine learns its gateways are silent: curiosity (default) or "
+                    + "lazy.")
+    String silence;
+
+    @Option(names = "--estimator", paramLabel = "KIND",
+            description = "The stateful tier's gateways' estimators: regression (default) or constant.")
+    String estimator;
+
+    @Option(names = "--checkpoint-every", paramLabel = "N",
+            description = "Messages between two soft checkpoints of the stateful tier (default: 500).")
+    Integer checkpointEvery;
+
+    @Option(names = "--work-spread", paramLabel = "S",
+            description = "The stateful tier's gateway work variability: 10 ± S loop iterations per input, S 0 to 9 "
+                    + "(default: 9, the paper's widest).")
+    Integer workSpread;
+
     @Option(names = "--strategy", paramLabel = "LIST",
             description = "Client fail-over: reactive, preconnected, hedged or active (docs/architecture.md; "
                     + "default: preconnected, or the profile's levels), or class:NAME, a strategy of your own from --plugin-dir "
@@ -201,7 +230,9 @@ public final class GridCommand implements Callable<Integer> {
         if (RunDirectory.hasManifest(runDir)) {
             if (profile != null || gridFile != null || gridOptions.any() || knobs.any() || pluginDir != null
                     || platform != null || strategy != null
-                    || !workload.equals(Workloads.DEFAULT) || bids != null || hotAuctions != null) {
+                    || !workload.equals(Workloads.DEFAULT) || bids != null || hotAuctions != null || tier != null
+                    || determinism != null || silence != null || estimator != null || checkpointEvery != null
+                    || workSpread != null) {
                 throw new IllegalArgumentException(runDir + " holds an unfinished run: resume it with the same --out "
                         + "and no grid options, or choose a new --out");
             }
@@ -222,8 +253,7 @@ public final class GridCommand implements Callable<Integer> {
                 }
                 workload = BidsWorkload.NAME;
             }
-            Manifest.WorkloadParameters workloadParameters = hotAuctions == null ? null
-                    : new Manifest.WorkloadParameters(hotAuctions);
+            Manifest.WorkloadParameters workloadParameters = workloadParameters();
             // an unknown name, or a parameter the workload does not take, fails here, before a lab starts
             Workloads.named(workload, workloadParameters);
             RunSettings settings = running != null ? knobs.settings(pluginDir, running.description())
@@ -480,6 +510,37 @@ public final class GridCommand implements Callable<Integer> {
         }
         new GridPlan.Infra(java.util.List.of(), java.util.List.of(), out); // a level given twice: one line
         return out;
+    }
+
+    /** What the workload is given beyond its name: hot auctions, and the tier with its settings. */
+    private Manifest.WorkloadParameters workloadParameters() {
+        boolean stateful = "stateful".equals(tier);
+        if (tier != null && !stateful && !tier.equals("stateless")) {
+            throw new IllegalArgumentException("--tier must be stateless or stateful, was '" + tier + "'");
+        }
+        if (!stateful && (determinism != null || silence != null || estimator != null || checkpointEvery != null
+                || workSpread != null)) {
+            throw new IllegalArgumentException("--determinism, --silence, --estimator, --checkpoint-every and "
+                    + "--work-spread set the stateful tier: add --tier stateful");
+        }
+        if (stateful) {
+            if (strategy != null && java.util.Arrays.stream(strategy.split(",")).map(String::strip)
+                    .anyMatch(s -> !s.equals("preconnected") && !s.equals("reactive"))) {
+                throw new IllegalArgumentException("--tier stateful is passive replication (only the primary "
+                        + "executes): run it with --strategy preconnected or reactive, not " + strategy);
+            }
+            if (platform != null && !platform.strip().equals("ejb")) {
+                throw new IllegalArgumentException("--tier stateful runs over --platform ejb only");
+            }
+            org.ftlab.stateful.TierSettings d = org.ftlab.stateful.TierSettings.DEFAULTS;
+            Manifest.StatefulTier s = new Manifest.StatefulTier(determinism == null ? "on" : determinism,
+                    silence == null ? d.silence().wireName() : silence,
+                    estimator == null ? d.estimator().wireName() : estimator,
+                    checkpointEvery == null ? d.checkpointEvery() : checkpointEvery, d.gateways(),
+                    workSpread == null ? d.workSpread() : workSpread);
+            return new Manifest.WorkloadParameters(hotAuctions, "stateful", s);
+        }
+        return hotAuctions == null && tier == null ? null : new Manifest.WorkloadParameters(hotAuctions, tier, null);
     }
 
     private GridPlan plan() throws IOException {

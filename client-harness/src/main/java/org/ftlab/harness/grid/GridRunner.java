@@ -183,6 +183,9 @@ public final class GridRunner {
                 progress.flush();
                 lab.awaitFullStrength(() -> !aborted, () -> true);
             }
+            if (!todo.isEmpty()) {
+                workload.begin(lab.runDir());
+            }
             try {
                 int level = 0;
                 for (java.util.Map.Entry<String, Strategies.Kind> s : strategies.entrySet()) {

@@ -92,6 +92,22 @@ public final class ManagerClient {
                 replicas))), DegreeChange.Result.class);
     }
 
+    /**
+     * Starts a run of the stateful tier on the primary (its log and checkpoints emptied); from now on the manager
+     * recovers it on every new primary.
+     */
+    public org.ftlab.auction.api.TierStatus configureStatefulTier(org.ftlab.stateful.TierSettings settings)
+            throws IOException {
+        return JSON.treeToValue(post("/stateful", "application/json", JSON.writeValueAsString(settings),
+                Duration.ofSeconds(90)), org.ftlab.auction.api.TierStatus.class);
+    }
+
+    /** The primary's stateful tier; with {@code checkpoint}, a checkpoint stored now (its id in the report). */
+    public org.ftlab.rm.api.StatefulTierReport statefulTier(boolean checkpoint) throws IOException {
+        return JSON.treeToValue(post("/stateful-status", "application/x-www-form-urlencoded",
+                "checkpoint=" + checkpoint, Duration.ofSeconds(90)), org.ftlab.rm.api.StatefulTierReport.class);
+    }
+
     public void shutdown() throws IOException {
         post("/shutdown", "application/x-www-form-urlencoded", "");
     }

@@ -64,10 +64,35 @@ public record Manifest(int formatVersion, String status, String profile, String 
      * What a workload was given beyond its name ({@code workload_parameters}).
      *
      * @param hotAuctions the {@code bids} workload's shared auctions, which every client bids on
+     * @param tier {@code stateless} (the default: transactions on the database) or {@code stateful} (seed 003's
+     *     deterministic components on the primary, recovered by checkpoint and replay)
+     * @param stateful the stateful tier's settings; null on the stateless tier
      */
     @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
     @JsonInclude(JsonInclude.Include.NON_NULL)
-    public record WorkloadParameters(Integer hotAuctions) {
+    public record WorkloadParameters(Integer hotAuctions, String tier, StatefulTier stateful) {
+        public WorkloadParameters(Integer hotAuctions) {
+            this(hotAuctions, null, null);
+        }
+
+        public boolean isStateful() {
+            return "stateful".equals(tier);
+        }
+    }
+
+    /**
+     * The stateful tier's settings as a run records them ({@code workload_parameters.stateful}).
+     *
+     * @param determinism {@code on} (virtual-time order) or {@code off} (arrival order: the negative control)
+     * @param silence {@code lazy} or {@code curiosity}
+     * @param estimator {@code regression} or {@code constant}
+     * @param checkpointEvery messages between two soft checkpoints
+     * @param gateways senders feeding the engine
+     * @param workSpread the gateways' work variability (iterations 10 ± spread)
+     */
+    @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
+    public record StatefulTier(String determinism, String silence, String estimator, int checkpointEvery,
+            int gateways, int workSpread) {
     }
 
     /**

@@ -38,6 +38,13 @@ public interface Workload {
         return true;
     }
 
+    /**
+     * Prepares the system before the run's clients open, on the lab whose run directory is {@code labRunDir} (the
+     * bids workload on the stateful tier starts a run of it there). Nothing by default.
+     */
+    default void begin(Path labRunDir) throws Exception {
+    }
+
     /** This workload's state for one client of the run, set up once before anything is measured. */
     Client open(ClientSession session) throws Exception;
 
@@ -52,6 +59,10 @@ public interface Workload {
         if (parameters != null && parameters.hotAuctions() != null) {
             throw new IllegalArgumentException("--hot-auctions is the bids workload's; workload " + name()
                     + " has no hot auctions");
+        }
+        if (parameters != null && parameters.isStateful()) {
+            throw new IllegalArgumentException("--tier stateful runs the bids workload (add --bids N); workload "
+                    + name() + " runs on the stateless tier only");
         }
         return this;
     }

@@ -22,7 +22,7 @@ import org.ftlab.fd.FailureKind;
  */
 public record FailureRecord(String faultId, String replica, FailureKind verdict, Source source, boolean wasPrimary,
         long injectedEpochUs, long detectedEpochUs, long promotedEpochUs, long restoredEpochUs, String replacement,
-        int sparesReady, String promoted, Double promotedTopTierShare) {
+        int sparesReady, String promoted, Double promotedTopTierShare, TierRecovery tierRecovery) {
 
     /** Who reported a failure first. */
     public enum Source {
@@ -46,16 +46,22 @@ public record FailureRecord(String faultId, String replica, FailureKind verdict,
 
     public FailureRecord withPromoted(long epochUs, String promotedReplica) {
         return new FailureRecord(faultId, replica, verdict, source, wasPrimary, injectedEpochUs, detectedEpochUs,
-                epochUs, restoredEpochUs, replacement, sparesReady, promotedReplica, promotedTopTierShare);
+                epochUs, restoredEpochUs, replacement, sparesReady, promotedReplica, promotedTopTierShare, tierRecovery);
     }
 
     public FailureRecord withPromotedTopTierShare(Double share) {
         return new FailureRecord(faultId, replica, verdict, source, wasPrimary, injectedEpochUs, detectedEpochUs,
-                promotedEpochUs, restoredEpochUs, replacement, sparesReady, promoted, share);
+                promotedEpochUs, restoredEpochUs, replacement, sparesReady, promoted, share, tierRecovery);
     }
 
     public FailureRecord withRestored(long epochUs, String replacementName) {
         return new FailureRecord(faultId, replica, verdict, source, wasPrimary, injectedEpochUs, detectedEpochUs,
-                promotedEpochUs, epochUs, replacementName, sparesReady, promoted, promotedTopTierShare);
+                promotedEpochUs, epochUs, replacementName, sparesReady, promoted, promotedTopTierShare, tierRecovery);
+    }
+
+    /** With how the stateful tier recovered on the promoted replica. */
+    public FailureRecord withTierRecovery(TierRecovery recovery) {
+        return new FailureRecord(faultId, replica, verdict, source, wasPrimary, injectedEpochUs, detectedEpochUs,
+                promotedEpochUs, restoredEpochUs, replacement, sparesReady, promoted, promotedTopTierShare, recovery);
     }
 }

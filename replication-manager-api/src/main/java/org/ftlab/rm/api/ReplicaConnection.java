@@ -76,6 +76,21 @@ public final class ReplicaConnection implements ServiceConnection {
         org.jboss.ejb.client.EJBClient.setInvocationTimeout(service, millis, java.util.concurrent.TimeUnit.MILLISECONDS);
     }
 
+    /**
+     * The replica's stateful tier control ({@link org.ftlab.auction.api.StatefulTierControl}), pinned to this replica,
+     * its calls bounded by {@code invocationTimeoutMillis} (a recovery replays: give it minutes).
+     */
+    public org.ftlab.auction.api.StatefulTierControl tierControl(long invocationTimeoutMillis)
+            throws NamingException {
+        org.ftlab.auction.api.StatefulTierControl control = (org.ftlab.auction.api.StatefulTierControl) context
+                .lookup(org.ftlab.auction.api.StatefulTierControl.JNDI_NAME);
+        org.jboss.ejb.client.EJBClient.setStrongAffinity(control,
+                org.jboss.ejb.client.Affinity.forUri(java.net.URI.create(remotingUri)));
+        org.jboss.ejb.client.EJBClient.setInvocationTimeout(control, invocationTimeoutMillis,
+                java.util.concurrent.TimeUnit.MILLISECONDS);
+        return control;
+    }
+
     public String remotingUri() {
         return remotingUri;
     }

@@ -21,7 +21,7 @@ class ContractTest {
                         1_000, 5_000L, 7_600L, 0.93, 6_000L), new ReplicaStatus("r1", ReplicaState.DEAD, 10L, 0, -1,
                         null, 900, null, null, null, null)),
                 List.of(new FailureRecord("f1", "r1", FailureKind.HANG, FailureRecord.Source.CLIENT, true, 10, 20, 30,
-                        40, "r4", 1, "r2", 0.64)),
+                        40, "r4", 1, "r2", 0.64, new TierRecovery("r2", 35, 45, 12, 800, 300, null))),
                 List.of(new InjectedFault("f1", spec, "r3", 0, 10, 2_010, InjectedFault.Repair.UNDONE)));
         String wire = JSON.writeValueAsString(status);
         assertEquals(status, JSON.readValue(wire, ManagerStatus.class));

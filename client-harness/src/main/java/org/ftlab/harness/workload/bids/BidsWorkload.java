@@ -16,6 +16,7 @@ import org.ftlab.harness.probe.Manifest;
 import org.ftlab.harness.workload.ClientSession;
 import org.ftlab.harness.workload.Workload;
 import org.ftlab.rm.api.DatabaseEndpoint;
+import org.ftlab.stateful.TierSettings;
 
 /**
  * A race: every client bids on the same few hot auctions ({@code --hot-auctions K}), so who leads each one depends on
@@ -42,17 +43,20 @@ public final class BidsWorkload implements Workload {
     static final int SPREAD_CENTS = 200;
 
     private final int hotAuctions;
+    /** The stateful tier's settings when the run is on it; null on the stateless tier. */
+    private final TierSettings stateful;
     /** The run's hot auctions, posted by the first client opened. */
     private final List<Long> hot = new ArrayList<>();
     /** Every offer a client completed, by (clientId, seq): a retried offer answered again counts once. */
     private final Map<String, Offer> completed = new ConcurrentHashMap<>();
 
     public BidsWorkload() {
-        this(DEFAULT_HOT_AUCTIONS);
+        this(DEFAULT_HOT_AUCTIONS, null);
     }
 
-    private BidsWorkload(int hotAuctions) {
+    private BidsWorkload(int hotAuctions, TierSettings stateful) {
         this.hotAuctions = hotAuctions;
+        this.stateful = stateful;
     }
 
     @Override
@@ -73,18 +77,34 @@ public final class BidsWorkload implements Workload {
 
     @Override
     public Workload configured(Manifest.WorkloadParameters parameters) {
-        if (parameters == null || parameters.hotAuctions() == null) {
-            return new BidsWorkload(DEFAULT_HOT_AUCTIONS);
+        if (parameters == null) {
+            return new BidsWorkload(DEFAULT_HOT_AUCTIONS, null);
         }
-        int k = parameters.hotAuctions();
+        int k = parameters.hotAuctions() == null ? DEFAULT_HOT_AUCTIONS : parameters.hotAuctions();
         if (k < 1 || k > MAX_HOT_AUCTIONS) {
             throw new IllegalArgumentException("--hot-auctions must be 1 to " + MAX_HOT_AUCTIONS + ", was " + k);
         }
-        return new BidsWorkload(k);
+        if (parameters.tier() != null && !parameters.tier().equals("stateless") && !parameters.isStateful()) {
+            throw new IllegalArgumentException("--tier must be stateless or stateful, was '" + parameters.tier() + "'");
+        }
+        return new BidsWorkload(k, parameters.isStateful() ? StatefulRun.settings(parameters.stateful()) : null);
     }
 
     public int hotAuctions() {
         return hotAuctions;
+    }
+
+    /** On the stateful tier: starts a run of it on the lab's primary (its log and checkpoints emptied). */
+    @Override
+    public void begin(java.nio.file.Path labRunDir) throws Exception {
+        if (stateful != null) {
+            org.ftlab.harness.lab.ManagerClient.forRun(labRunDir).configureStatefulTier(stateful);
+        }
+    }
+
+    /** The header a request of this run carries: for the stateful tier when the run is on it. */
+    private RequestHeader onTier(RequestHeader h) {
+        return stateful != null ? h.stateful() : h;
     }
 
     /** Creates the client's account and login; the first client opened posts the hot auctions. */
@@ -97,7 +117,7 @@ public final class BidsWorkload implements Workload {
         String token = s.client.invoke(svc -> svc.login(login, username, "grid-password")).result().value().token();
         synchronized (hot) {
             for (int i = hot.size(); i < hotAuctions; i++) {
-                RequestHeader post = s.next(ReplySize.ORIGINAL);
+                RequestHeader post = onTier(s.next(ReplySize.ORIGINAL));
                 AuctionDraft draft = new AuctionDraft("hot auction " + (i + 1) + " of " + s.clientId,
                         "raced by every client of the run", STARTING_PRICE_CENTS, 7 * 86_400);
                 hot.add(s.client.invoke(svc -> svc.postAuction(post, token, draft)).result().value().auctionId());
@@ -112,6 +132,9 @@ public final class BidsWorkload implements Workload {
             List<Long> auctions;
             synchronized (hot) {
                 auctions = List.copyOf(hot);
+            }
+            if (stateful != null) {
+                return StatefulRun.check(runDir, stateful, auctions, completed.values(), tables);
             }
             return BidsChecker.check(DatabaseEndpoint.loadForAudits(runDir), auctions, completed.values(), tables);
         };
@@ -145,7 +168,7 @@ public final class BidsWorkload implements Workload {
         public Workload.Request next(int operation, RequestHeader header, String tag) {
             int a = random.nextInt(auctions.size());
             long amount = STARTING_PRICE_CENTS + offersOn[a]++ * STEP_CENTS + random.nextInt(SPREAD_CENTS);
-            return new OfferRequest(header, auctions.get(a), amount);
+            return new OfferRequest(onTier(header), auctions.get(a), amount);
         }
 
         private final class OfferRequest implements Workload.Request {

@@ -1,0 +1,167 @@
+package org.ftlab.harness.workload.bids;
+
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.List;
+import java.util.Map;
+import org.ftlab.auction.api.BidOutcome;
+import org.ftlab.harness.lab.ManagerClient;
+import org.ftlab.harness.probe.Manifest;
+import org.ftlab.harness.probe.ProbeTable;
+import org.ftlab.harness.workload.Workload;
+import org.ftlab.rm.api.DatabaseEndpoint;
+import org.ftlab.rm.api.StatefulTierReport;
+import org.ftlab.stateful.AuctionBook;
+import org.ftlab.stateful.Checkpoint;
+import org.ftlab.stateful.Output;
+import org.ftlab.stateful.Replay;
+import org.ftlab.stateful.TierSettings;
+import org.ftlab.stateful.TierStore;
+import org.ftlab.tart.Order;
+import org.ftlab.tart.SilenceMode;
+
+/**
+ * The bids workload on the stateful tier: its settings from a run's record, and its end — the checker's final state
+ * read from a checkpoint the primary stores at the end, and the replay oracle: the logged inputs replayed offline with
+ * the same component code must give every reply the clients recorded, the final state and every checkpointed state.
+ * With determinism on, a divergence is a failure; with it off (the negative control), the oracle says how far the
+ * tier diverged from any replay.
+ */
+final class StatefulRun {
+    private StatefulRun() {
+    }
+
+    /** The tier's settings from a run's record. */
+    static TierSettings settings(Manifest.StatefulTier s) {
+        if (s == null) {
+            return TierSettings.DEFAULTS;
+        }
+        Order order = switch (s.determinism()) {
+            case "on" -> Order.VIRTUAL_TIME;
+            case "off" -> Order.ARRIVAL;
+            default -> throw new IllegalArgumentException("--determinism must be on or off, was '" + s.determinism()
+                    + "'");
+        };
+        return new TierSettings(order, SilenceMode.parse(s.silence()), TierSettings.EstimatorKind.parse(s.estimator()),
+                s.checkpointEvery(), s.gateways(), s.workSpread());
+    }
+
+    /** A run's record of the tier's settings. */
+    static Manifest.StatefulTier record(TierSettings t) {
+        return new Manifest.StatefulTier(t.order() == Order.VIRTUAL_TIME ? "on" : "off", t.silence().wireName(),
+                t.estimator().wireName(), t.checkpointEvery(), t.gateways(), t.workSpread());
+    }
+
+    /** The checker and the oracle on the lab in {@code runDir}, after the run. */
+    static Workload.Verdict check(Path runDir, TierSettings settings, List<Long> auctions,
+            Collection<BidsWorkload.Offer> offers, List<ProbeTable> tables) throws Exception {
+        StatefulTierReport report = ManagerClient.forRun(runDir).statefulTier(true);
+        List<String> problems = new ArrayList<>();
+        if (report.status().failure() != null) {
+            problems.add("the stateful tier stopped on " + report.status().replica() + ": " + report.status().failure());
+        }
+        if (report.checkpointId() == 0) {
+            problems.add("the stateful tier does not run on the primary: no final state to check");
+            return new Workload.Verdict(offers.size(), "bids", "", problems);
+        }
+        TierStore.Recovered log;
+        Checkpoint end;
+        List<TierStore.CheckpointRow> rows;
+        List<Checkpoint> stored = new ArrayList<>();
+        try (Connection c = DatabaseEndpoint.loadForAudits(runDir).connect()) {
+            log = TierStore.read(c);
+            end = TierStore.checkpoint(c, report.checkpointId());
+            rows = TierStore.checkpoints(c);
+            for (TierStore.CheckpointRow r : rows) {
+                if (r.id() != report.checkpointId()) {
+                    stored.add(TierStore.checkpoint(c, r.id()));
+                }
+            }
+        }
+        Workload.Verdict checked = BidsChecker.check(finals(end.book(), auctions), offers, tables);
+        problems.addAll(checked.problems());
+
+        Oracle o = oracle(log, end, stored, offers);
+        boolean deterministic = settings.order() == Order.VIRTUAL_TIME;
+        String oracle = o.summary(offers.size(), stored.size());
+        if (deterministic) {
+            problems.addAll(o.problems());
+        }
+        return new Workload.Verdict(checked.checked(), checked.unit(), checked.property() + "; oracle"
+                + (deterministic ? "" : " (determinism off, the negative control)") + ": " + oracle, problems);
+    }
+
+    /** Each hot auction's final state in the engine's book. */
+    static List<BidsChecker.FinalAuction> finals(AuctionBook book, List<Long> auctions) {
+        List<BidsChecker.FinalAuction> out = new ArrayList<>();
+        for (long id : auctions) {
+            AuctionBook.Auction a = book.auctions().get(id);
+            if (a == null) {
+                out.add(new BidsChecker.FinalAuction(id, 0, null, 0, List.of()));
+                continue;
+            }
+            out.add(new BidsChecker.FinalAuction(id, a.highestBidCents(), a.leadingBidder(), a.bids().size(),
+                    a.bids().stream().map(b -> new BidsChecker.StoredBid(b.bidId(), b.bidder(), b.amountCents()))
+                            .toList()));
+        }
+        return out;
+    }
+
+    /** What the replay oracle found. */
+    record Oracle(int replies, int divergentReplies, boolean finalDiverges, int divergentCheckpoints,
+            List<String> problems) {
+        String summary(int offers, int checkpoints) {
+            return (replies - divergentReplies) + " of " + replies + " replies as the replay gives them, final state "
+                    + (finalDiverges ? "DIVERGES" : "equal") + ", " + (checkpoints - divergentCheckpoints) + " of "
+                    + checkpoints + " checkpoints equal";
+        }
+    }
+
+    /** Replays the whole log offline and holds the clients' replies, the final state and each checkpoint to it. */
+    static Oracle oracle(TierStore.Recovered log, Checkpoint end, List<Checkpoint> stored,
+            Collection<BidsWorkload.Offer> offers) {
+        List<String> problems = new ArrayList<>();
+        Replay.Result replay = Replay.run(log.settings(), Checkpoint.empty(log.settings().gateways()), log.inputs(),
+                log.faults(), Long.MAX_VALUE);
+        Map<String, Output> replies = replay.replies();
+        int divergent = 0;
+        for (BidsWorkload.Offer o : offers) {
+            Output r = replies.get(o.clientId() + "#" + o.seq());
+            if (!(r instanceof Output.BidResult b) || !same(b, o.outcome())) {
+                divergent++;
+                if (divergent <= 20) {
+                    problems.add("oracle: " + o.clientId() + "#" + o.seq() + " was answered " + o.outcome()
+                            + ", the replay answers " + r);
+                }
+            }
+        }
+        if (divergent > 20) {
+            problems.add("oracle: ... and " + (divergent - 20) + " more replies diverge");
+        }
+        boolean finalDiverges = !replay.book().equals(end.book());
+        if (finalDiverges) {
+            problems.add("oracle: the tier's final state is not the replay's");
+        }
+        int badCheckpoints = 0;
+        for (Checkpoint c : stored) {
+            Replay.Result upTo = Replay.run(log.settings(), Checkpoint.empty(log.settings().gateways()),
+                    log.inputs(), log.faults(), c.messages());
+            if (!upTo.book().equals(c.book())) {
+                badCheckpoints++;
+                if (badCheckpoints <= 5) {
+                    problems.add("oracle: the checkpoint after " + c.messages() + " messages is not the replay's "
+                            + "state then");
+                }
+            }
+        }
+        return new Oracle(offers.size(), divergent, finalDiverges, badCheckpoints, problems);
+    }
+
+    private static boolean same(Output.BidResult b, BidOutcome o) {
+        return b.auctionId() == o.auctionId() && b.amountCents() == o.amountCents() && b.accepted() == o.accepted()
+                && b.bidId() == o.bidId() && java.util.Objects.equals(b.leadingBidder(), o.leadingBidder())
+                && b.highestBidCents() == o.highestBidCents() && b.bidCount() == o.bidCount();
+    }
+}
