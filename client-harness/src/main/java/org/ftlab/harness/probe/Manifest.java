@@ -75,7 +75,7 @@ public record Manifest(int formatVersion, String status, String profile, String 
             this(hotAuctions, null, null);
         }
 
-        public boolean isStateful() {
+        public boolean onStatefulTier() {
             return "stateful".equals(tier);
         }
     }

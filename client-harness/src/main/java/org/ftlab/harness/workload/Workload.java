@@ -60,7 +60,7 @@ public interface Workload {
             throw new IllegalArgumentException("--hot-auctions is the bids workload's; workload " + name()
                     + " has no hot auctions");
         }
-        if (parameters != null && parameters.isStateful()) {
+        if (parameters != null && parameters.onStatefulTier()) {
             throw new IllegalArgumentException("--tier stateful runs the bids workload (add --bids N); workload "
                     + name() + " runs on the stateless tier only");
         }

@@ -46,7 +46,8 @@ class ManifestTest {
                 Map.of("wildfly", "39"), "jvm", new Manifest.Host("h", "Linux", 2, 1L << 30), "rev",
                 "2026-01-01T00:00:00Z", null, List.of(), List.of(),
                 List.of(new Manifest.Segment("2026-01-01T00:00:00Z", null, null)), List.of(), List.of(), null, null,
-                "rest", new Manifest.WorkloadParameters(4)).withConfigDone("c01-t00-rorig-x1").withAudit(new Manifest.Audit(10, true, List.of()))
+                "rest", new Manifest.WorkloadParameters(4, "stateful", new Manifest.StatefulTier("off", "lazy",
+                        "constant", 250, 2, 5))).withConfigDone("c01-t00-rorig-x1").withAudit(new Manifest.Audit(10, true, List.of()))
                 .withFinished("complete", "2026-01-01T00:01:00Z");
         m.writeTo(dir);
         assertTrue(Files.readString(dir.resolve(Manifest.FILE)).contains("\"format_version\" : " + Manifest.FORMAT_VERSION));

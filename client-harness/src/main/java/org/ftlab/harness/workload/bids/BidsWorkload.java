@@ -84,10 +84,10 @@ public final class BidsWorkload implements Workload {
         if (k < 1 || k > MAX_HOT_AUCTIONS) {
             throw new IllegalArgumentException("--hot-auctions must be 1 to " + MAX_HOT_AUCTIONS + ", was " + k);
         }
-        if (parameters.tier() != null && !parameters.tier().equals("stateless") && !parameters.isStateful()) {
+        if (parameters.tier() != null && !parameters.tier().equals("stateless") && !parameters.onStatefulTier()) {
             throw new IllegalArgumentException("--tier must be stateless or stateful, was '" + parameters.tier() + "'");
         }
-        return new BidsWorkload(k, parameters.isStateful() ? StatefulRun.settings(parameters.stateful()) : null);
+        return new BidsWorkload(k, parameters.onStatefulTier() ? StatefulRun.settings(parameters.stateful()) : null);
     }
 
     public int hotAuctions() {
