@@ -267,7 +267,7 @@ public final class GridRunner {
             dir.recordAudit(audit);
             progress.println(audit.summary());
             if (!audit.passed()) {
-                throw new IllegalStateException(audit.summary());
+                throw new IllegalStateException(audit.summary().lines().findFirst().orElseThrow());
             }
         }
         awaitLastingFaultsEnded();

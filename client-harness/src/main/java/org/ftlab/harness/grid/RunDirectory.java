@@ -377,7 +377,7 @@ public final class RunDirectory {
     /** The checker's verdict, under the manifest's {@code audit} (its first 20 problems). */
     public synchronized void recordAudit(Workload.Verdict audit) throws IOException {
         manifest = manifest.withAudit(new Manifest.Audit(audit.checked(), audit.passed(),
-                audit.problems().stream().limit(20).toList()));
+                audit.problems().stream().limit(20).toList(), audit.oracle()));
         saveManifest();
     }
 

@@ -164,7 +164,10 @@ public record Manifest(int formatVersion, String status, String profile, String 
 
     /** The exactly-once audit: posts checked, the verdict, and its first 20 problems. */
     @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
-    public record Audit(long postsChecked, boolean passed, List<String> problems) {
+    public record Audit(long postsChecked, boolean passed, List<String> problems, String oracle) {
+        public Audit(long postsChecked, boolean passed, List<String> problems) {
+            this(postsChecked, passed, problems, null);
+        }
     }
 
     /** Whether {@code dir} holds a manifest. */

@@ -109,16 +109,24 @@ public interface Workload {
      * A checker's verdict: how many requests it checked ({@code unit}: {@code posts}), what holds for each when it
      * passed ({@code property}), and what was wrong (empty when nothing).
      */
-    record Verdict(int checked, String unit, String property, List<String> problems) {
+    record Verdict(int checked, String unit, String property, List<String> problems, String oracle) {
+        public Verdict(int checked, String unit, String property, List<String> problems) {
+            this(checked, unit, property, problems, null);
+        }
+
         public boolean passed() {
             return problems.isEmpty();
         }
 
-        /** One line: the verdict and, when it failed, the first problem. */
+        /**
+         * One line: the verdict and, when it failed, the first problem; then, where a replay oracle judged the run
+         * too (the stateful tier), its finding, failed or not.
+         */
         public String summary() {
-            return passed() ? "audit: " + checked + " " + unit + ", " + property
+            String line = passed() ? "audit: " + checked + " " + unit + ", " + property
                     : "audit FAILED: " + problems.size() + " problems in " + checked + " " + unit + ", first: "
                             + problems.get(0);
+            return oracle == null ? line : line + "\n" + oracle;
         }
     }
 }

@@ -89,8 +89,9 @@ final class StatefulRun {
         if (deterministic) {
             problems.addAll(o.problems());
         }
-        return new Workload.Verdict(checked.checked(), checked.unit(), checked.property() + "; oracle"
-                + (deterministic ? "" : " (determinism off, the negative control)") + ": " + oracle, problems);
+        return new Workload.Verdict(checked.checked(), checked.unit(), checked.property(), problems, "oracle"
+                + (deterministic ? "" : " (determinism off, the negative control)") + ": " + oracle
+                + " (the logged inputs replayed offline with the tier's code)");
     }
 
     /** Each hot auction's final state in the engine's book. */
