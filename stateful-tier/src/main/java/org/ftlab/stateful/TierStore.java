@@ -170,6 +170,14 @@ public final class TierStore {
      * input and estimator change logged.
      */
     public static Recovered read(Connection c) throws SQLException {
+        return read(c, false);
+    }
+
+    /**
+     * As {@link #read(Connection)}; with {@code tailOnly}, only the inputs a recovery from the newest checkpoint
+     * replays (each gateway's stamped after the last it had delivered then): what a new primary reads.
+     */
+    public static Recovered read(Connection c, boolean tailOnly) throws SQLException {
         TierSettings settings;
         long epoch;
         try (Statement st = c.createStatement();
@@ -191,12 +199,17 @@ public final class TierStore {
             }
         }
         List<LoggedInput> inputs = new ArrayList<>();
-        try (Statement st = c.createStatement();
-                ResultSet rs = st.executeQuery("SELECT gateway, stamp, input FROM tart_input ORDER BY gateway, "
-                        + "stamp")) {
-            while (rs.next()) {
-                inputs.add(new LoggedInput(rs.getInt(1), rs.getLong(2), Serial.fromBytes(rs.getBytes(3),
-                        Input.class)));
+        try (PreparedStatement ps = c.prepareStatement("SELECT gateway, stamp, input FROM tart_input WHERE gateway = ?"
+                + " AND stamp > ? ORDER BY stamp")) {
+            for (int g = 0; g < settings.gateways(); g++) {
+                ps.setInt(1, g);
+                ps.setLong(2, tailOnly ? newest.deliveredStamp()[g] : Long.MIN_VALUE);
+                try (ResultSet rs = ps.executeQuery()) {
+                    while (rs.next()) {
+                        inputs.add(new LoggedInput(rs.getInt(1), rs.getLong(2), Serial.fromBytes(rs.getBytes(3),
+                                Input.class)));
+                    }
+                }
             }
         }
         List<StatefulNetwork.GatewayFault> faults = new ArrayList<>();

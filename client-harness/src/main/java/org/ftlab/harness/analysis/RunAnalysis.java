@@ -863,8 +863,24 @@ public final class RunAnalysis {
         Files.createDirectories(report);
         HistogramLogs.write(report.resolve("histograms"), result.histograms());
         writeAtomically(report.resolve("summary.csv"), SummaryJson.csv(result));
-        writeAtomically(report.resolve("summary.json"), SummaryJson.json(result));
+        String summary = SummaryJson.json(result);
+        org.ftlab.harness.probe.StatefulTierRecord tier = org.ftlab.harness.probe.StatefulTierRecord.readFrom(runDir);
+        if (tier != null) {
+            com.fasterxml.jackson.databind.node.ObjectNode n = (com.fasterxml.jackson.databind.node.ObjectNode)
+                    SummaryJson.JSON.readTree(summary);
+            n.set("stateful", StatefulTierSection.json(tier));
+            summary = SummaryJson.JSON.writeValueAsString(n);
+        }
+        writeAtomically(report.resolve("summary.json"), summary);
         writeAtomically(report.resolve("index.html"), HtmlReport.render(runDir, result));
+    }
+
+    /** The stateful tier's lines of a run's text report, if the run was on it. */
+    public static void printStatefulTier(java.io.PrintWriter out, Path runDir) throws IOException {
+        org.ftlab.harness.probe.StatefulTierRecord tier = org.ftlab.harness.probe.StatefulTierRecord.readFrom(runDir);
+        if (tier != null) {
+            StatefulTierSection.print(out, tier);
+        }
     }
 
     static void writeAtomically(Path file, String text) throws IOException {

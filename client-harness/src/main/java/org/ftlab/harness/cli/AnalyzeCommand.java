@@ -74,6 +74,7 @@ public final class AnalyzeCommand implements Callable<Integer> {
         RunAnalysis.write(runDir, result);
         PrintWriter out = spec.commandLine().getOut();
         TextReport.print(out, result);
+        RunAnalysis.printStatefulTier(out, runDir);
         if (!others.isEmpty()) {
             Path page = SideBySide.write(runDir.resolve("report"), rows);
             TextReport.printSideBySide(out, rows);

@@ -264,6 +264,9 @@ public final class GridRunner {
         }
         if (!all.isEmpty()) {
             Workload.Verdict audit = workload.checker().check(lab.runDir(), all);
+            if (dir.workloadParameters() != null && dir.workloadParameters().onStatefulTier()) {
+                recordStatefulTier();
+            }
             dir.recordAudit(audit);
             progress.println(audit.summary());
             if (!audit.passed()) {
@@ -273,6 +276,19 @@ public final class GridRunner {
         awaitLastingFaultsEnded();
         writeFaults(lab.status());
         return !aborted;
+    }
+
+    /** Writes the run's {@code stateful.json}: the primary's tier now, and its recovery after each of the run's failures. */
+    private void recordStatefulTier() throws IOException {
+        org.ftlab.auction.api.TierStatus now = lab.statefulTier(false).status();
+        List<org.ftlab.harness.probe.StatefulTierRecord.Recovery> recoveries = new ArrayList<>();
+        for (org.ftlab.rm.api.FailureRecord f : lab.status().failures()) {
+            if (f.startEpochUs() >= sinceEpochUs && f.promoted() != null) {
+                recoveries.add(new org.ftlab.harness.probe.StatefulTierRecord.Recovery(f.faultId(),
+                        f.tierRecovery()));
+            }
+        }
+        new org.ftlab.harness.probe.StatefulTierRecord(now, recoveries).writeTo(dir.path());
     }
 
     /**

@@ -15,6 +15,7 @@ import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.ftlab.harness.lab.ManagerClient;
+import org.ftlab.harness.probe.StatefulTierRecord;
 import org.ftlab.rm.api.FailureRecord;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -66,6 +67,16 @@ class StatefulTierIT {
             assertEquals(f.promoted(), f.tierRecovery().replica(), "on the new primary");
             assertTrue(f.tierRecovery().recoveredEpochUs() >= f.tierRecovery().startedEpochUs());
         }
+        StatefulTierRecord record = StatefulTierRecord.readFrom(runDir);
+        assertNotNull(record, "the run keeps the tier's figures");
+        assertEquals(2, record.recoveries().size(), record.toString());
+        assertTrue(record.recoveries().stream().allMatch(x -> x.recovery() != null && x.recovery().error() == null),
+                record.toString());
+        assertTrue(record.status().messages() > 0 && record.status().checkpoints() > 0, record.toString());
+        assertEquals(0, InProcessFtlab.run("analyze", runDir.toString()).code());
+        JsonNode summary = new ObjectMapper().readTree(runDir.resolve("report/summary.json").toFile());
+        assertEquals(2, summary.path("stateful").path("recoveries").size(), summary.path("stateful").toString());
+        assertTrue(summary.path("stateful").has("pessimism_delay_mean_us"));
     }
 
     @Test

@@ -93,7 +93,7 @@ public class StatefulTierBean implements StatefulTierControl {
             TierStore.Recovered r;
             try (Connection c = dataSource.getConnection()) {
                 TierStore.claim(c, epoch);
-                r = TierStore.read(c);
+                r = TierStore.read(c, true);
             } catch (SQLException e) {
                 throw new EJBException("the stateful tier cannot recover on " + REPLICA + ": " + e.getMessage());
             }
