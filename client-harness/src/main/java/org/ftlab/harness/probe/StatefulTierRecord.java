@@ -22,7 +22,8 @@ import org.ftlab.rm.os.AtomicFiles;
 public record StatefulTierRecord(TierStatus status, List<Recovery> recoveries) {
     public static final String FILE = "stateful.json";
     private static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT)
-            .disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES);
+            .disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
+            .setPropertyNamingStrategy(com.fasterxml.jackson.databind.PropertyNamingStrategies.SNAKE_CASE);
 
     /** A failure's recovery of the tier: the fault, and how the new primary restored and replayed. */
     public record Recovery(String faultId, TierRecovery recovery) {
