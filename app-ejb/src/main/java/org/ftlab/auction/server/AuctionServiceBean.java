@@ -200,12 +200,8 @@ public class AuctionServiceBean implements AuctionService {
         }
         return executeOnce(header, "placeBid", received, () -> {
             Account bidder = loggedInAccount(loginToken);
-            // Lock the auction row: concurrent bids on one auction are serialised by the database, not by a replica.
-            Auction auction = findAuction(auctionId, LockModeType.PESSIMISTIC_WRITE);
             Instant now = Instant.now();
-            if (!auction.isOpenAt(now)) {
-                throw new AuctionClosedException("auction " + auctionId + " closed at " + auction.getClosesAt());
-            }
+            Auction auction = openAuctionLocked(auctionId, now);
             if (amountCents <= auction.amountToBeat()) {
                 throw new BidTooLowException(auction.getBidCount() == 0
                         ? "bid of " + amountCents + " cents is below the starting price of "
@@ -243,12 +239,8 @@ public class AuctionServiceBean implements AuctionService {
         }
         return executeOnce(header, "offerBid", received, () -> {
             Account bidder = loggedInAccount(loginToken);
-            // the auction row's lock serialises the race: the database decides the order, not a replica
-            Auction auction = findAuction(auctionId, LockModeType.PESSIMISTIC_WRITE);
             Instant now = Instant.now();
-            if (!auction.isOpenAt(now)) {
-                throw new AuctionClosedException("auction " + auctionId + " closed at " + auction.getClosesAt());
-            }
+            Auction auction = openAuctionLocked(auctionId, now);
             if (amountCents <= auction.amountToBeat()) {
                 Account leader = auction.getHighestBidder();
                 return new BidOutcome(auctionId, amountCents, false, 0, leader == null ? null : leader.getUsername(),
@@ -534,6 +526,19 @@ public class AuctionServiceBean implements AuctionService {
                     + "; log in again");
         }
         return session.getAccount();
+    }
+
+    /**
+     * The auction a bid is for, its row locked: concurrent bids on one auction are serialised by the database, which
+     * decides the race, not by a replica. Refused when it is closed at {@code now}.
+     */
+    private Auction openAuctionLocked(long auctionId, Instant now) throws UnknownAuctionException,
+            AuctionClosedException {
+        Auction auction = findAuction(auctionId, LockModeType.PESSIMISTIC_WRITE);
+        if (!auction.isOpenAt(now)) {
+            throw new AuctionClosedException("auction " + auctionId + " closed at " + auction.getClosesAt());
+        }
+        return auction;
     }
 
     /** One auction by a single-row query that fetches what the caller reads (outside a transaction). */

@@ -48,6 +48,18 @@ public final class ClientSession implements AutoCloseable {
                 ClientTuning.ADAPTIVE, GIVE_UP, platform));
     }
 
+    /**
+     * Creates this client's account (its id as the username) and logs in: returns the login token. Every workload's
+     * client starts so.
+     */
+    public String signUp() throws Exception {
+        String username = clientId.replace('-', '_');
+        RequestHeader create = next(ReplySize.ORIGINAL);
+        client.invoke(svc -> svc.createAccount(create, username, "grid-password"));
+        RequestHeader login = next(ReplySize.ORIGINAL);
+        return client.invoke(svc -> svc.login(login, username, "grid-password")).result().value().token();
+    }
+
     /** The next header; sequence numbers are handed out by one thread (the one that schedules requests). */
     public RequestHeader next(ReplySize size) {
         RequestHeader h = new RequestHeader(clientId, nextSeq++, size);

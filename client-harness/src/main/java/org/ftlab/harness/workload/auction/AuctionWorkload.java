@@ -61,12 +61,7 @@ public final class AuctionWorkload implements Workload {
 
         /** Creates the session's account, logs in, and posts the anchor auction (natural reply). */
         public static AuctionClient open(ClientSession s) throws Exception {
-            String username = s.clientId.replace('-', '_');
-            RequestHeader create = s.next(ReplySize.ORIGINAL);
-            s.client.invoke(svc -> svc.createAccount(create, username, "grid-password"));
-            RequestHeader login = s.next(ReplySize.ORIGINAL);
-            String token = s.client.invoke(svc -> svc.login(login, username, "grid-password")).result().value()
-                    .token();
+            String token = s.signUp();
             RequestHeader anchor = s.next(ReplySize.ORIGINAL);
             long anchorId = s.client.invoke(svc -> svc.postAuction(anchor, token,
                     new AuctionDraft("anchor of " + s.clientId, "viewed by sized-reply configurations", 100, 86_400)))

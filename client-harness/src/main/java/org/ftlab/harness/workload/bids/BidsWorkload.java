@@ -110,11 +110,7 @@ public final class BidsWorkload implements Workload {
     /** Creates the client's account and login; the first client opened posts the hot auctions. */
     @Override
     public Bidder open(ClientSession s) throws Exception {
-        String username = s.clientId.replace('-', '_');
-        RequestHeader create = s.next(ReplySize.ORIGINAL);
-        s.client.invoke(svc -> svc.createAccount(create, username, "grid-password"));
-        RequestHeader login = s.next(ReplySize.ORIGINAL);
-        String token = s.client.invoke(svc -> svc.login(login, username, "grid-password")).result().value().token();
+        String token = s.signUp();
         synchronized (hot) {
             for (int i = hot.size(); i < hotAuctions; i++) {
                 RequestHeader post = onTier(s.next(ReplySize.ORIGINAL));
