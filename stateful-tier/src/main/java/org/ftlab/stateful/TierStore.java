@@ -165,6 +165,25 @@ public final class TierStore {
         }
     }
 
+    /** The id of the newest checkpoint (the one recovery restores), 0 if none; -1 if the tier was never configured. */
+    public static long newestCheckpointId(Connection c) throws SQLException {
+        try (Statement st = c.createStatement();
+                ResultSet rs = st.executeQuery("SELECT (SELECT COUNT(*) FROM tart_epoch), (SELECT id FROM "
+                        + "tart_checkpoint ORDER BY messages DESC, id DESC LIMIT 1)")) {
+            rs.next();
+            return rs.getLong(1) == 0 ? -1 : rs.getLong(2);
+        }
+    }
+
+    /**
+     * As {@link #read(Connection, boolean)} with the tail only, given {@code standby}, a checkpoint a passive replica
+     * already holds as {@code standbyId}: used when it is still the newest, so that its bytes are not read again.
+     */
+    public static Recovered read(Connection c, long standbyId, Checkpoint standby) throws SQLException {
+        return newestCheckpointId(c) == standbyId && standby != null ? read(c, true, standbyId, standby)
+                : read(c, true);
+    }
+
     /**
      * What the tier's recovery reads: the settings and epoch, the newest checkpoint (or the empty one), and every
      * input and estimator change logged.
@@ -178,6 +197,11 @@ public final class TierStore {
      * replays (each gateway's stamped after the last it had delivered then): what a new primary reads.
      */
     public static Recovered read(Connection c, boolean tailOnly) throws SQLException {
+        return read(c, tailOnly, 0, null);
+    }
+
+    private static Recovered read(Connection c, boolean tailOnly, long knownId, Checkpoint known)
+            throws SQLException {
         TierSettings settings;
         long epoch;
         try (Statement st = c.createStatement();
@@ -190,12 +214,17 @@ public final class TierStore {
         }
         Checkpoint newest = Checkpoint.empty(settings.gateways());
         long newestId = 0;
-        try (Statement st = c.createStatement();
-                ResultSet rs = st.executeQuery("SELECT id, state FROM tart_checkpoint ORDER BY messages DESC, id DESC"
-                        + " LIMIT 1")) {
-            if (rs.next()) {
-                newestId = rs.getLong(1);
-                newest = Checkpoint.fromBytes(rs.getBytes(2));
+        if (known != null) {
+            newest = known;
+            newestId = knownId;
+        } else {
+            try (Statement st = c.createStatement();
+                    ResultSet rs = st.executeQuery("SELECT id, state FROM tart_checkpoint ORDER BY messages DESC, id "
+                            + "DESC LIMIT 1")) {
+                if (rs.next()) {
+                    newestId = rs.getLong(1);
+                    newest = Checkpoint.fromBytes(rs.getBytes(2));
+                }
             }
         }
         List<LoggedInput> inputs = new ArrayList<>();

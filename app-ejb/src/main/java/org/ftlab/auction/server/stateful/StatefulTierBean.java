@@ -33,8 +33,14 @@ import org.ftlab.stateful.TierStore;
  * ({@link #recover}) and stops it on a replica that is no longer primary ({@link #deactivate}). Requests for it come
  * through the auction service ({@link #submit}); one that arrives while it recovers waits for the replay, and one
  * that arrives on a replica it has not reached yet waits {@value #ACTIVATION_WAIT_SECONDS} s for the manager's call.
+ *
+ * <p>Where the tier does not run, this replica is its passive backup (seed 003 §II.F.3: "a passive replica only holds
+ * the state"): every {@value #STANDBY_POLL_MILLIS} ms it looks for a newer checkpoint in the database, holds it
+ * deserialized, and rehearses the replay of the log's tail after it offline (nothing kept), so that a recovery here
+ * reads only the tail and runs code already compiled.
  */
 @Singleton(name = "StatefulTierBean")
+@jakarta.ejb.Startup
 @ConcurrencyManagement(ConcurrencyManagementType.BEAN)
 @TransactionManagement(TransactionManagementType.BEAN)
 @Remote(StatefulTierControl.class)
@@ -50,6 +56,16 @@ public class StatefulTierBean implements StatefulTierControl {
 
     @Resource(lookup = "java:jboss/datasources/FtlabDS")
     private DataSource dataSource;
+
+    /** How often a passive backup looks for a newer checkpoint. */
+    static final long STANDBY_POLL_MILLIS = 1_000;
+
+    /** The newest checkpoint this passive backup holds, and its id; taken (once) by a recovery. */
+    private final Object standbyLock = new Object();
+    private Checkpoint standby;
+    private long standbyId;
+    private volatile boolean stopping;
+    private Thread standbyThread;
 
     /** Guards starting and stopping; requests read {@link #current} without it. */
     private final Object lock = new Object();
@@ -91,9 +107,21 @@ public class StatefulTierBean implements StatefulTierControl {
             stopCurrent();
             long t0 = System.nanoTime();
             TierStore.Recovered r;
+            long claimed;
+            long heldStandbyId;
             try (Connection c = dataSource.getConnection()) {
                 TierStore.claim(c, epoch);
-                r = TierStore.read(c, true);
+                claimed = System.nanoTime();
+                Checkpoint held;
+                long heldId;
+                synchronized (standbyLock) {
+                    held = standby;
+                    heldId = standbyId;
+                    standby = null;
+                    standbyId = 0;
+                }
+                heldStandbyId = heldId;
+                r = TierStore.read(c, heldId, held);
             } catch (SQLException e) {
                 throw new EJBException("the stateful tier cannot recover on " + REPLICA + ": " + e.getMessage());
             }
@@ -111,9 +139,18 @@ public class StatefulTierBean implements StatefulTierControl {
             }
             current = run;
             lock.notifyAll();
-            return status();
+            TierStatus st = status();
+            LOG.info(String.format(java.util.Locale.ROOT, "stateful tier recovered at epoch %d: claim %.1f ms, read "
+                    + "%.1f ms (checkpoint after %d messages%s, %d inputs after it), replay %.1f ms", epoch,
+                    (claimed - t0) / 1e6, (restore * 1000 - (claimed - t0)) / 1e6, r.checkpoint().messages(),
+                    r.checkpointId() != 0 && r.checkpointId() == heldStandbyId ? ", held as standby" : "",
+                    r.inputs().size(), st.replayMicros() / 1000.0));
+            return st;
         }
     }
+
+    private static final java.util.logging.Logger LOG = java.util.logging.Logger.getLogger(
+            StatefulTierBean.class.getName());
 
     private Running start(long epoch, TierSettings settings, TierStore.Recovered from, long restoreMicros) {
         JdbcInputLog log = new JdbcInputLog(dataSource::getConnection, epoch);
@@ -149,8 +186,59 @@ public class StatefulTierBean implements StatefulTierControl {
         }
     }
 
+    @jakarta.annotation.PostConstruct
+    void startStandby() {
+        standbyThread = new Thread(this::keepStandby, "tart-standby");
+        standbyThread.setDaemon(true);
+        standbyThread.start();
+    }
+
+    /** The passive backup's loop: the newest checkpoint held, the replay of the tail after it rehearsed. */
+    private void keepStandby() {
+        while (!stopping) {
+            try {
+                Thread.sleep(STANDBY_POLL_MILLIS);
+            } catch (InterruptedException e) {
+                return;
+            }
+            if (current != null) {
+                synchronized (standbyLock) {
+                    standby = null; // the tier runs here: its state is live
+                    standbyId = 0;
+                }
+                continue;
+            }
+            try (Connection c = dataSource.getConnection()) {
+                long id = TierStore.newestCheckpointId(c);
+                long held;
+                synchronized (standbyLock) {
+                    held = standbyId;
+                }
+                if (id <= 0 || id == held) {
+                    continue;
+                }
+                Checkpoint cp = TierStore.checkpoint(c, id);
+                TierStore.Recovered tail = TierStore.read(c, id, Checkpoint.fromBytes(cp.toBytes()));
+                org.ftlab.stateful.Replay.run(tail.settings(), tail.checkpoint(), tail.inputs(), tail.faults(),
+                        Long.MAX_VALUE); // a rehearsal: compiles the replay's code, keeps nothing
+                synchronized (standbyLock) {
+                    if (current == null) {
+                        standby = cp;
+                        standbyId = id;
+                    }
+                }
+            } catch (SQLException | RuntimeException e) {
+                // no database, no tier configured yet, or a checkpoint replaced meanwhile: the next round sees
+            }
+        }
+    }
+
     @PreDestroy
     void shutdown() {
+        stopping = true;
+        if (standbyThread != null) {
+            standbyThread.interrupt();
+        }
         deactivate();
     }
 
