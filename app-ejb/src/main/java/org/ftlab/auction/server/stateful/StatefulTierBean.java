@@ -219,8 +219,7 @@ public class StatefulTierBean implements StatefulTierControl {
                 }
                 Checkpoint cp = TierStore.checkpoint(c, id);
                 TierStore.Recovered tail = TierStore.read(c, id, Checkpoint.fromBytes(cp.toBytes()));
-                org.ftlab.stateful.Replay.run(tail.settings(), tail.checkpoint(), tail.inputs(), tail.faults(),
-                        Long.MAX_VALUE); // a rehearsal: compiles the replay's code, keeps nothing
+                rehearse(tail);
                 synchronized (standbyLock) {
                     if (current == null) {
                         standby = cp;
@@ -230,6 +229,31 @@ public class StatefulTierBean implements StatefulTierControl {
             } catch (SQLException | RuntimeException e) {
                 // no database, no tier configured yet, or a checkpoint replaced meanwhile: the next round sees
             }
+        }
+    }
+
+    /**
+     * Replays the tail after a checkpoint through the tier's own network, as a recovery here would, and throws the
+     * result away: the network's code (gateways, scheduler, engine) is then compiled when a recovery needs it. Nothing
+     * is logged or stored; nothing reaches a client.
+     */
+    private static void rehearse(TierStore.Recovered tail) {
+        org.ftlab.stateful.InputLog nowhere = new org.ftlab.stateful.InputLog() {
+            @Override
+            public void append(org.ftlab.stateful.LoggedInput input) throws Fenced {
+                throw new Fenced("a rehearsal logs nothing");
+            }
+
+            @Override
+            public void appendFault(int gateway, org.ftlab.tart.DeterminismFault fault) throws Fenced {
+                throw new Fenced("a rehearsal logs nothing");
+            }
+        };
+        try (StatefulNetwork rehearsal = StatefulNetwork.start(tail.settings(), nowhere, (c, b, t) -> { },
+                StatefulTierBean::realVt, tail.checkpoint(), tail.inputs(), tail.faults())) {
+            rehearsal.awaitReplayed(30, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
         }
     }
 
