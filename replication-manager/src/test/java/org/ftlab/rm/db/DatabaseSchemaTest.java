@@ -9,9 +9,10 @@ import org.junit.jupiter.api.Test;
 class DatabaseSchemaTest {
 
     @Test
-    void schemaIsFiveIdempotentCreateTableStatements() {
+    void schemaIsNineIdempotentCreateTableStatementsFiveStatelessAndFourOfTheStatefulTier() {
         List<String> statements = DatabaseSchema.statements();
-        assertEquals(5, statements.size());
+        assertEquals(9, statements.size());
+        assertEquals(4, statements.stream().filter(s -> s.startsWith("CREATE TABLE IF NOT EXISTS tart_")).count());
         for (String sql : statements) {
             assertTrue(sql.startsWith("CREATE TABLE IF NOT EXISTS "), sql);
             assertTrue(!sql.endsWith(";"), "the terminator is stripped: " + sql);
@@ -23,5 +24,12 @@ class DatabaseSchemaTest {
         String requestLog = DatabaseSchema.statements().stream()
                 .filter(s -> s.startsWith("CREATE TABLE IF NOT EXISTS request_log")).findFirst().orElseThrow();
         assertTrue(requestLog.contains("PRIMARY KEY (client_id, seq)"), requestLog);
+    }
+
+    @Test
+    void theStatefulTiersInputLogLogsARequestIdentityOnce() {
+        String inputLog = DatabaseSchema.statements().stream()
+                .filter(s -> s.startsWith("CREATE TABLE IF NOT EXISTS tart_input")).findFirst().orElseThrow();
+        assertTrue(inputLog.contains("UNIQUE KEY uk_tart_input_request (client_id, seq)"), inputLog);
     }
 }
