@@ -99,6 +99,12 @@ public final class ReplicationManager implements AutoCloseable {
     private final ExecutorService tierRecoverer = daemonThread("tier-recoverer");
     /** The stateful tier's settings once a run of it was configured; null while it does not run in this lab. */
     private volatile org.ftlab.stateful.TierSettings statefulTier;
+    /**
+     * Connections to the backups, opened ahead (tier-recoverer thread) so that a promotion's recovery call does not
+     * first open one (a naming context and a ping: tens of ms).
+     */
+    private final java.util.Map<String, ReplicaConnection> tierConnections =
+            new java.util.concurrent.ConcurrentHashMap<>();
     /** A stateful tier's recovery may replay the whole log: its call waits this long. */
     private static final long TIER_RECOVERY_TIMEOUT_MILLIS = 300_000;
 
@@ -712,6 +718,7 @@ public final class ReplicationManager implements AutoCloseable {
         try (ReplicaConnection c = connect(primary)) {
             org.ftlab.auction.api.TierStatus s = c.tierControl(60_000).configure(epoch, settings);
             statefulTier = settings;
+            tierRecoverer.execute(this::connectBackups);
             return s;
         }
     }
@@ -737,7 +744,8 @@ public final class ReplicationManager implements AutoCloseable {
     private void recoverTier(String faultId, String promoted, long epoch) {
         long started = epochMicros();
         org.ftlab.rm.api.TierRecovery result;
-        try (ReplicaConnection c = connect(promoted)) {
+        ReplicaConnection ready = tierConnections.remove(promoted);
+        try (ReplicaConnection c = ready != null ? ready : connect(promoted)) {
             org.ftlab.auction.api.TierStatus s = c.tierControl(TIER_RECOVERY_TIMEOUT_MILLIS).recover(epoch);
             result = new org.ftlab.rm.api.TierRecovery(promoted, started, epochMicros(), s.replayInputs(),
                     s.replayMicros(), s.restoreMicros(), null);
@@ -748,6 +756,33 @@ public final class ReplicationManager implements AutoCloseable {
         }
         synchronized (lock) {
             view.tierRecovered(faultId, result);
+        }
+        connectBackups();
+    }
+
+    /** In the tier-recoverer thread: a connection ready to each backup, none kept to a replica no longer one. */
+    private void connectBackups() {
+        List<String> backups;
+        synchronized (lock) {
+            List<String> serving = view.servingNames();
+            backups = serving.size() > 1 ? List.copyOf(serving.subList(1, serving.size())) : List.of();
+        }
+        for (String name : List.copyOf(tierConnections.keySet())) {
+            if (!backups.contains(name)) {
+                ReplicaConnection gone = tierConnections.remove(name);
+                if (gone != null) {
+                    gone.close();
+                }
+            }
+        }
+        for (String name : backups) {
+            if (!closed && !tierConnections.containsKey(name)) {
+                try {
+                    tierConnections.put(name, connect(name));
+                } catch (Exception e) {
+                    // the promotion opens its own
+                }
+            }
         }
     }
 
@@ -1107,6 +1142,9 @@ public final class ReplicationManager implements AutoCloseable {
             }
             closed = true;
         }
+        tierRecoverer.shutdownNow();
+        tierConnections.values().forEach(ReplicaConnection::close);
+        tierConnections.clear();
         faults.undoAll(id -> {
             synchronized (lock) {
                 view.repaired(id, epochMicros(), InjectedFault.Repair.AT_SHUTDOWN);
