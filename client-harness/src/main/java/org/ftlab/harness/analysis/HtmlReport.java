@@ -34,10 +34,14 @@ final class HtmlReport {
         meta(h, r);
         boolean faultRun = r.failover() != null && r.failover().hasFaults();
         long configurations = configurations(r);
-        nav(h, faultRun, r.comparison() != null);
+        org.ftlab.harness.probe.StatefulTierRecord tier = statefulTier(runDir, h);
+        nav(h, faultRun, r.comparison() != null, tier != null);
         if (faultRun) {
             // A fault run is read for its fail-over first; the latency statistics follow.
             failover(h, r.failover());
+        }
+        if (tier != null) {
+            StatefulTierSection.html(h, tier);
         }
         headline(h, r, configurations);
         magical(h, r);
@@ -79,12 +83,25 @@ final class HtmlReport {
         h.append("<pre id=\"report-errors\" class=\"errors\" hidden></pre>\n");
     }
 
+    /** The run's stateful tier record, or null (none, or unreadable: then a warning on the page). */
+    private static org.ftlab.harness.probe.StatefulTierRecord statefulTier(Path runDir, StringBuilder h) {
+        try {
+            return org.ftlab.harness.probe.StatefulTierRecord.readFrom(runDir);
+        } catch (java.io.IOException e) {
+            h.append("<div class=\"warn\">").append(esc(e.getMessage())).append("</div>\n");
+            return null;
+        }
+    }
+
     /** Links to the sections, in the order they come: a fault run's fail-over first. */
-    private static void nav(StringBuilder h, boolean faultRun, boolean comparison) {
+    private static void nav(StringBuilder h, boolean faultRun, boolean comparison, boolean statefulTier) {
         List<String[]> nav = new ArrayList<>();
         if (faultRun) {
             nav.add(new String[] {"failover", "fail-over"});
             nav.add(new String[] {"performability", "performability"});
+        }
+        if (statefulTier) {
+            nav.add(new String[] {"stateful", "stateful tier"});
         }
         nav.add(new String[] {"headline", "headline"});
         nav.add(new String[] {"magical", "magical 1%"});

@@ -43,6 +43,51 @@ final class StatefulTierSection {
         }
     }
 
+    /** The section of the HTML report, with its heading ({@code id="stateful"}). */
+    static void html(StringBuilder h, StatefulTierRecord r) {
+        TierStatus s = r.status();
+        h.append("<h2 id=\"stateful\">The stateful tier (seed 003)</h2>\n<p>On ").append(HtmlPage.esc(s.replica()))
+                .append(" at epoch ").append(s.epoch()).append(" when the run ended: what determinism cost each of its ")
+                .append(s.messages()).append(" messages, what its soft checkpoints and input log cost, and how each "
+                        + "new primary recovered (restore the newest checkpoint, replay the inputs logged after it, "
+                        + "then serve).</p>\n<table><tr><th>figure</th><th>value</th></tr>\n");
+        row(h, "pessimism delay, mean a message", String.format(Locale.ROOT, "%.1f µs", perMessage(
+                s.pessimismDelayMicros(), s)));
+        row(h, "messages that waited for silence", String.format(Locale.ROOT, "%.1f%%", 100.0 * share(s.delayed(), s)));
+        row(h, "curiosity probes a message", String.format(Locale.ROOT, "%.2f", perMessage(s.curiosityProbes(), s)));
+        row(h, "messages out of order", String.format(Locale.ROOT, "%.1f%%", 100.0 * share(s.outOfOrder(), s)));
+        row(h, "soft checkpoints (the last one's size; capture, mean)", String.format(Locale.ROOT,
+                "%d (%.1f KiB; %.2f ms)", s.checkpoints(), s.lastCheckpointBytes() / 1024.0, s.checkpoints() == 0 ? 0
+                        : s.checkpointCaptureMicros() / 1000.0 / s.checkpoints()));
+        row(h, "input log commits (inputs a commit)", String.format(Locale.ROOT, "%d (%.2f)", s.logCommits(),
+                s.inputsPerCommit()));
+        row(h, "estimator changes (determinism faults)", Integer.toString(s.recalibrations()));
+        h.append("</table>\n");
+        if (r.recoveries().isEmpty()) {
+            return;
+        }
+        h.append("<table><tr><th>fault</th><th>new primary</th><th>recovery ms</th><th>restore ms</th>"
+                + "<th>inputs replayed</th><th>replay ms</th></tr>\n");
+        for (StatefulTierRecord.Recovery rec : r.recoveries()) {
+            TierRecovery t = rec.recovery();
+            h.append("<tr><td>").append(HtmlPage.esc(rec.faultId())).append("</td>");
+            if (t == null || t.error() != null) {
+                h.append("<td colspan=\"5\">").append(t == null ? "not recorded" : "FAILED: " + HtmlPage.esc(t.error()))
+                        .append("</td></tr>\n");
+                continue;
+            }
+            h.append(String.format(Locale.ROOT, "<td>%s</td><td>%.1f</td><td>%.1f</td><td>%d</td><td>%.1f</td></tr>%n",
+                    HtmlPage.esc(t.replica()), (t.recoveredEpochUs() - t.startedEpochUs()) / 1000.0,
+                    t.restoreMicros() / 1000.0, t.replayInputs(), t.replayMicros() / 1000.0));
+        }
+        h.append("</table>\n");
+    }
+
+    private static void row(StringBuilder h, String name, String value) {
+        h.append("<tr><td>").append(HtmlPage.esc(name)).append("</td><td>").append(HtmlPage.esc(value))
+                .append("</td></tr>\n");
+    }
+
     /** The section for summary.json ({@code stateful}). */
     static ObjectNode json(StatefulTierRecord r) {
         TierStatus s = r.status();

@@ -77,6 +77,9 @@ class StatefulTierIT {
         JsonNode summary = new ObjectMapper().readTree(runDir.resolve("report/summary.json").toFile());
         assertEquals(2, summary.path("stateful").path("recoveries").size(), summary.path("stateful").toString());
         assertTrue(summary.path("stateful").has("pessimism_delay_mean_us"));
+        String page = Files.readString(runDir.resolve("report/index.html"));
+        assertTrue(page.contains("<h2 id=\"stateful\">") && page.contains("inputs replayed"),
+                "the HTML report has the tier's section with its recoveries");
     }
 
     @Test
