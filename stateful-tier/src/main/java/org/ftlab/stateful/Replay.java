@@ -42,6 +42,21 @@ public final class Replay {
      */
     public static Result run(TierSettings settings, Checkpoint from, List<LoggedInput> logged,
             List<StatefulNetwork.GatewayFault> faults, long limit) {
+        return run(settings, from, logged, faults, limit, (messages, book) -> { });
+    }
+
+    /** What a replay shows after each message it handles: the messages handled in all, and the book then. */
+    @FunctionalInterface
+    public interface Observer {
+        void handled(long messages, AuctionBook book);
+    }
+
+    /**
+     * As above, showing {@code observer} the book after each message (to hold every checkpoint to the one pass that
+     * reaches its count, instead of a replay per checkpoint).
+     */
+    public static Result run(TierSettings settings, Checkpoint from, List<LoggedInput> logged,
+            List<StatefulNetwork.GatewayFault> faults, long limit, Observer observer) {
         int n = settings.gateways();
         ExternalSender[] senders = new ExternalSender[n];
         for (int g = 0; g < n; g++) {
@@ -84,6 +99,7 @@ public final class Replay {
             }
             Output out = book.handle(m.payload());
             count++;
+            observer.handled(count, book);
             handled.add(new Handled(m.payload().input().key(), m.wire(), m.payload().stamp(), m.vt(), out));
         }
         return new Result(book, handled);

@@ -171,7 +171,7 @@ public final class MergeScheduler<T extends Serializable> {
                     // only a message that was held for silence has a pessimism delay (not the scheduler's own cost)
                     long delay = head.waited ? Math.max(0, nanoClock.getAsLong() - Math.max(free, head.arrivedNanos))
                             : 0;
-                    stats.count(delay, probes, head.late);
+                    stats.count(delay, head.late);
                     return new Dispatch<>(head.message, delay, probes, head.late);
                 }
                 head.waited = true;
@@ -302,7 +302,7 @@ public final class MergeScheduler<T extends Serializable> {
         private long outOfOrder;
         private long duplicates;
 
-        void count(long delay, int probeCount, boolean late) {
+        void count(long delay, boolean late) {
             messages++;
             pessimismDelayNanos += delay;
             if (delay > 0) {

@@ -300,12 +300,11 @@ public class AuctionServiceBean implements AuctionService {
     private StatefulTierBean.Answer tierAnswer;
 
     private <T extends Serializable> Reply<T> statefulReply(T value, RequestHeader header, long received) {
-        Reply<T> r = reply(value, header, tierAnswer.result().replayed(), received, 0, 0);
         org.ftlab.stateful.StatefulNetwork.Result res = tierAnswer.result();
         TierProbes probes = new TierProbes(res.logNanos() / 1000, res.pessimismDelayNanos() / 1000, res.probes(),
                 res.outOfOrder(), res.gateway() + 1, tierAnswer.recoveryWaitMicros(), res.vt());
         tierAnswer = null;
-        return new Reply<>(r.value(), r.payload(), r.replayed(), r.replica(), r.probes(), probes);
+        return reply(value, header, res.replayed(), received, 0, 0, probes);
     }
 
     /** The user of a login token, for the stateful tier (which keeps no accounts): checked once, then remembered. */
@@ -424,6 +423,12 @@ public class AuctionServiceBean implements AuctionService {
 
     private <T extends Serializable> Reply<T> reply(T value, RequestHeader header, boolean replayed, long received,
             long dbStart, long commitStart) {
+        return reply(value, header, replayed, received, dbStart, commitStart, null);
+    }
+
+    /** As above, with the stateful tier's measures of the request (null on the stateless tier). */
+    private <T extends Serializable> Reply<T> reply(T value, RequestHeader header, boolean replayed, long received,
+            long dbStart, long commitStart, TierProbes tierProbes) {
         long dbEnd = probe(header);
         ReplySize size = header.replySize();
         long thread = Thread.currentThread().getId();
@@ -439,11 +444,11 @@ public class AuctionServiceBean implements AuctionService {
         database = null;
         if (size.isOriginal()) {
             return new Reply<>(value, null, replayed, REPLICA, new ServerProbes(received, dbStart, commitStart, dbEnd,
-                    probe(header), thread, cpu, runQueue, db[0], db[1], connection));
+                    probe(header), thread, cpu, runQueue, db[0], db[1], connection), tierProbes);
         }
         byte[] payload = ReplyCodec.sizedPayload(value, size);
         return new Reply<>(null, payload, replayed, REPLICA, new ServerProbes(received, dbStart, commitStart, dbEnd,
-                probe(header), thread, cpu, runQueue, db[0], db[1], connection));
+                probe(header), thread, cpu, runQueue, db[0], db[1], connection), tierProbes);
     }
 
     /**
