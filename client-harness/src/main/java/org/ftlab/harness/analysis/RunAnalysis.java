@@ -871,6 +871,20 @@ public final class RunAnalysis {
             n.set("stateful", StatefulTierSection.json(tier));
             summary = SummaryJson.JSON.writeValueAsString(n);
         }
+        org.ftlab.harness.probe.DatabaseWorkRecord db = org.ftlab.harness.probe.DatabaseWorkRecord.readFrom(runDir);
+        if (db != null) {
+            com.fasterxml.jackson.databind.node.ObjectNode n = (com.fasterxml.jackson.databind.node.ObjectNode)
+                    SummaryJson.JSON.readTree(summary);
+            com.fasterxml.jackson.databind.node.ObjectNode d = n.putObject("database");
+            d.put("requests", db.requests()).put("statements_per_request", db.statementsPerRequest());
+            com.fasterxml.jackson.databind.node.ObjectNode per = d.putObject("per_request");
+            for (String c : org.ftlab.harness.probe.DatabaseWorkRecord.COUNTERS) {
+                if (db.counters().containsKey(c)) {
+                    per.put(c, db.perRequest(c));
+                }
+            }
+            summary = SummaryJson.JSON.writeValueAsString(n);
+        }
         writeAtomically(report.resolve("summary.json"), summary);
         writeAtomically(report.resolve("index.html"), HtmlReport.render(runDir, result));
     }
@@ -880,6 +894,17 @@ public final class RunAnalysis {
         org.ftlab.harness.probe.StatefulTierRecord tier = org.ftlab.harness.probe.StatefulTierRecord.readFrom(runDir);
         if (tier != null) {
             StatefulTierSection.print(out, tier);
+        }
+    }
+
+    /** The database's work line of a run's text report, if the run recorded it. */
+    public static void printDatabaseWork(java.io.PrintWriter out, Path runDir) throws IOException {
+        org.ftlab.harness.probe.DatabaseWorkRecord db = org.ftlab.harness.probe.DatabaseWorkRecord.readFrom(runDir);
+        if (db != null) {
+            out.printf(java.util.Locale.ROOT, "database per request (%d requests): %.2f statements (%.2f selects, "
+                    + "%.2f inserts, %.2f updates, %.2f commits), %.3f row-lock waits%n", db.requests(),
+                    db.statementsPerRequest(), db.perRequest("Com_select"), db.perRequest("Com_insert"),
+                    db.perRequest("Com_update"), db.perRequest("Com_commit"), db.perRequest("Innodb_row_lock_waits"));
         }
     }
 

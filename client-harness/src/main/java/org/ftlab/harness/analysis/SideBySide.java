@@ -29,7 +29,8 @@ public final class SideBySide {
             Double meanMs, Double p99Ms, Double detectionMs, Integer clearedSuspicions, long unprovokedFailures,
             int faultyInvocations,
             Double failoverMs, Double goodput, Double punctuality, Double demerits, Double extraRequestsPercent,
-            long falseSuspicions, String audit) {
+            long falseSuspicions, String audit, String tier, Double requestRatePerS,
+            Double databaseStatementsPerRequest, Double tierRecoveryMs) {
     }
 
     /** The headline figures plotted, each a bar per run: key in the row's JSON, and the plot's title. */
@@ -43,6 +44,9 @@ public final class SideBySide {
         {"goodput", "goodput (throughput ÷ fault-free throughput)"},
         {"punctuality", "punctuality (fault-free mean ÷ mean)"},
         {"demerits", "demerits (lower is better)"},
+        {"request_rate_per_s", "requests per second (median over blocks)"},
+        {"database_statements_per_request", "database statements per request"},
+        {"tier_recovery_ms", "stateful tier's recovery (restore + replay), ms (median)"},
     };
 
     /** The row of a run analysed as {@code r}, named by its directory. */
@@ -75,11 +79,44 @@ public final class SideBySide {
                 detections.add(s.fault().detectionUs() / 1000.0);
             }
         }
+        List<Double> rates = new ArrayList<>();
+        for (RunAnalysis.Entry e : r.entries()) {
+            if (e.method().equals("all") && e.requestRatePerS() != null) {
+                rates.add(e.requestRatePerS());
+            }
+        }
+        org.ftlab.harness.probe.StatefulTierRecord stateful =
+                org.ftlab.harness.probe.StatefulTierRecord.readFrom(runDir);
+        List<Double> recoveries = new ArrayList<>();
+        if (stateful != null) {
+            for (org.ftlab.harness.probe.StatefulTierRecord.Recovery rc : stateful.recoveries()) {
+                if (rc.recovery() != null && rc.recovery().error() == null) {
+                    recoveries.add((rc.recovery().recoveredEpochUs() - rc.recovery().startedEpochUs()) / 1000.0);
+                }
+            }
+        }
+        org.ftlab.harness.probe.DatabaseWorkRecord db = org.ftlab.harness.probe.DatabaseWorkRecord.readFrom(runDir);
+        String tier = tier(runDir);
         return new Row(runDir.toAbsolutePath().normalize().getFileName().toString(), r.strategy(), r.settings(),
                 r.faultKind(), requests, failed, RunComparison.median(means), RunComparison.median(p99s),
                 RunComparison.median(detections), DetectorLog.clearedSuspicions(runDir), unprovoked, f == null || f.faulty() == null ? 0 : f.faulty().count(), total == null ? null : total / 1000.0,
                 p == null ? null : p.goodput(), p == null ? null : p.punctuality(), p == null ? null : p.demerits(),
-                rd == null ? null : 100 * rd.extraRate(), rd == null ? 0 : rd.falseSuspicions(), audit(runDir));
+                rd == null ? null : 100 * rd.extraRate(), rd == null ? 0 : rd.falseSuspicions(), audit(runDir),
+                tier, RunComparison.median(rates), db == null ? null : db.statementsPerRequest(),
+                RunComparison.median(recoveries));
+    }
+
+    /** The run's tier as its manifest records it: stateless, stateful (determinism on or off), or "-". */
+    private static String tier(Path runDir) throws IOException {
+        if (!Manifest.existsIn(runDir)) {
+            return "-";
+        }
+        Manifest.WorkloadParameters w = Manifest.readAny(runDir).workloadParameters();
+        if (w == null || !w.onStatefulTier()) {
+            return "stateless";
+        }
+        return w.stateful() != null && "off".equals(w.stateful().determinism()) ? "stateful, determinism off"
+                : "stateful";
     }
 
     /** The run's exactly-once audit as its manifest records it: passed, FAILED, or "-" when none ran. */
@@ -93,7 +130,7 @@ public final class SideBySide {
 
     private static final String CSV_HEADER = "run,strategy,settings,faults,requests,failed,mean_ms,p99_ms,"
             + "detection_ms,cleared_suspicions,unprovoked_failures,faulty_invocations,failover_ms,goodput,punctuality,demerits,extra_requests_percent,false_suspicions,"
-            + "audit";
+            + "audit,tier,request_rate_per_s,database_statements_per_request,tier_recovery_ms";
 
     static String csv(List<Row> rows) {
         StringBuilder b = new StringBuilder(CSV_HEADER).append('\n');
@@ -103,7 +140,8 @@ public final class SideBySide {
                     num(r.detectionMs()), r.clearedSuspicions() == null ? "" : r.clearedSuspicions().toString(),
                     Long.toString(r.unprovokedFailures()), Integer.toString(r.faultyInvocations()), num(r.failoverMs()), num(r.goodput()),
                     num(r.punctuality()), num(r.demerits()), num(r.extraRequestsPercent()),
-                    Long.toString(r.falseSuspicions()), r.audit())).append('\n');
+                    Long.toString(r.falseSuspicions()), r.audit(), quote(r.tier()), num(r.requestRatePerS()),
+                    num(r.databaseStatementsPerRequest()), num(r.tierRecoveryMs()))).append('\n');
         }
         return b.toString();
     }
@@ -122,7 +160,9 @@ public final class SideBySide {
                 .put("p99_ms", r.p99Ms()).put("detection_ms", r.detectionMs())
                 .put("cleared_suspicions", r.clearedSuspicions()).put("unprovoked", r.unprovokedFailures())
                 .put("failover_ms", r.failoverMs()).put("goodput", r.goodput()).put("punctuality", r.punctuality())
-                .put("demerits", r.demerits());
+                .put("demerits", r.demerits()).put("request_rate_per_s", r.requestRatePerS())
+                .put("database_statements_per_request", r.databaseStatementsPerRequest())
+                .put("tier_recovery_ms", r.tierRecoveryMs());
     }
 
     static String html(List<Row> rows) throws IOException {
@@ -137,11 +177,13 @@ public final class SideBySide {
                     num(r.meanMs()), num(r.p99Ms()), num(r.detectionMs()),
                     r.clearedSuspicions() == null ? "" : "" + r.clearedSuspicions(), "" + r.unprovokedFailures(),
                     "" + r.faultyInvocations(), num(r.failoverMs()), num(r.goodput()), num(r.punctuality()),
-                    num(r.demerits()), num(r.extraRequestsPercent()), "" + r.falseSuspicions(), r.audit()));
+                    num(r.demerits()), num(r.extraRequestsPercent()), "" + r.falseSuspicions(), r.audit(), r.tier(),
+                    num(r.requestRatePerS()), num(r.databaseStatementsPerRequest()), num(r.tierRecoveryMs())));
         }
         HtmlPage.table(h, List.of("run", "strategy", "knobs", "faults", "requests", "failed", "mean ms", "p99 ms",
                 "detection ms", "cleared suspicions", "unprovoked failures", "faulty", "faulty invocation ms",
-                "goodput", "punctuality", "demerits", "extra requests %", "false suspicions", "audit"), cells);
+                "goodput", "punctuality", "demerits", "extra requests %", "false suspicions", "audit", "tier",
+                "requests/s", "database statements/request", "tier recovery ms"), cells);
         h.append("<div class=\"grid2\" id=\"figures\"></div>\n<div id=\"report-errors\" class=\"errors\">"
                 + "</div>\n");
         ObjectNode data = SummaryJson.JSON.createObjectNode();

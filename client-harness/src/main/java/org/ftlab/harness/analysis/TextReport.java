@@ -190,6 +190,15 @@ public final class TextReport {
                     r.faultyInvocations(),
                     Format.number(r.failoverMs()), Format.number(r.goodput()), Format.number(r.punctuality()), Format.number(r.demerits()), r.audit());
         }
+        if (rows.stream().anyMatch(r -> r.databaseStatementsPerRequest() != null || r.tierRecoveryMs() != null)) {
+            out.printf(Locale.ROOT, "%-24s %-26s %10s %12s %12s%n", "run", "tier", "requests/s", "db stmts/req",
+                    "recovery ms");
+            for (SideBySide.Row r : rows) {
+                out.printf(Locale.ROOT, "%-24s %-26s %10s %12s %12s%n", r.run(), r.tier(),
+                        Format.number(r.requestRatePerS()), Format.number(r.databaseStatementsPerRequest()),
+                        Format.number(r.tierRecoveryMs()));
+            }
+        }
         out.flush();
     }
 }

@@ -240,17 +240,7 @@ public final class FailoverBench {
     private static final double CLOCK_TICKS_PER_S = 100;
 
     private Map<String, Long> databaseCounters() throws java.io.IOException, java.sql.SQLException {
-        Map<String, Long> m = new LinkedHashMap<>();
-        try (java.sql.Connection c = DatabaseEndpoint.loadForAudits(lab.runDir()).connect();
-                java.sql.Statement st = c.createStatement();
-                java.sql.ResultSet rs = st.executeQuery("SHOW GLOBAL STATUS")) {
-            while (rs.next()) {
-                if (DATABASE_COUNTERS.contains(rs.getString(1))) {
-                    m.put(rs.getString(1), Long.parseLong(rs.getString(2).trim()));
-                }
-            }
-        }
-        return m;
+        return org.ftlab.harness.lab.DatabaseCounters.read(lab.runDir(), DATABASE_COUNTERS);
     }
 
     /** Counter by counter, after − before (a counter missing before counts from 0 change). */

@@ -75,6 +75,7 @@ public final class AnalyzeCommand implements Callable<Integer> {
         PrintWriter out = spec.commandLine().getOut();
         TextReport.print(out, result);
         RunAnalysis.printStatefulTier(out, runDir);
+        RunAnalysis.printDatabaseWork(out, runDir);
         if (!others.isEmpty()) {
             Path page = SideBySide.write(runDir.resolve("report"), rows);
             TextReport.printSideBySide(out, rows);

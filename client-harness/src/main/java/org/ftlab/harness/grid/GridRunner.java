@@ -6,6 +6,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
@@ -23,7 +24,9 @@ import org.ftlab.harness.failover.Shadow;
 import org.ftlab.harness.failover.Outcome;
 import org.ftlab.harness.failover.PluginFailure;
 import org.ftlab.harness.failover.Strategies;
+import org.ftlab.harness.lab.DatabaseCounters;
 import org.ftlab.harness.lab.ManagedLab;
+import org.ftlab.harness.probe.DatabaseWorkRecord;
 import org.ftlab.harness.probe.ProbeTable;
 import org.ftlab.harness.probe.RunSettings;
 import org.ftlab.harness.workload.ClientSession;
@@ -69,6 +72,8 @@ public final class GridRunner {
     private final PrintWriter progress;
     private volatile boolean aborted;
     private long sinceEpochUs;
+    /** The database's work counters before the run's first measured request (null: not read, or not readable). */
+    private Map<String, Long> databaseBefore;
     /** Mean latency seen so far, for the ETA; 5 ms until measured. */
     private double meanLatencyMillis = 5;
 
@@ -206,6 +211,9 @@ public final class GridRunner {
             } catch (PluginFailure e) {
                 pluginFailed(e); // a plug-in whose constructor (or first requests) failed: nothing is measured
             }
+            if (!todo.isEmpty()) {
+                databaseBefore = databaseCounters();
+            }
             if (plan.design().labWarmupPerClient() > 0 && !todo.isEmpty() && !aborted) {
                 all.addAll(labWarmup(clients, pool));
             }
@@ -262,6 +270,12 @@ public final class GridRunner {
             dir.recordError(pluginFailure.getMessage());
             throw pluginFailure;
         }
+        if (!all.isEmpty() && databaseBefore != null && !aborted) {
+            Map<String, Long> after = databaseCounters();
+            if (after != null) {
+                DatabaseWorkRecord.between(databaseBefore, after, rows(all)).writeTo(dir.path());
+            }
+        }
         if (!all.isEmpty()) {
             Workload.Verdict audit = workload.checker().check(lab.runDir(), all);
             if (dir.workloadParameters() != null && dir.workloadParameters().onStatefulTier()) {
@@ -276,6 +290,20 @@ public final class GridRunner {
         awaitLastingFaultsEnded();
         writeFaults(lab.status());
         return !aborted;
+    }
+
+    /**
+     * The lab database's work counters now, or null where they cannot be read (a database that keeps none): the
+     * run's {@code database.json} is then left out, as a figure not measured.
+     */
+    private Map<String, Long> databaseCounters() {
+        try {
+            return DatabaseCounters.read(lab.runDir(), DatabaseWorkRecord.COUNTERS);
+        } catch (IOException | java.sql.SQLException e) {
+            progress.println("note: the database's work counters cannot be read (" + e.getMessage()
+                    + "); the run records no database.json");
+            return null;
+        }
     }
 
     /** Writes the run's {@code stateful.json}: the primary's tier now, and its recovery after each of the run's failures. */

@@ -365,6 +365,10 @@ class GridIT {
         assertEquals(2, faults.size(), "the crash was injected: " + faults);
         String faultId = faults.get(1).split(",", -1)[0];
         assertTrue(all.stream().anyMatch(r -> r.get("fault_id").equals(faultId)), "bids met the crash");
+        org.ftlab.harness.probe.DatabaseWorkRecord db = org.ftlab.harness.probe.DatabaseWorkRecord.readFrom(runDir);
+        assertEquals(all.size(), db.requests());
+        assertTrue(db.statementsPerRequest() > 1 && db.perRequest("Com_commit") > 0,
+                "a bid is a transaction of several statements on the stateless tier: " + db);
     }
 
     @Test

@@ -15,6 +15,7 @@ import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.ftlab.harness.lab.ManagerClient;
+import org.ftlab.harness.probe.DatabaseWorkRecord;
 import org.ftlab.harness.probe.StatefulTierRecord;
 import org.ftlab.rm.api.FailureRecord;
 import org.junit.jupiter.api.Test;
@@ -73,10 +74,16 @@ class StatefulTierIT {
         assertTrue(record.recoveries().stream().allMatch(x -> x.recovery() != null && x.recovery().error() == null),
                 record.toString());
         assertTrue(record.status().messages() > 0 && record.status().checkpoints() > 0, record.toString());
+        DatabaseWorkRecord db = DatabaseWorkRecord.readFrom(runDir);
+        assertNotNull(db, "the run keeps the database's work");
+        assertEquals(rows.size(), db.requests(), "over every request of the run (no warm-up here)");
+        assertTrue(db.perRequest("Com_insert") > 0 && db.statementsPerRequest() > db.perRequest("Com_insert"),
+                "the input log's inserts among the statements: " + db);
         assertEquals(0, InProcessFtlab.run("analyze", runDir.toString()).code());
         JsonNode summary = new ObjectMapper().readTree(runDir.resolve("report/summary.json").toFile());
         assertEquals(2, summary.path("stateful").path("recoveries").size(), summary.path("stateful").toString());
         assertTrue(summary.path("stateful").has("pessimism_delay_mean_us"));
+        assertTrue(summary.path("database").path("statements_per_request").asDouble() > 0, summary.toString());
         String page = Files.readString(runDir.resolve("report/index.html"));
         assertTrue(page.contains("<h2 id=\"stateful\">") && page.contains("inputs replayed"),
                 "the HTML report has the tier's section with its recoveries");

@@ -1,0 +1,33 @@
+package org.ftlab.harness.lab;
+
+import java.io.IOException;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.ftlab.rm.api.DatabaseEndpoint;
+
+/** The lab database's own work counters ({@code SHOW GLOBAL STATUS}), read over the lab's audit connection. */
+public final class DatabaseCounters {
+    private DatabaseCounters() {
+    }
+
+    /** The values now of those of {@code names} the server has, by name. */
+    public static Map<String, Long> read(Path labRunDir, List<String> names) throws IOException, SQLException {
+        Map<String, Long> m = new LinkedHashMap<>();
+        try (Connection c = DatabaseEndpoint.loadForAudits(labRunDir).connect();
+                Statement st = c.createStatement();
+                ResultSet rs = st.executeQuery("SHOW GLOBAL STATUS")) {
+            while (rs.next()) {
+                if (names.contains(rs.getString(1))) {
+                    m.put(rs.getString(1), Long.parseLong(rs.getString(2).trim()));
+                }
+            }
+        }
+        return m;
+    }
+}
