@@ -86,7 +86,7 @@ public final class AuctionBook implements Serializable {
         if (known != null) {
             return known; // an input is handled once; its retries get this
         }
-        if (in.seq() < forgottenBelow.getOrDefault(in.clientId(), Long.MIN_VALUE)) {
+        if (forgotten(in.clientId(), in.seq())) {
             return new Output.Refused("request " + in.key() + " is too old to be answered again");
         }
         handled++;
@@ -120,6 +120,14 @@ public final class AuctionBook implements Serializable {
         long bidId = nextBidId++;
         a.bids.add(new AcceptedBid(bidId, b.bidder(), b.amountCents()));
         return new Output.BidResult(a.id, b.amountCents(), true, bidId, b.bidder(), b.amountCents(), a.bids.size());
+    }
+
+    /**
+     * Whether request {@code (clientId, seq)} is older than the replies kept for its client: handled long ago (its
+     * client has had {@value #REPLIES_KEPT} replies since), so a copy of it now is a stale duplicate.
+     */
+    public boolean forgotten(String clientId, long seq) {
+        return seq < forgottenBelow.getOrDefault(clientId, Long.MIN_VALUE);
     }
 
     /** The reply already given to request {@code (clientId, seq)}, or null (never handled, or too old to keep). */

@@ -214,11 +214,21 @@ public final class StatefulNetwork implements AutoCloseable {
             if (known != null) {
                 return CompletableFuture.completedFuture(Result.again(known));
             }
+            if (book.forgotten(in.clientId(), in.seq())) {
+                // a stale copy of a request answered long ago: its input is logged, its reply no longer kept; it is
+                // refused here, not logged again (the log would refuse it, and nothing may be handled twice)
+                return CompletableFuture.completedFuture(Result.again(new Output.Refused("request " + key + " was "
+                        + "answered long ago and its reply is no longer kept (a stale copy)")));
+            }
         }
         CompletableFuture<Result> mine = new CompletableFuture<>();
         CompletableFuture<Result> earlier = inFlight.putIfAbsent(key, mine);
-        if (earlier != null) {
+        if (earlier != null && running) {
             return earlier;
+        }
+        if (earlier != null) {
+            return earlier.isDone() ? earlier : CompletableFuture.failedFuture(new IllegalStateException(
+                    failure != null ? failure : "the stateful tier is stopped"));
         }
         if (!running) {
             inFlight.remove(key, mine);
@@ -274,6 +284,10 @@ public final class StatefulNetwork implements AutoCloseable {
         engine.interrupt();
         for (Gateway gw : gateways) {
             gw.thread.interrupt();
+        }
+        // nothing in flight will be answered now: its callers learn it at once, not when they time out
+        for (Map.Entry<String, CompletableFuture<Result>> f : inFlight.entrySet()) {
+            f.getValue().completeExceptionally(new IllegalStateException(failure));
         }
     }
 

@@ -153,6 +153,48 @@ class StatefulNetworkTest {
     }
 
     @Test
+    void aStaleCopyOfARequestAnsweredLongAgoIsRefusedWithoutLoggingAndTheTierRunsOn() throws Exception {
+        MemoryLog log = new MemoryLog();
+        try (StatefulNetwork tier = StatefulNetwork.start(settings(SilenceMode.CURIOSITY, 1_000), log,
+                (c, b, t) -> { }, StatefulNetworkTest::realVt)) {
+            tier.submit(new Input.Open("house", 0, "house", "hot", 1_000)).get(10, TimeUnit.SECONDS);
+            int kept = AuctionBook.REPLIES_KEPT;
+            for (int i = 0; i < kept + 10; i++) {
+                tier.submit(new Input.Bid("c", i, "c", 1, 1_000 + 20L * (i + 1))).get(10, TimeUnit.SECONDS);
+            }
+            int logged = log.inputs().size();
+            StatefulNetwork.Result stale = tier.submit(new Input.Bid("c", 3, "c", 1, 1_080)).get(10,
+                    TimeUnit.SECONDS);
+            assertInstanceOf(Output.Refused.class, stale.output());
+            assertTrue(((Output.Refused) stale.output()).reason().contains("no longer kept"), stale.toString());
+            assertEquals(logged, log.inputs().size(), "nothing logged for it");
+            assertTrue(tier.running(), "the tier runs on");
+            Output next = tier.submit(new Input.Bid("c", kept + 10, "c", 1, 99_000)).get(10, TimeUnit.SECONDS)
+                    .output();
+            assertInstanceOf(Output.BidResult.class, next);
+        }
+    }
+
+    @Test
+    void aStoppedTierFailsWhatIsInFlightAtOnceAndEveryRetryOfIt() throws Exception {
+        MemoryLog log = new MemoryLog();
+        StatefulNetwork tier = StatefulNetwork.start(settings(SilenceMode.CURIOSITY, 1_000), log, (c, b, t) -> { },
+                StatefulNetworkTest::realVt);
+        try {
+            tier.submit(new Input.Open("house", 0, "house", "hot", 1_000)).get(10, TimeUnit.SECONDS);
+            tier.stop("stopped by the test");
+            ExecutionException e = assertThrows(ExecutionException.class,
+                    () -> tier.submit(new Input.Bid("c", 1, "c", 1, 2_000)).get(10, TimeUnit.SECONDS));
+            assertTrue(e.getCause().getMessage().contains("stopped by the test"), e.getCause().getMessage());
+            assertThrows(ExecutionException.class,
+                    () -> tier.submit(new Input.Bid("c", 1, "c", 1, 2_000)).get(10, TimeUnit.SECONDS),
+                    "its retry too, at once");
+        } finally {
+            tier.close();
+        }
+    }
+
+    @Test
     void aCheckpointReadsBackEqualAndRefusesBytesThatAreNotOne() throws Exception {
         MemoryLog log = new MemoryLog();
         try (StatefulNetwork tier = StatefulNetwork.start(settings(SilenceMode.LAZY, 100), log, (c, b, t) -> { },

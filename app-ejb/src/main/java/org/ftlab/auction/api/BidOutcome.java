@@ -14,4 +14,21 @@ import java.io.Serializable;
  */
 public record BidOutcome(long auctionId, long amountCents, boolean accepted, long bidId, String leadingBidder,
         long highestBidCents, int bidCount) implements Serializable {
+
+    /**
+     * The reply's digest: the first 8 bytes of the SHA-256 of its fields in order ({@code |}-separated, the leader
+     * empty when none), as 16 lower-case hex digits. Equal replies have equal digests; a client records it with the
+     * reply, and a replay's reply is held to it.
+     */
+    public String digest() {
+        String text = auctionId + "|" + amountCents + "|" + accepted + "|" + bidId + "|"
+                + (leadingBidder == null ? "" : leadingBidder) + "|" + highestBidCents + "|" + bidCount;
+        try {
+            byte[] h = java.security.MessageDigest.getInstance("SHA-256")
+                    .digest(text.getBytes(java.nio.charset.StandardCharsets.UTF_8));
+            return java.util.HexFormat.of().formatHex(h, 0, 8);
+        } catch (java.security.NoSuchAlgorithmException e) {
+            throw new IllegalStateException("every Java platform has SHA-256", e);
+        }
+    }
 }

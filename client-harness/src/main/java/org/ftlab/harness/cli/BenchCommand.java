@@ -26,6 +26,7 @@ import org.ftlab.harness.bench.AgreementBench;
 import org.ftlab.harness.bench.AttributionBench;
 import org.ftlab.harness.bench.FailoverBench;
 import org.ftlab.harness.bench.ServiceBench;
+import org.ftlab.harness.bench.TartBench;
 import org.ftlab.harness.bench.SyntheticRun;
 import org.ftlab.harness.bench.jmh.ProbeBenchmarks;
 import org.ftlab.harness.failover.Strategies;
@@ -52,7 +53,13 @@ import picocli.CommandLine.Option;
                 "attribution (not in the default list): stalls of known cause (gc, cpu-hog, db-lock) injected "
                         + "--stalls times each under load, and the share the analysis names right (recall, "
                         + "precision); then what observing costs, in --cost-pairs pairs of blocks with and without "
-                        + "it."})
+                        + "it.",
+                "tart (not in the default list): seed 003's study on the stateful tier: determinism off, and on with "
+                        + "the regression estimator, the constant one and lazy silence, and the stateless tier, in "
+                        + "rotated rounds at each "
+                        + "--tart-spreads work variability (latency overhead, saturation throughput, pessimism delay, "
+                        + "out-of-order, probes); then two crashes per --tart-intervals checkpoint interval and on "
+                        + "the stateless tier (faulty invocation, detection, recovery, replay)."})
 public final class BenchCommand implements Callable<Integer> {
     @picocli.CommandLine.Spec
     picocli.CommandLine.Model.CommandSpec spec;
@@ -153,12 +160,46 @@ public final class BenchCommand implements Callable<Integer> {
                     + "profile).")
     int requestsPerMethod;
 
+    @Option(names = "--tart-rounds", paramLabel = "N", defaultValue = "2",
+            description = "Rounds of the tart suite (default ${DEFAULT-VALUE}).")
+    int tartRounds;
+
+    @Option(names = "--tart-parts", paramLabel = "LIST", split = ",", defaultValue = "overhead,crashes",
+            description = "Parts of the tart suite: overhead (the arms at each spread), crashes (fail-over against "
+                    + "the checkpoint interval); default ${DEFAULT-VALUE}.")
+    List<String> tartParts;
+
+    @Option(names = "--tart-spreads", paramLabel = "LIST", split = ",", defaultValue = "0,5,9",
+            description = "Work variabilities of the tart suite (--work-spread levels, 0 to 9; default "
+                    + "${DEFAULT-VALUE}).")
+    List<Integer> tartSpreads;
+
+    @Option(names = "--tart-bids", paramLabel = "N", defaultValue = "500",
+            description = "Bids per client per block in the tart suite's overhead runs (default ${DEFAULT-VALUE}).")
+    int tartBids;
+
+    @Option(names = "--tart-clients", paramLabel = "N", defaultValue = "4",
+            description = "Clients of the tart suite (default ${DEFAULT-VALUE}).")
+    int tartClients;
+
+    @Option(names = "--tart-intervals", paramLabel = "LIST", split = ",", defaultValue = "100,500,2000",
+            description = "Checkpoint intervals (inputs) of the tart suite's crash runs; empty: none (default "
+                    + "${DEFAULT-VALUE}).")
+    List<Integer> tartIntervals;
+
+    @Option(names = "--tart-crash-bids", paramLabel = "N", defaultValue = "1400",
+            description = "Bids per client in each of the tart suite's crash runs (default ${DEFAULT-VALUE}: its "
+                    + "crashes, at a third and two thirds of the bids, fall between checkpoints of every interval "
+                    + "of the default list, not on one).")
+    int tartCrashBids;
+
     @Override
     public Integer call() throws Exception {
         for (String suite : suites) {
-            if (!List.of("service", "agreement", "failover", "analysis", "jmh", "attribution").contains(suite)) {
+            if (!List.of("service", "agreement", "failover", "analysis", "jmh", "attribution", "tart")
+                    .contains(suite)) {
                 throw new IllegalArgumentException("--suites: unknown suite '" + suite + "'; choose from service, "
-                        + "agreement, failover, analysis, jmh, attribution");
+                        + "agreement, failover, analysis, jmh, attribution, tart");
             }
         }
         if (failoverClients.stream().anyMatch(c -> c < 1 || c > 50)) {
@@ -197,14 +238,29 @@ public final class BenchCommand implements Callable<Integer> {
             throw new IllegalArgumentException("--requests-per-method must be between 1 and 100000, not "
                     + requestsPerMethod);
         }
-        boolean needsLab = suites.contains("service") || suites.contains("failover") || suites.contains("agreement")
+        if (tartRounds < 1 || tartRounds > 50 || tartClients < 1 || tartClients > 50 || tartBids < 10
+                || tartBids > 100_000 || tartCrashBids < 100 || tartCrashBids > 100_000) {
+            throw new IllegalArgumentException("--tart-rounds must be 1 to 50, --tart-clients 1 to 50, --tart-bids 10 "
+                    + "to 100000 and --tart-crash-bids 100 to 100000");
+        }
+        if (tartParts.isEmpty() || tartParts.stream().anyMatch(x -> !x.equals("overhead") && !x.equals("crashes"))) {
+            throw new IllegalArgumentException("--tart-parts must be overhead, crashes or both, was " + tartParts);
+        }
+        if (tartSpreads.isEmpty() || tartSpreads.stream().anyMatch(x -> x < 0 || x > 9)) {
+            throw new IllegalArgumentException("--tart-spreads must be work spreads 0 to 9 each, was " + tartSpreads);
+        }
+        if (tartIntervals.stream().anyMatch(x -> x < 1 || x > 1_000_000)) {
+            throw new IllegalArgumentException("--tart-intervals must be checkpoint intervals 1 to 1000000 each, was "
+                    + tartIntervals);
+        }
+        boolean needsLab = suites.contains("tart") || suites.contains("service") || suites.contains("failover") || suites.contains("agreement")
                 || suites.contains("attribution");
         if (labDir != null && server.given()) {
             throw new IllegalArgumentException("--server-dir: the lab in --lab has its own; give it to 'ftlab lab', "
                     + "or leave out --lab");
         }
         ManagedLab running = labDir != null && needsLab ? ManagedLab.attach(labDir) : null;
-        if (running != null && suites.contains("failover")
+        if (running != null && (suites.contains("failover") || suites.contains("tart") && !tartIntervals.isEmpty())
                 && (running.description().replicas() < 2 || running.description().spares() < 1)) {
             throw new IllegalArgumentException("--lab " + labDir + ": the fail-over suite needs 2 replicas and a "
                     + "spare; that lab has " + running.description().replicas() + " and "
@@ -276,6 +332,9 @@ public final class BenchCommand implements Callable<Integer> {
                 if (suites.contains("failover")) {
                     failover(new FailoverBench(lab, dir, pw), json, root, table);
                 }
+                if (suites.contains("tart")) {
+                    tart(new TartBench(lab, dir, pw), json, root, table, dir);
+                }
                 if (suites.contains("attribution")) {
                     AttributionBench bench = new AttributionBench(lab, dir, pw);
                     List<AttributionBench.KindResult> kinds = bench.run(stalls, stallPosts);
@@ -311,7 +370,8 @@ public final class BenchCommand implements Callable<Integer> {
 
     /** The bench's own lab: 2 replicas, and a spare only for the fail-over suite (the others never fail one). */
     private ManagedLab startLab(Path dir, PrintWriter pw) throws Exception {
-        int spares = suites.contains("failover") ? ManagedLab.DEFAULT_SPARES : 0;
+        int spares = suites.contains("failover") || suites.contains("tart") && !tartIntervals.isEmpty()
+                ? ManagedLab.DEFAULT_SPARES : 0;
         pw.printf(Locale.ROOT, "starting the lab (2 replicas, %d spare%s, embedded database) ...%n", spares,
                 spares == 1 ? "" : "s");
         pw.flush();
@@ -334,6 +394,65 @@ public final class BenchCommand implements Callable<Integer> {
             table.append(String.format(Locale.ROOT, "%-8s %-5s %14.3f %14.3f %8.3f [%.3f–%.3f]%n", k[0], k[1],
                     b.median() / 1e3, g.median() / 1e3, r.median(), r.min(), r.max()));
         }
+    }
+
+    /** The tart suite: the overhead rounds, then the crash runs; its figures into bench.json and the table. */
+    private void tart(TartBench bench, ObjectMapper json, ObjectNode root, StringBuilder t, Path dir)
+            throws Exception {
+        ObjectMapper snake = json.copy().setPropertyNamingStrategy(PropertyNamingStrategies.SNAKE_CASE);
+        ObjectNode node = root.putObject("tart");
+        if (tartParts.contains("overhead")) {
+            overhead(bench, snake, node, t, root, json, dir);
+        }
+        if (tartParts.contains("crashes") && !tartIntervals.isEmpty()) {
+            List<TartBench.CrashRun> crashes = bench.crashes(tartRounds, tartIntervals, tartClients, tartCrashBids);
+            node.set("crashes", snake.valueToTree(crashes));
+            t.append(String.format(Locale.ROOT, "%ntart: two crashes of the primary per run, %d clients x %d bids, "
+                    + "pre-connected; target: stateful faulty median <= stateless, replay < detection%n%-10s %5s %5s "
+                    + "%7s %10s %10s %22s %16s %16s%n", tartClients, tartCrashBids, "tier", "every", "round",
+                    "faulty", "faulty ms", "detect ms", "recovery ms", "replay inputs", "replay ms"));
+            for (TartBench.CrashRun c : crashes) {
+                t.append(String.format(Locale.ROOT, "%-10s %5s %5d %7d %10s %10s %22s %16s %16s%n", c.tier(),
+                        c.checkpointEvery() == null ? "-" : c.checkpointEvery().toString(), c.round(),
+                        c.faultyInvocations(), org.ftlab.harness.analysis.Format.number(c.faultyMedianMs()),
+                        org.ftlab.harness.analysis.Format.number(c.detectionMedianMs()), list(c.recoveryMs()),
+                        c.replayInputs().toString(), list(c.replayMs())));
+            }
+        }
+    }
+
+    /** The overhead rounds: every arm at every spread, summarized against determinism off. */
+    private void overhead(TartBench bench, ObjectMapper snake, ObjectNode node, StringBuilder t, ObjectNode root,
+            ObjectMapper json, Path dir) throws Exception {
+        List<TartBench.ArmRun> runs = bench.overhead(tartRounds, tartSpreads, tartClients, tartBids, warmup);
+        List<TartBench.ArmSummary> arms = TartBench.summarize(runs);
+        node.set("runs", snake.valueToTree(runs));
+        node.set("arms", snake.valueToTree(arms));
+        t.append(String.format(Locale.ROOT, "%ntart (seed 003): %d rounds, %d clients, %d bids per client per block "
+                + "after %d warm-up; loaded block think %d ms, saturated think 0; overhead and throughput ratio to "
+                + "determinism off in the same round (median [range]); targets: overhead <= 4%%, throughput >= 0.97, "
+                + "out of order <= 10%%, probes <= 2%n%-6s %-10s %9s %22s %9s %20s %10s %8s %8s %7s%n", tartRounds,
+                tartClients, tartBids, warmup, TartBench.LOADED_THINK_MS, "spread", "arm", "mean ms", "overhead %",
+                "req/s", "throughput ratio", "pessim µs", "o-o-o %", "probes", "db/req"));
+        for (TartBench.ArmSummary a : arms) {
+            t.append(String.format(Locale.ROOT, "%-6d %-10s %9.2f %22s %9.0f %20s %10.1f %8.1f %8.2f %7.2f%n",
+                    a.workSpread(), a.arm(), a.loadedMeanMs().median(), range(a.latencyOverheadPercent(), "%+.1f"),
+                    a.saturatedRatePerS().median(), range(a.throughputRatio(), "%.3f"),
+                    a.pessimismUsPerMessage().median(), a.outOfOrderPercent().median(),
+                    a.probesPerMessage().median(), a.statementsPerRequest().median()));
+        }
+        // kept at once: the crash runs that follow may fail or be stopped, the overhead rounds stay measured
+        org.ftlab.rm.os.AtomicFiles.write(dir.resolve("bench.json"), json.writeValueAsString(root));
+    }
+
+    private static String range(ServiceBench.Spread s, String format) {
+        return s == null ? "-" : String.format(Locale.ROOT, format + " [" + format + ", " + format + "]", s.median(),
+                s.min(), s.max());
+    }
+
+    private static String list(List<Double> v) {
+        return v.isEmpty() ? "-" : v.stream().map(x -> String.format(Locale.ROOT, "%.1f", x))
+                .collect(java.util.stream.Collectors.joining(", ", "[", "]"));
     }
 
     private static void attributionTable(StringBuilder t, List<AttributionBench.KindResult> kinds) {

@@ -475,6 +475,7 @@ public final class GridRunner {
             }
             table.served(row, sizedBytes, sent, received, o.result() instanceof Reply<?> reply ? reply : null,
                     o.servedBy(), o.served().wireName(), o.phases(), o.sentTo());
+            table.replyDigest(row, r.request().replyDigest(o));
             r.request().completed(o);
             if (shadows) {
                 c.session().client.mirror(r.request().shadow()); // after the timed path; only with shadow traffic

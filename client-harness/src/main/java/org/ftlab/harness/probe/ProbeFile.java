@@ -30,6 +30,7 @@ public final class ProbeFile {
     public static final byte HEDGED = 3;
 
     private static final int COLUMNS = ProbeTable.HEADER.split(",").length;
+    private static final int COLUMNS_V5 = ProbeTable.HEADER_V5.split(",").length;
     private static final int COLUMNS_V4 = ProbeTable.HEADER_V4.split(",").length;
     private static final int COLUMNS_V3 = ProbeTable.HEADER_V3.split(",").length;
     private static final int COLUMNS_V2 = ProbeTable.HEADER_V2.split(",").length;
@@ -167,13 +168,13 @@ public final class ProbeFile {
         Columns c = null;
         try (BufferedReader in = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
             String header = in.readLine();
-            int version = header == null ? 0 : header.startsWith(ProbeTable.HEADER) ? 5
-                    : header.startsWith(ProbeTable.HEADER_V4) ? 4 : header.startsWith(ProbeTable.HEADER_V3) ? 3 : header.startsWith(ProbeTable.HEADER_V2) ? 2
+            int version = header == null ? 0 : header.startsWith(ProbeTable.HEADER) ? 6
+                    : header.startsWith(ProbeTable.HEADER_V5) ? 5 : header.startsWith(ProbeTable.HEADER_V4) ? 4 : header.startsWith(ProbeTable.HEADER_V3) ? 3 : header.startsWith(ProbeTable.HEADER_V2) ? 2
                     : header.startsWith(ProbeTable.HEADER_V1) ? 1 : 0;
             if (version == 0) {
                 throw new IllegalArgumentException(file + ": missing or unknown header; expected " + ProbeTable.HEADER);
             }
-            int columns = version == 5 ? COLUMNS : version == 4 ? COLUMNS_V4 : version == 3 ? COLUMNS_V3 : version == 2 ? COLUMNS_V2
+            int columns = version == 6 ? COLUMNS : version == 5 ? COLUMNS_V5 : version == 4 ? COLUMNS_V4 : version == 3 ? COLUMNS_V3 : version == 2 ? COLUMNS_V2
                     : COLUMNS_V1;
             c = new Columns(version);
             String line;

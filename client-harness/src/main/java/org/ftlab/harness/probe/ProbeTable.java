@@ -31,7 +31,12 @@ public final class ProbeTable {
     public static final String HEADER = "client,seq,method,reply_bytes,client_send_us,client_recv_us,server_recv_us,"
             + "db_start_us,db_end_us,server_send_us,epoch_us,replica,outcome,fault_id,detect_us,failover_us,retry_us,"
             + "intended_us,phase,replicate,sent_to,commit_start_us,server_thread,server_cpu_us,server_runqueue_us,"
-            + "client_runqueue_us,db_cpu_us,db_runqueue_us,db_connection";
+            + "client_runqueue_us,db_cpu_us,db_runqueue_us,db_connection,reply_digest";
+    /** The header before {@code reply_digest} was appended (still readable). */
+    public static final String HEADER_V5 = "client,seq,method,reply_bytes,client_send_us,client_recv_us,"
+            + "server_recv_us,db_start_us,db_end_us,server_send_us,epoch_us,replica,outcome,fault_id,detect_us,"
+            + "failover_us,retry_us,intended_us,phase,replicate,sent_to,commit_start_us,server_thread,server_cpu_us,"
+            + "server_runqueue_us,client_runqueue_us,db_cpu_us,db_runqueue_us,db_connection";
     /** The header before {@code db_connection} was appended (still readable). */
     public static final String HEADER_V4 = "client,seq,method,reply_bytes,client_send_us,client_recv_us,"
             + "server_recv_us,db_start_us,db_end_us,server_send_us,epoch_us,replica,outcome,fault_id,detect_us,"
@@ -99,6 +104,8 @@ public final class ProbeTable {
     private String[] faultId;
     /** The replica whose failure or slowness sent the request elsewhere (rows with phases), else null; not written. */
     private String[] divertedFrom;
+    /** What the reply said, as its workload digests it (a replay oracle compares it); null: no digest. */
+    private String[] replyDigest;
     /** When the request was scheduled to be sent (open loop); the send time in closed loop. */
     private long[] intended;
     private Phase[] phase;
@@ -143,6 +150,7 @@ public final class ProbeTable {
         retry = new long[capacity];
         faultId = new String[capacity];
         divertedFrom = new String[capacity];
+        replyDigest = new String[capacity];
     }
 
     /**
@@ -161,6 +169,7 @@ public final class ProbeTable {
         phase[i] = why;
         faultId[i] = null;
         divertedFrom[i] = null;
+        replyDigest[i] = null;
         detect[i] = -1;
         outcome[i] = "failed:Unfinished";
         replica[i] = "";
@@ -197,6 +206,7 @@ public final class ProbeTable {
         retry = java.util.Arrays.copyOf(retry, n);
         faultId = java.util.Arrays.copyOf(faultId, n);
         divertedFrom = java.util.Arrays.copyOf(divertedFrom, n);
+        replyDigest = java.util.Arrays.copyOf(replyDigest, n);
         intended = java.util.Arrays.copyOf(intended, n);
         phase = java.util.Arrays.copyOf(phase, n);
         sentTo = java.util.Arrays.copyOf(sentTo, n);
@@ -290,6 +300,22 @@ public final class ProbeTable {
         outcome[i] = "failed:" + failure.getClass().getSimpleName();
         detect[i] = -1;
         sentTo[i] = 0;
+    }
+
+    /**
+     * Row {@code i}'s reply digest: what the reply said, as its workload digests it (hex; null: none), so that a
+     * replay oracle can hold a run's replies to those the clients recorded.
+     */
+    public void replyDigest(int i, String digest) {
+        if (digest != null && !digest.matches("[0-9a-f]{1,64}")) {
+            throw new IllegalArgumentException("a reply digest is 1 to 64 lower-case hex digits, was '" + digest + "'");
+        }
+        replyDigest[i] = digest;
+    }
+
+    /** Row {@code i}'s reply digest, or null. */
+    public String replyDigestAt(int i) {
+        return replyDigest[i];
     }
 
     /** Closed loop: row {@code i}'s intended send time is its send time (call after completing it). */
@@ -482,6 +508,10 @@ public final class ProbeTable {
                     row.append(',');
                     if (probed && t.dbConnection[i] > 0) {
                         row.append(t.dbConnection[i]);
+                    }
+                    row.append(',');
+                    if (t.replyDigest[i] != null) {
+                        row.append(t.replyDigest[i]);
                     }
                     row.append('\n');
                     out.write(row.toString());

@@ -94,6 +94,14 @@ public interface Workload {
             return null;
         }
 
+        /**
+         * A digest of a successful invocation's reply, recorded in its probe row ({@code reply_digest}) for a replay
+         * oracle to hold the run to; null (the default) for an operation whose replies no oracle replays.
+         */
+        default String replyDigest(Outcome<?> outcome) {
+            return null;
+        }
+
         /** After a successful invocation: what the generator keeps from its result (say, an auction to view later). */
         default void completed(Outcome<?> outcome) {
         }

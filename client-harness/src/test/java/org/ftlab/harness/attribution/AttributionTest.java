@@ -50,7 +50,7 @@ class AttributionTest {
     private ProbeFile block(Map<Integer, Long> slow, Map<Integer, String> servedBy, Map<Integer, Long> serverWaits,
             Map<Integer, Long> clientWaits, Map<Integer, Long> dbWaits, Map<Integer, Long> connections)
             throws Exception {
-        StringBuilder csv = new StringBuilder(ProbeTable.HEADER).append('\n');
+        StringBuilder csv = new StringBuilder(ProbeTable.HEADER_V5).append('\n');
         for (int seq = 0; seq < 200; seq++) {
             long send = sendOf(seq);
             long latency = slow.getOrDefault(seq, FAST);

@@ -80,6 +80,7 @@ class LabsIT {
               while (( $# )); do
                 case "$1" in
                   --posts) args+=(--posts %1$d); shift 2 ;;
+                  --bids) args+=(--bids %1$d); shift 2 ;;
                   --views) [[ "$2" == 0 ]] && args+=(--views 0) || args+=(--views %1$d); shift 2 ;;
                   --faults-per-config) args+=(--faults-per-config 1); shift 2 ;;
                   # a shortened run fits only a schedule's first fault or two: one spare covers them, where the
@@ -208,6 +209,21 @@ class LabsIT {
                 manifest(r.runs().resolve("lab10")).path("grid").path("strategy").toString());
         assertTrue(r.output().contains("  wildfly-cluster:") && r.output().contains("fault-free mean"),
                 "the baseline's figures beside ftlab's strategies: " + r.output());
+    }
+
+    @Test
+    void lab11PutsTheStatefulTierBesideTheStatelessOneWithItsNegativeControl() throws Exception {
+        Ran r = complete("11-", "lab11-stateful");
+        assertComplete(r.runs().resolve("lab11-stateless"));
+        assertEquals("stateful", manifest(r.runs().resolve("lab11-stateful")).path("workload_parameters")
+                .path("tier").asText());
+        assertTrue(manifest(r.runs().resolve("lab11-stateful")).path("audit").path("oracle").asText()
+                .contains("final state equal"), "the oracle agrees with the deterministic tier");
+        assertTrue(manifest(r.runs().resolve("lab11-off")).path("audit").path("oracle").asText()
+                .contains("determinism off, the negative control"), "the negative control is named as such");
+        assertTrue(r.output().contains("stateful, determinism off") && r.output().contains("db stmts/req"),
+                "the three runs side by side, with their tiers and database work: " + r.output());
+        assertTrue(Files.exists(r.runs().resolve("lab11-stateful/report/compare.html")));
     }
 
     @Test

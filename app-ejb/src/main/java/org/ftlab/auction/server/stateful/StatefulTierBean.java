@@ -320,6 +320,15 @@ public class StatefulTierBean implements StatefulTierControl {
             }
         }
         long waited = (System.nanoTime() - t0) / 1000;
+        if (!r.network().running()) {
+            // the tier stopped itself (fenced, or its log failed): it no longer runs here, and says why
+            synchronized (lock) {
+                if (current == r) {
+                    stopCurrent();
+                }
+            }
+            throw new EJBException("the stateful tier stopped on " + REPLICA + ": " + r.network().failure());
+        }
         try {
             return new Answer(r.network().submit(input).get(ANSWER_WAIT_SECONDS, TimeUnit.SECONDS), waited);
         } catch (ExecutionException e) {

@@ -189,6 +189,11 @@ public final class BidsWorkload implements Workload {
             }
 
             @Override
+            public String replyDigest(Outcome<?> outcome) {
+                return outcome.result() instanceof Reply<?> r && r.value() instanceof BidOutcome o ? o.digest() : null;
+            }
+
+            @Override
             public void completed(Outcome<?> outcome) {
                 if (outcome.result() instanceof Reply<?> r && r.value() instanceof BidOutcome o) {
                     completed.put(clientId + "#" + header.seq(), new Offer(clientId, header.seq(), auctionId,

@@ -83,7 +83,7 @@ final class StatefulRun {
         Workload.Verdict checked = BidsChecker.check(finals(end.book(), auctions), offers, tables);
         problems.addAll(checked.problems());
 
-        Oracle o = oracle(log, end, stored, offers);
+        Oracle o = oracle(log, end, stored, recordedDigests(tables), offers);
         boolean deterministic = settings.order() == Order.VIRTUAL_TIME;
         String oracle = o.summary(offers.size(), stored.size());
         if (deterministic) {
@@ -120,9 +120,27 @@ final class StatefulRun {
         }
     }
 
-    /** Replays the whole log offline and holds the clients' replies, the final state and each checkpoint to it. */
+    /** The reply digests the clients recorded in their probe rows, by {@code clientId#seq}. */
+    static Map<String, String> recordedDigests(List<ProbeTable> tables) {
+        Map<String, String> out = new java.util.LinkedHashMap<>();
+        for (ProbeTable t : tables) {
+            for (int i = 0; i < t.size(); i++) {
+                String d = t.replyDigestAt(i);
+                if (d != null) {
+                    out.put(t.clientId() + "#" + t.seqAt(i), d);
+                }
+            }
+        }
+        return out;
+    }
+
+    /**
+     * Replays the whole log offline and holds the replies the clients recorded ({@code recorded}: each reply's digest
+     * from its probe row, by {@code clientId#seq}), the final state and each checkpoint to it; {@code offers} only
+     * say what a divergent reply was.
+     */
     static Oracle oracle(TierStore.Recovered log, Checkpoint end, List<Checkpoint> stored,
-            Collection<BidsWorkload.Offer> offers) {
+            Map<String, String> recorded, Collection<BidsWorkload.Offer> offers) {
         List<String> problems = new ArrayList<>();
         // one pass: each stored checkpoint is held to the replay's book when the replay reaches its message count
         Map<Long, List<Checkpoint>> byCount = new java.util.HashMap<>();
@@ -148,14 +166,19 @@ final class StatefulRun {
             }
         }
         Map<String, Output> replies = replay.replies();
-        int divergent = 0;
+        Map<String, BidsWorkload.Offer> byKey = new java.util.HashMap<>();
         for (BidsWorkload.Offer o : offers) {
-            Output r = replies.get(o.clientId() + "#" + o.seq());
-            if (!(r instanceof Output.BidResult b) || !same(b, o.outcome())) {
+            byKey.put(o.clientId() + "#" + o.seq(), o);
+        }
+        int divergent = 0;
+        for (Map.Entry<String, String> e : recorded.entrySet()) {
+            Output r = replies.get(e.getKey());
+            if (!(r instanceof Output.BidResult b) || !outcome(b).digest().equals(e.getValue())) {
                 divergent++;
                 if (divergent <= 20) {
-                    problems.add("oracle: " + o.clientId() + "#" + o.seq() + " was answered " + o.outcome()
-                            + ", the replay answers " + r);
+                    BidsWorkload.Offer o = byKey.get(e.getKey());
+                    problems.add("oracle: " + e.getKey() + " was answered " + (o != null ? o.outcome()
+                            : "(digest " + e.getValue() + ")") + ", the replay answers " + r);
                 }
             }
         }
@@ -166,12 +189,13 @@ final class StatefulRun {
         if (finalDiverges) {
             problems.add("oracle: the tier's final state is not the replay's");
         }
-        return new Oracle(offers.size(), divergent, finalDiverges, badCheckpoints[0], problems);
+        return new Oracle(recorded.size(), divergent, finalDiverges, badCheckpoints[0], problems);
     }
 
-    private static boolean same(Output.BidResult b, BidOutcome o) {
-        return b.auctionId() == o.auctionId() && b.amountCents() == o.amountCents() && b.accepted() == o.accepted()
-                && b.bidId() == o.bidId() && java.util.Objects.equals(b.leadingBidder(), o.leadingBidder())
-                && b.highestBidCents() == o.highestBidCents() && b.bidCount() == o.bidCount();
+    /** A replayed bid's reply as the service sends it. */
+    private static BidOutcome outcome(Output.BidResult b) {
+        return new BidOutcome(b.auctionId(), b.amountCents(), b.accepted(), b.bidId(), b.leadingBidder(),
+                b.highestBidCents(), b.bidCount());
     }
+
 }
