@@ -95,6 +95,8 @@ public final class ManagerHttpApi implements AutoCloseable {
                 body -> api.manager().configureStatefulTier(parse(body, org.ftlab.stateful.TierSettings.class,
                         "the stateful tier's settings (JSON with order, silence, estimator, checkpointEvery, gateways, "
                                 + "workSpread)"))));
+        server.createContext("/stateful-stop", ex -> api.handle(ex, "POST",
+                p -> Map.of("stopped", api.manager().stopStatefulTier())));
         server.createContext("/stateful-status", ex -> api.handle(ex, "POST",
                 p -> api.manager().statefulTierStatus("true".equals(p.get("checkpoint")))));
         server.createContext("/shutdown", ex -> api.handle(ex, "POST", p -> {

@@ -723,6 +723,34 @@ public final class ReplicationManager implements AutoCloseable {
         }
     }
 
+    /**
+     * Stops the stateful tier on every live replica and its recovery on promotions (a run on the stateless tier
+     * after one on the stateful tier); returns whether it ran.
+     */
+    public boolean stopStatefulTier() {
+        List<String> live = new ArrayList<>();
+        synchronized (lock) {
+            if (statefulTier == null) {
+                return false;
+            }
+            statefulTier = null;
+            for (String name : view.names()) {
+                if (view.state(name) != ReplicaState.DEAD && records.get(name).replica != null) {
+                    live.add(name);
+                }
+            }
+        }
+        for (String name : live) {
+            try (ReplicaConnection c = connect(name)) {
+                c.tierControl(30_000).deactivate();
+            } catch (Exception e) {
+                System.err.println("replication-manager: could not stop the stateful tier on " + name + ": "
+                        + e.getMessage());
+            }
+        }
+        return true;
+    }
+
     /** The stateful tier on the primary: its totals, and a checkpoint stored now when {@code checkpoint}. */
     public org.ftlab.rm.api.StatefulTierReport statefulTierStatus(boolean checkpoint) throws Exception {
         String primary;

@@ -193,6 +193,10 @@ public final class StatefulNetwork implements AutoCloseable {
             throw new IllegalStateException("the replay of " + replayInputs + " logged inputs did not end in "
                     + unit.toMillis(timeout) + " ms (" + replayLeft.get() + " left)");
         }
+        if (!running) {
+            // a stop fails what is in flight, replayed inputs too: that is not a replay that ended
+            throw new IllegalStateException("the tier stopped during its replay: " + failure);
+        }
         return replayNanos;
     }
 

@@ -102,6 +102,15 @@ public final class ManagerClient {
                 Duration.ofSeconds(90)), org.ftlab.auction.api.TierStatus.class);
     }
 
+    /**
+     * Stops the stateful tier wherever it runs, and its recovery on promotions; returns whether it ran (a lab that
+     * never ran one answers at once).
+     */
+    public boolean stopStatefulTier() throws IOException {
+        return post("/stateful-stop", "application/x-www-form-urlencoded", "", Duration.ofSeconds(90))
+                .path("stopped").asBoolean();
+    }
+
     /** The primary's stateful tier; with {@code checkpoint}, a checkpoint stored now (its id in the report). */
     public org.ftlab.rm.api.StatefulTierReport statefulTier(boolean checkpoint) throws IOException {
         return JSON.treeToValue(post("/stateful-status", "application/x-www-form-urlencoded",

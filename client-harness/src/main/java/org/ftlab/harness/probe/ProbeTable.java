@@ -24,6 +24,8 @@ import org.ftlab.harness.failover.FailoverPhases;
  * columns from the replica's (see docs/probe-format.md).
  */
 public final class ProbeTable {
+    /** A reply digest: lower-case hex, at most 256 bits. */
+    private static final java.util.regex.Pattern DIGEST = java.util.regex.Pattern.compile("[0-9a-f]{1,64}");
     /** A server time that was not measured (a workload whose replies carry no server probes). */
     private static final long NO_PROBE = Long.MIN_VALUE;
 
@@ -307,7 +309,7 @@ public final class ProbeTable {
      * replay oracle can hold a run's replies to those the clients recorded.
      */
     public void replyDigest(int i, String digest) {
-        if (digest != null && !digest.matches("[0-9a-f]{1,64}")) {
+        if (digest != null && !DIGEST.matcher(digest).matches()) {
             throw new IllegalArgumentException("a reply digest is 1 to 64 lower-case hex digits, was '" + digest + "'");
         }
         replyDigest[i] = digest;

@@ -75,8 +75,8 @@ class HtmlReportIT {
         // faults, has none)
         List<String> header = List.of(csv.get(0).split(","));
         long figures = List.of("mean_ms", "p99_ms", "detection_ms", "cleared_suspicions", "unprovoked_failures",
-                "failover_ms", "goodput",
-                "punctuality", "demerits").stream()
+                "failover_ms", "goodput", "punctuality", "demerits", "request_rate_per_s",
+                "database_statements_per_request", "tier_recovery_ms").stream()
                 .filter(f -> csv.subList(1, 4).stream().anyMatch(row -> !row.replaceAll("\"[^\"]*\"", "q")
                         .split(",", -1)[header.indexOf(f)].isEmpty())).count();
         assertTrue(figures >= 5, "the synthetic runs have latency, fail-over and performability figures");

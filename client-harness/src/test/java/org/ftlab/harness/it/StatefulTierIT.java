@@ -90,6 +90,24 @@ class StatefulTierIT {
     }
 
     @Test
+    void aRunOnTheStatelessTierStopsTheStatefulTierAnEarlierRunLeftOnTheLab() throws Exception {
+        Path stateful = Files.createTempDirectory(Path.of("target").toAbsolutePath(), "stateful-left-");
+        assertEquals(0, InProcessFtlab.run("grid", "--tier", "stateful", "--bids", "40", "--clients", "2", "--think",
+                "0", "--warmup", "0", "--lab-warmup", "0", "--lab", RunningLab.dir().toString(), "--out",
+                stateful.toString()).code());
+        assertTrue(ManagerClient.forRun(RunningLab.dir()).statefulTier(false).status().active(),
+                "the stateful run leaves its tier running on the primary");
+        Path stateless = Files.createTempDirectory(Path.of("target").toAbsolutePath(), "stateless-after-");
+        InProcessFtlab.Result r = InProcessFtlab.run("grid", "--tier", "stateless", "--bids", "40", "--clients", "2",
+                "--think", "0", "--warmup", "0", "--lab-warmup", "0", "--lab", RunningLab.dir().toString(), "--out",
+                stateless.toString());
+        assertEquals(0, r.code(), r.err());
+        assertFalse(ManagerClient.forRun(RunningLab.dir()).statefulTier(false).status().active(),
+                "the stateless run stopped it");
+        assertFalse(ManagerClient.forRun(RunningLab.dir()).stopStatefulTier(), "nothing is left to stop");
+    }
+
+    @Test
     void withDeterminismOffTheReplayOracleFindsRepliesAndAStateNoReplayGives() throws Exception {
         Path runDir = Files.createTempDirectory(Path.of("target").toAbsolutePath(), "stateful-off-");
         InProcessFtlab.Result r = InProcessFtlab.run("grid", "--tier", "stateful", "--determinism", "off", "--bids",

@@ -94,11 +94,17 @@ public final class BidsWorkload implements Workload {
         return hotAuctions;
     }
 
-    /** On the stateful tier: starts a run of it on the lab's primary (its log and checkpoints emptied). */
+    /**
+     * On the stateful tier: starts a run of it on the lab's primary (its log and checkpoints emptied). On the
+     * stateless tier: stops one an earlier run left on the lab, so that nothing of it runs beside this run.
+     */
     @Override
     public void begin(java.nio.file.Path labRunDir) throws Exception {
+        org.ftlab.harness.lab.ManagerClient manager = org.ftlab.harness.lab.ManagerClient.forRun(labRunDir);
         if (stateful != null) {
-            org.ftlab.harness.lab.ManagerClient.forRun(labRunDir).configureStatefulTier(stateful);
+            manager.configureStatefulTier(stateful);
+        } else {
+            manager.stopStatefulTier();
         }
     }
 
