@@ -707,14 +707,7 @@ public final class ReplicationManager implements AutoCloseable {
                 }
             }
         }
-        for (String name : others) {
-            try (ReplicaConnection c = connect(name)) {
-                c.tierControl(30_000).deactivate();
-            } catch (Exception e) {
-                System.err.println("replication-manager: could not stop the stateful tier on " + name + ": "
-                        + e.getMessage());
-            }
-        }
+        deactivateTier(others);
         try (ReplicaConnection c = connect(primary)) {
             org.ftlab.auction.api.TierStatus s = c.tierControl(60_000).configure(epoch, settings);
             statefulTier = settings;
@@ -740,7 +733,13 @@ public final class ReplicationManager implements AutoCloseable {
                 }
             }
         }
-        for (String name : live) {
+        deactivateTier(live);
+        return true;
+    }
+
+    /** Stops the stateful tier on each of {@code names} (off the manager's lock); a replica that fails is reported. */
+    private void deactivateTier(List<String> names) {
+        for (String name : names) {
             try (ReplicaConnection c = connect(name)) {
                 c.tierControl(30_000).deactivate();
             } catch (Exception e) {
@@ -748,7 +747,6 @@ public final class ReplicationManager implements AutoCloseable {
                         + e.getMessage());
             }
         }
-        return true;
     }
 
     /** The stateful tier on the primary: its totals, and a checkpoint stored now when {@code checkpoint}. */

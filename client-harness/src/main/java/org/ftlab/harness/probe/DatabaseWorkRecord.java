@@ -1,16 +1,10 @@
 package org.ftlab.harness.probe;
 
-import com.fasterxml.jackson.databind.DeserializationFeature;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.PropertyNamingStrategies;
-import com.fasterxml.jackson.databind.SerializationFeature;
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import org.ftlab.rm.os.AtomicFiles;
 
 /**
  * A run's {@code database.json} (docs/probe-format.md): the database's work while the run's clients sent their
@@ -28,9 +22,6 @@ public record DatabaseWorkRecord(long requests, Map<String, Long> counters) {
     /** The counters recorded: statements, their kinds, transactions and row-lock waits. */
     public static final List<String> COUNTERS = List.of("Questions", "Com_select", "Com_insert", "Com_update",
             "Com_delete", "Com_commit", "Com_rollback", "Handler_commit", "Handler_rollback", "Innodb_row_lock_waits");
-    private static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT)
-            .disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
-            .setPropertyNamingStrategy(PropertyNamingStrategies.SNAKE_CASE);
 
     public DatabaseWorkRecord {
         if (requests < 0) {
@@ -58,20 +49,12 @@ public record DatabaseWorkRecord(long requests, Map<String, Long> counters) {
     }
 
     public void writeTo(Path runDir) throws IOException {
-        AtomicFiles.write(runDir.resolve(FILE), JSON.writeValueAsString(this));
+        RunRecordFiles.write(runDir, FILE, this);
     }
 
     /** The record in {@code runDir}, or null when the run has none (a run from before it, or one that measured none). */
     public static DatabaseWorkRecord readFrom(Path runDir) throws IOException {
-        Path f = runDir.resolve(FILE);
-        if (!Files.exists(f)) {
-            return null;
-        }
-        try {
-            return JSON.readValue(f.toFile(), DatabaseWorkRecord.class);
-        } catch (IOException e) {
-            throw new IOException(f + " is not a database work record of ftlab's (" + e.getMessage()
-                    + "): the run directory is damaged", e);
-        }
+        return RunRecordFiles.read(runDir, FILE, DatabaseWorkRecord.class, "a database work record");
     }
+
 }
