@@ -21,9 +21,9 @@ import org.ftlab.auction.api.AuctionService;
 import org.ftlab.auction.api.ReplicaProperties;
 import org.ftlab.auction.api.ReplySize;
 import org.ftlab.auction.api.RequestHeader;
-import org.ftlab.rm.api.ApplicationUser;
+import org.ftlab.auction.client.ServiceConnection;
+import org.ftlab.os.access.ApplicationUser;
 import org.ftlab.rm.api.Platform;
-import org.ftlab.rm.api.ServiceConnection;
 import org.ftlab.rm.replica.Replica;
 
 /**
@@ -309,7 +309,8 @@ public final class ReplicaWarmer implements AutoCloseable {
         String key = r.name() + "/" + door.wireName();
         ServiceConnection c = connections.get(key);
         if (c == null) {
-            c = door.open(r.remotingUri(), user.username(), user.password(), INVOCATION_TIMEOUT_MILLIS);
+            c = ServiceConnection.open(door, r.remotingUri(), user.username(), user.password(),
+                    INVOCATION_TIMEOUT_MILLIS);
             ServiceConnection raced = connections.putIfAbsent(key, c);
             if (raced != null) {
                 c.close();

@@ -18,9 +18,23 @@ import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import org.ftlab.auction.api.MicroClock;
+import org.ftlab.auction.client.ReplicaConnection;
 import org.ftlab.fd.FailureKind;
 import org.ftlab.fd.FaultDetector;
 import org.ftlab.fd.ProcessState;
+import org.ftlab.os.Cgroup;
+import org.ftlab.os.ChildJvm;
+import org.ftlab.os.FlightRecording;
+import org.ftlab.os.FreePorts;
+import org.ftlab.os.Janitor;
+import org.ftlab.os.Jcmd;
+import org.ftlab.os.OrphanGuard;
+import org.ftlab.os.Placement;
+import org.ftlab.os.ProcessTools;
+import org.ftlab.os.Undo;
+import org.ftlab.os.host.HostSampler;
+import org.ftlab.os.net.Hosts;
+import org.ftlab.os.net.VirtualNetwork;
 import org.ftlab.rm.api.DegreeChange;
 import org.ftlab.rm.api.EventDump;
 import org.ftlab.rm.api.FailureRecord;
@@ -33,25 +47,12 @@ import org.ftlab.rm.api.NetworkLayout;
 import org.ftlab.rm.api.ObserveSwitch;
 import org.ftlab.rm.api.Platform;
 import org.ftlab.rm.api.PrimaryBackupView;
-import org.ftlab.rm.api.ReplicaConnection;
 import org.ftlab.rm.api.ReplicaState;
 import org.ftlab.rm.api.ReplicaStatus;
 import org.ftlab.rm.db.LockWaitRecorder;
 import org.ftlab.rm.db.SessionFence;
 import org.ftlab.rm.fault.FaultSite;
 import org.ftlab.rm.fault.FaultsInEffect;
-import org.ftlab.rm.host.HostSampler;
-import org.ftlab.rm.net.Hosts;
-import org.ftlab.rm.net.VirtualNetwork;
-import org.ftlab.rm.os.ChildJvm;
-import org.ftlab.rm.os.FlightRecording;
-import org.ftlab.rm.os.FreePorts;
-import org.ftlab.rm.os.Janitor;
-import org.ftlab.rm.os.Jcmd;
-import org.ftlab.rm.os.OrphanGuard;
-import org.ftlab.rm.os.Placement;
-import org.ftlab.rm.os.ProcessTools;
-import org.ftlab.rm.os.Undo;
 import org.ftlab.rm.replica.HeartbeatSettings;
 import org.ftlab.rm.replica.Replica;
 import org.ftlab.rm.replica.Suspension;
@@ -1053,7 +1054,7 @@ public final class ReplicationManager implements AutoCloseable {
     public InjectedFault inject(FaultSpec spec) throws IOException {
         VirtualNetwork net = lab.network();
         Optional<String> unsupported = spec.kind().whyNot(lab.database().pid().isPresent(), net != null,
-                lab.hosts() != null);
+                lab.hosts() != null, Cgroup::unusable);
         if (unsupported.isPresent()) {
             throw new IllegalArgumentException(unsupported.get());
         }

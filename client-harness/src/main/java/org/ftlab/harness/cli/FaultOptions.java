@@ -5,6 +5,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import org.ftlab.harness.grid.FaultSchedule;
+import org.ftlab.os.Cgroup;
 import org.ftlab.rm.api.FaultKind;
 import picocli.CommandLine.Option;
 
@@ -69,7 +70,7 @@ public final class FaultOptions {
     void checkSupported(FaultSchedule schedule, boolean embeddedDatabase, boolean virtualNetwork,
             boolean otherMachines) {
         for (FaultKind k : schedule.kinds()) {
-            k.whyNot(embeddedDatabase, virtualNetwork, otherMachines).ifPresent(why -> {
+            k.whyNot(embeddedDatabase, virtualNetwork, otherMachines, Cgroup::unusable).ifPresent(why -> {
                 throw new IllegalArgumentException(why);
             });
         }

@@ -8,8 +8,8 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
 import java.util.Set;
+import java.util.function.Function;
 import java.util.stream.Collectors;
-import org.ftlab.rm.os.Cgroup;
 
 /**
  * The faults ftlab injects, one vocabulary for the manager's API, schedules, {@code faults.csv}, the analysis and the
@@ -180,9 +180,11 @@ public enum FaultKind {
      * Why this kind cannot be injected into a lab with an embedded database or not, on a virtual network or not, with
      * the replicas and the database on other machines ({@code --hosts}) or not, whose cgroups are not this one's (a
      * host without the controller refuses the fault when it is injected); one line that says why and what to do, or
-     * empty if it can.
+     * empty if it can. {@code unusableController} says why a cgroup v1 controller of this machine cannot be used
+     * (empty: it can), so that the contract itself reads no file.
      */
-    public Optional<String> whyNot(boolean embeddedDatabase, boolean virtualNetwork, boolean otherMachines) {
+    public Optional<String> whyNot(boolean embeddedDatabase, boolean virtualNetwork, boolean otherMachines,
+            Function<String, Optional<String>> unusableController) {
         if (needsNetwork() && otherMachines) {
             return Optional.of(wireName + " needs hosts on a virtual network (--topology netns); with --hosts, "
                     + "ftlab makes process and database faults only");
@@ -206,8 +208,8 @@ public enum FaultKind {
             return Optional.empty();
         }
         Optional<String> cgroup = switch (this) {
-            case FREEZE -> Cgroup.unusable("freezer");
-            case SLOW, DB_SLOW -> Cgroup.unusable("cpu");
+            case FREEZE -> unusableController.apply("freezer");
+            case SLOW, DB_SLOW -> unusableController.apply("cpu");
             default -> Optional.empty();
         };
         return cgroup.map(why -> wireName + " needs a cgroup v1 controller: " + why);

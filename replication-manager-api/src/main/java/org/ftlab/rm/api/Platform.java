@@ -2,7 +2,6 @@ package org.ftlab.rm.api;
 
 import java.util.Arrays;
 import java.util.Locale;
-import javax.naming.NamingException;
 
 /**
  * The middleware a client reaches the auction service through: the same bean, request log and probes behind two
@@ -28,18 +27,5 @@ public enum Platform {
         }
         throw new IllegalArgumentException("--platform must be one of " + String.join(", ", Arrays.stream(values())
                 .map(Platform::wireName).toList()) + ", was '" + name + "'");
-    }
-
-    /**
-     * A connection to the replica at {@code remotingUri} ({@code remote+http://host:port}, as the view names it)
-     * through this platform; with {@code invocationTimeoutMillis} &gt; 0 the connection is opened and checked here
-     * (a ping), so a dead replica fails this call.
-     */
-    public ServiceConnection open(String remotingUri, String username, String password, long invocationTimeoutMillis)
-            throws NamingException {
-        return switch (this) {
-            case EJB -> ReplicaConnection.open(remotingUri, username, password, invocationTimeoutMillis);
-            case REST -> HttpReplicaConnection.open(remotingUri, username, password, invocationTimeoutMillis);
-        };
     }
 }
