@@ -13,11 +13,14 @@ import java.nio.file.StandardOpenOption;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Collection;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
+import java.util.logging.Level;
+import java.util.logging.Logger;
 import org.jgroups.Address;
 import org.jgroups.JChannel;
 import org.jgroups.Receiver;
@@ -30,6 +33,8 @@ import org.jgroups.View;
  * the detection time. It reports each member incarnation once; the Replication Manager decides what to do.
  */
 public final class FaultDetector implements AutoCloseable {
+    private static final Logger LOG = Logger.getLogger(FaultDetector.class.getName());
+
     private final JChannel channel;
     private final URI failureEndpoint;
     private final BufferedWriter log;
@@ -234,7 +239,7 @@ public final class FaultDetector implements AutoCloseable {
             log.newLine();
             log.flush();
         } catch (IOException e) {
-            System.err.println("fault-detector: cannot write its log: " + e.getMessage());
+            LOG.log(Level.SEVERE, "cannot write the detector log", e);
         }
     }
 
@@ -261,10 +266,11 @@ public final class FaultDetector implements AutoCloseable {
      * Prints {@code fault-detector ready} on stdout once it is the group's coordinator.
      */
     public static void main(String[] args) throws Exception {
-        Map<String, String> opts = new java.util.HashMap<>();
+        Map<String, String> opts = new HashMap<>();
         for (int i = 0; i + 1 < args.length; i += 2) {
             opts.put(args[i], args[i + 1]);
         }
+        ProcessLog.to(Path.of(required(opts, "--log")).resolveSibling("fault-detector.log"));
         FaultDetector fd = start(opts.getOrDefault("--bind", "127.0.0.1"), Integer.parseInt(required(opts, "--port")),
                 required(opts, "--rm-url"),
                 Long.parseLong(opts.getOrDefault("--heartbeat-ms", "100")),
@@ -283,7 +289,8 @@ public final class FaultDetector implements AutoCloseable {
     private static String required(Map<String, String> opts, String key) {
         String v = opts.get(key);
         if (v == null) {
-            System.err.println("fault-detector: missing " + key);
+            // a line of the start's protocol, as "fault-detector ready" is: the manager quotes it
+            System.out.println("fault-detector: missing " + key);
             System.exit(2);
         }
         return v;

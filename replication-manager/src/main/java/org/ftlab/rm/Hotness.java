@@ -7,6 +7,7 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.LongSupplier;
 import java.util.function.Supplier;
+import java.util.logging.Logger;
 import org.ftlab.os.CompiledCode;
 import org.ftlab.os.InlinedCode;
 import org.ftlab.os.SamplerThread;
@@ -27,6 +28,8 @@ import org.ftlab.rm.replica.RequestPath;
  * elsewhere.
  */
 final class Hotness implements AutoCloseable {
+    private static final Logger LOG = Logger.getLogger(Hotness.class.getName());
+
     /** The least share of the reference at the top tier of a hot replica. */
     static final double HOT_SHARE = org.ftlab.rm.api.ReplicaStatus.HOT_SHARE;
     static final long PERIOD_MILLIS = 10_000;
@@ -203,7 +206,7 @@ final class Hotness implements AutoCloseable {
         try {
             started = inliningReader.follow(pid, repository);
         } catch (IOException e) {
-            System.err.println("replication-manager: cannot follow what " + name + " inlines (its share of the "
+            LOG.warning("cannot follow what " + name + " inlines (its share of the "
                     + "request path counts only the methods compiled on their own): " + e.getMessage());
         }
         followed.put(name, Map.entry(pid, started));
@@ -231,7 +234,7 @@ final class Hotness implements AutoCloseable {
 
     private void complainOnce(String replica, IOException e) {
         if (complained.add(replica)) {
-            System.err.println("replication-manager: cannot read " + replica + "'s compiled code (its share of the "
+            LOG.warning("cannot read " + replica + "'s compiled code (its share of the "
                     + "request path at the top tier is left unknown): " + e.getMessage());
         }
     }

@@ -14,6 +14,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Predicate;
 import java.util.function.Supplier;
+import java.util.logging.Logger;
 import javax.naming.NamingException;
 import org.ftlab.auction.api.AuctionDraft;
 import org.ftlab.auction.api.AuctionException;
@@ -48,6 +49,8 @@ import org.ftlab.rm.replica.Replica;
  * once, on the first replica warmed. Failures are not news here: the Fault Detector judges replicas.
  */
 public final class ReplicaWarmer implements AutoCloseable {
+    private static final Logger LOG = Logger.getLogger(ReplicaWarmer.class.getName());
+
     public static final int DEFAULT_BOOT_ROUNDS = ReplicaProperties.DEFAULT_WARM_ROUNDS;
     /** The environment variable that sets the boot rounds of every lab started where it is set. */
     public static final String ROUNDS_ENV = "FTLAB_WARM_ROUNDS";
@@ -186,13 +189,13 @@ public final class ReplicaWarmer implements AutoCloseable {
             bootWarmUps.put(replica.name(), new BootWarmUp(i, settled));
             return (System.nanoTime() - t0) / 1_000_000;
         } catch (NamingException | AuctionException | RuntimeException e) {
-            System.err.println("replication-manager: warm-up of " + replica.name() + " stopped: " + e.getMessage());
+            LOG.warning("warm-up of " + replica.name() + " stopped: " + e.getMessage());
             return -1;
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             return -1;
         } catch (ExecutionException e) {
-            System.err.println("replication-manager: warm-up of " + replica.name() + " stopped: "
+            LOG.warning("warm-up of " + replica.name() + " stopped: "
                     + e.getCause().getMessage());
             return -1;
         } finally {

@@ -17,6 +17,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.logging.Logger;
 import org.ftlab.auction.api.MicroClock;
 import org.ftlab.auction.client.ReplicaConnection;
 import org.ftlab.fd.FailureKind;
@@ -68,6 +69,8 @@ import org.ftlab.rm.replica.Suspension;
  * <p>As in the seeds, the Replication Manager itself, the naming of replicas and the database are assumed not to fail.
  */
 public final class ReplicationManager implements AutoCloseable {
+    private static final Logger LOG = Logger.getLogger(ReplicationManager.class.getName());
+
     private static final Duration DETECTOR_START_TIMEOUT = Duration.ofSeconds(60);
 
     private final LocalLab lab;
@@ -372,13 +375,13 @@ public final class ReplicationManager implements AutoCloseable {
                             launchAndJoin(REPLACEMENT_NICENESS, wildflyCluster);
                         }
                     } catch (Exception e) {
-                        System.err.println("replication-manager: launch for degree " + change.replicas()
+                        LOG.warning("launch for degree " + change.replicas()
                                 + " failed: " + e.getMessage());
                     }
                 });
             }
             if (!decided.left().isEmpty() || !decided.joined().isEmpty()) {
-                System.out.println("replication-manager: degree " + change.replicas() + (decided.left().isEmpty() ? ""
+                LOG.info("degree " + change.replicas() + (decided.left().isEmpty() ? ""
                         : ", to the spare pool: " + decided.left()) + (decided.joined().isEmpty() ? ""
                         : ", joined: " + decided.joined()));
             }
@@ -431,7 +434,7 @@ public final class ReplicationManager implements AutoCloseable {
                 : warmer.warmUp(replica, settle ? JitSettling.of(replica.pid()) : ReplicaWarmer.Settling.NONE);
         ReplicaWarmer.BootWarmUp warmed = warmer.bootWarmUpOf(name);
         if (settle && warmed != null) {
-            System.out.println("replication-manager: " + name + (warmed.settled() ? " warmed until its JIT settled: "
+            LOG.info("" + name + (warmed.settled() ? " warmed until its JIT settled: "
                     : " warmed without its JIT settling: ") + warmed.rounds() + " rounds in " + warmMillis + " ms");
         }
         synchronized (lock) {
@@ -488,7 +491,7 @@ public final class ReplicationManager implements AutoCloseable {
                 Suspension.resume(rec.replica, lab.user());
                 rec.suspended = false;
             } catch (IOException e) {
-                System.err.println("replication-manager: " + name + " stays suspended: " + e.getMessage());
+                LOG.warning("" + name + " stays suspended: " + e.getMessage());
             }
         }
         if (rec.niceness != 0) {
@@ -496,7 +499,7 @@ public final class ReplicationManager implements AutoCloseable {
                 rec.replica.renice(0);
                 rec.niceness = 0;
             } catch (IOException e) {
-                System.err.println("replication-manager: " + name + " serves at nice " + rec.niceness + ": "
+                LOG.warning("" + name + " serves at nice " + rec.niceness + ": "
                         + e.getMessage());
             }
         }
@@ -515,7 +518,7 @@ public final class ReplicationManager implements AutoCloseable {
             Suspension.suspend(rec.replica, lab.user());
             rec.suspended = true;
         } catch (IOException e) {
-            System.err.println("replication-manager: " + name + " could not be suspended, so WildFly's clients may "
+            LOG.warning("" + name + " could not be suspended, so WildFly's clients may "
                     + "call it: " + e.getMessage());
         }
     }
@@ -744,7 +747,7 @@ public final class ReplicationManager implements AutoCloseable {
             try (ReplicaConnection c = connect(name)) {
                 c.tierControl(30_000).deactivate();
             } catch (Exception e) {
-                System.err.println("replication-manager: could not stop the stateful tier on " + name + ": "
+                LOG.warning("could not stop the stateful tier on " + name + ": "
                         + e.getMessage());
             }
         }
@@ -778,7 +781,7 @@ public final class ReplicationManager implements AutoCloseable {
                     s.replayMicros(), s.restoreMicros(), null);
         } catch (Exception e) {
             result = new org.ftlab.rm.api.TierRecovery(promoted, started, 0, 0, 0, 0, e.getMessage());
-            System.err.println("replication-manager: the stateful tier did not recover on " + promoted + ": "
+            LOG.warning("the stateful tier did not recover on " + promoted + ": "
                     + e.getMessage());
         }
         synchronized (lock) {
@@ -831,7 +834,7 @@ public final class ReplicationManager implements AutoCloseable {
         try {
             sessionFence.endSessionsOf(failed.pid(), failed.placement());
         } catch (IOException | SQLException e) {
-            System.err.println("replication-manager: could not end the database sessions of " + failed.name()
+            LOG.warning("could not end the database sessions of " + failed.name()
                     + " (they end with its process): " + e.getMessage());
         }
     }
@@ -848,7 +851,7 @@ public final class ReplicationManager implements AutoCloseable {
                 launchAndJoin(REPLACEMENT_NICENESS, wildflyCluster);
                 return;
             } catch (Exception e) {
-                System.err.println("replication-manager: relaunch attempt " + attempt + " failed: " + e.getMessage());
+                LOG.warning("relaunch attempt " + attempt + " failed: " + e.getMessage());
             }
         }
     }
@@ -867,7 +870,7 @@ public final class ReplicationManager implements AutoCloseable {
                 failuresInARow = 0;
             } catch (Exception e) {
                 failuresInARow++;
-                System.err.println("replication-manager: spare launch failed: " + e.getMessage());
+                LOG.warning("spare launch failed: " + e.getMessage());
             }
         }
     }

@@ -8,6 +8,9 @@ import java.security.SecureRandom;
 import java.util.Base64;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
+import java.util.logging.Level;
+import java.util.logging.Logger;
+import org.ftlab.fd.ProcessLog;
 import org.ftlab.os.AtomicFiles;
 import org.ftlab.os.access.DatabaseEndpoint;
 import org.ftlab.os.net.Hosts;
@@ -27,6 +30,8 @@ import picocli.CommandLine;
  */
 @Command(name = "replication-manager", mixinStandardHelpOptions = true)
 public final class ReplicationManagerMain implements Callable<Integer> {
+    private static final Logger LOG = Logger.getLogger(ReplicationManagerMain.class.getName());
+
 
     @Option(names = "--run-dir", required = true)
     Path runDir;
@@ -127,6 +132,7 @@ public final class ReplicationManagerMain implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
+        ProcessLog.to(runDir.resolve("rm/manager.log"));
         String token = newToken();
         VirtualNetwork net = network == null ? null : VirtualNetwork.attach(
                 new ObjectMapper().readValue(network.toFile(), NetworkLayout.class));
@@ -187,7 +193,9 @@ public final class ReplicationManagerMain implements Callable<Integer> {
         CommandLine cli = new CommandLine(new ReplicationManagerMain());
         cli.setExecutionExceptionHandler((e, cmd, parsed) -> {
             String msg = e.getMessage() != null ? e.getMessage() : e.getClass().getSimpleName();
-            System.err.println("replication-manager: " + msg.lines().findFirst().orElse(msg));
+            LOG.log(Level.SEVERE, "the manager stopped", e);
+            // the one line the harness quotes when the lab does not start (the last line of rm/console.log)
+            System.out.println("replication-manager: " + msg.lines().findFirst().orElse(msg));
             return 1;
         });
         System.exit(cli.execute(args));

@@ -6,6 +6,7 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.HashMap;
 import java.util.Map;
+import java.util.logging.Logger;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import jdk.jfr.Event;
@@ -26,6 +27,8 @@ import org.ftlab.os.jfr.DatabaseLockWait;
  * explains is the analysis's rule.
  */
 public final class LockWaitRecorder implements AutoCloseable {
+    private static final Logger LOG = Logger.getLogger(LockWaitRecorder.class.getName());
+
     /** How often InnoDB is asked, ms: a wait shorter than this may be missed. */
     public static final int PERIOD_MILLIS = 10;
     /** MySQL/MariaDB: the statement needs a privilege the user lacks (here PROCESS). */
@@ -108,12 +111,12 @@ public final class LockWaitRecorder implements AutoCloseable {
                 }
             } catch (SQLException e) {
                 if (e.getErrorCode() == ER_SPECIFIC_ACCESS_DENIED) {
-                    System.err.println("replication-manager: database lock waits not recorded: the database user "
+                    LOG.warning("database lock waits not recorded: the database user "
                             + "needs the PROCESS privilege (GRANT PROCESS ON *.* TO the lab's user)");
                     break;
                 }
                 if (!thread.stopped()) {
-                    System.err.println("replication-manager: database lock waits not recorded for a while: "
+                    LOG.warning("database lock waits not recorded for a while: "
                             + e.getMessage());
                     sleep(1000);
                 }

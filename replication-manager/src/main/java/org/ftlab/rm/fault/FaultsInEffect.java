@@ -7,6 +7,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
+import java.util.logging.Logger;
 import org.ftlab.os.Janitor;
 import org.ftlab.os.Undo;
 import org.ftlab.rm.api.FaultSpec;
@@ -17,6 +18,8 @@ import org.ftlab.rm.api.FaultSpec;
  * killed. Mechanism only: the manager decides which fault to make where and when one ends.
  */
 public final class FaultsInEffect implements AutoCloseable {
+    private static final Logger LOG = Logger.getLogger(FaultsInEffect.class.getName());
+
     private final Map<String, Undo> undos = new LinkedHashMap<>();
     private final Janitor janitor;
     /** Undoes faults when their duration is over, or at once when a fence ended them. */
@@ -74,7 +77,7 @@ public final class FaultsInEffect implements AutoCloseable {
             undo.run();
             janitor.done(faultId);
         } catch (IOException | RuntimeException e) {
-            System.err.println("replication-manager: could not undo fault " + faultId + " (the clean-up script "
+            LOG.warning("could not undo fault " + faultId + " (the clean-up script "
                     + "retries when the manager exits): " + e.getMessage());
         }
     }
