@@ -15,8 +15,9 @@ import picocli.CommandLine.Option;
 /** {@code ftlab demo}: the whole lab once — the quick grid and a crash-injection run with each client strategy. */
 @Command(name = "demo", mixinStandardHelpOptions = true,
         description = {"Starts the Replication Manager, the Fault Detector, the database and the replicas; runs the "
-                + "quick 48-configuration grid, then a crash-injection run (SIGKILL of the primary) with preconnected "
-                + "and with reactive clients; audits the database after each; prints a summary and stops everything.",
+                + "quick 48-configuration grid, then three crash-injection runs (SIGKILL of the primary), with "
+                + "reactive, pre-connected and hedged clients; audits the database after each; prints a summary, "
+                + "writes the reports and stops everything.",
                 "Everything the run produces goes under the output directory."})
 public final class DemoCommand implements Callable<Integer> {
     @picocli.CommandLine.Spec

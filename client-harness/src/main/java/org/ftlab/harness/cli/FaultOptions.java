@@ -33,7 +33,7 @@ public final class FaultOptions {
 
     @Option(names = "--fault-mix", paramLabel = "MIX", defaultValue = "local", description = "The kinds a "
             + "--fault-seed schedule draws from: process, database, network, local (process and database), stalls "
-            + "(gc) or all (stalls aside; default: ${DEFAULT-VALUE}).")
+            + "(the stalls of known cause) or all (stalls aside; default: ${DEFAULT-VALUE}).")
     String faultMix;
 
     /** The schedule these options give for a run of {@code blocks} blocks. */
