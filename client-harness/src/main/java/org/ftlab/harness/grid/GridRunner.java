@@ -30,6 +30,7 @@ import org.ftlab.harness.probe.DatabaseWorkRecord;
 import org.ftlab.harness.probe.ProbeTable;
 import org.ftlab.harness.probe.RunSettings;
 import org.ftlab.harness.workload.ClientSession;
+import org.ftlab.harness.workload.OperationOrder;
 import org.ftlab.harness.workload.Workload;
 import org.ftlab.harness.workload.Workloads;
 import org.ftlab.rm.api.FailureRecord;
@@ -41,7 +42,8 @@ import org.ftlab.rm.api.Platform;
  * Runs a {@link GridPlan} against a running lab, block by block in the plan's schedule (every configuration's
  * replicates, in random or grid order): each block's clients run concurrently (one thread, one proxy and one
  * clientId each, for the whole run), first {@code warmup} requests of the configuration's own mix (recorded, marked
- * {@code warmup}), then the measured requests of the run's {@link Workload} (the auction's: posts, then views),
+ * {@code warmup}), then the measured requests of the run's {@link Workload} in the order it chose
+ * ({@link Workload#order}; the auction's: posts, then views),
  * closed loop (think time) or open loop (a schedule of intended send times the client keeps whatever the replies
  * do). Probes go to preallocated tables and are written after the block, atomically, as {@code probes/<block>.csv}.
  * Faults are injected as the {@link FaultSchedule} says and joined to the requests they overlapped; after the run
@@ -57,6 +59,8 @@ public final class GridRunner {
     private final RunDirectory dir;
     private final GridPlan plan;
     private final Workload workload;
+    /** The order of a client's measured requests in each block, as the workload chose it. */
+    private final OperationOrder order;
     /** The strategy of each level the blocks use, in the plan's order (one when the run does not vary it). */
     private final java.util.Map<String, Strategies.Kind> strategies = new java.util.LinkedHashMap<>();
     /** The middleware platforms the blocks use, in the plan's order (one when the run does not vary it). */
@@ -88,6 +92,7 @@ public final class GridRunner {
         this.dir = dir;
         this.plan = dir.plan();
         this.workload = Workloads.named(dir.workload(), dir.workloadParameters());
+        this.order = workload.order(plan.postsPerClient(), plan.viewsPerClient());
         RunSettings settings = dir.settings();
         this.platforms = plan.platformsOr(dir.platform()).stream().map(Platform::parse).toList();
         for (String name : plan.strategiesOr(dir.strategy())) {
@@ -278,9 +283,7 @@ public final class GridRunner {
         }
         if (!all.isEmpty()) {
             Workload.Verdict audit = workload.checker().check(lab.runDir(), all);
-            if (dir.workloadParameters() != null && dir.workloadParameters().onStatefulTier()) {
-                recordStatefulTier();
-            }
+            workload.ended(new Ended());
             dir.recordAudit(audit);
             progress.println(audit.summary());
             if (!audit.passed()) {
@@ -306,17 +309,22 @@ public final class GridRunner {
         }
     }
 
-    /** Writes the run's {@code stateful.json}: the primary's tier now, and its recovery after each of the run's failures. */
-    private void recordStatefulTier() throws IOException {
-        org.ftlab.auction.api.TierStatus now = lab.statefulTier(false).status();
-        List<org.ftlab.harness.probe.StatefulTierRecord.Recovery> recoveries = new ArrayList<>();
-        for (org.ftlab.rm.api.FailureRecord f : lab.status().failures()) {
-            if (f.startEpochUs() >= sinceEpochUs && f.promoted() != null) {
-                recoveries.add(new org.ftlab.harness.probe.StatefulTierRecord.Recovery(f.faultId(),
-                        f.tierRecovery()));
-            }
+    /** The run as the workload's after-run work sees it; its failures read from the lab when asked. */
+    private final class Ended implements Workload.Ended {
+        @Override
+        public Path labRunDir() {
+            return lab.runDir();
         }
-        new org.ftlab.harness.probe.StatefulTierRecord(now, recoveries).writeTo(dir.path());
+
+        @Override
+        public Path runDir() {
+            return dir.path();
+        }
+
+        @Override
+        public List<FailureRecord> failures() throws IOException {
+            return ownFailures(lab.status());
+        }
     }
 
     /**
@@ -351,11 +359,13 @@ public final class GridRunner {
             ExecutorService pool, FaultInjector injector) throws Exception {
         GridConfig config = block.config();
         AtomicInteger completed = new AtomicInteger();
-        injector.beginBlock(blockNumber, config.clients() * plan.invocationsPerClient(), completed);
+        injector.beginBlock(blockNumber, config.clients() * order.size(), completed);
         CountDownLatch start = new CountDownLatch(1);
-        // Closed loop: each method's measured requests end together (see runClosedLoopClient).
-        CountDownLatch firstDone = new CountDownLatch(config.clients());
-        CountDownLatch secondDone = new CountDownLatch(config.clients());
+        // Closed loop: each stretch's measured requests end together (see runClosedLoopClient).
+        CountDownLatch[] stretchDone = new CountDownLatch[order.stretches().size()];
+        for (int k = 0; k < stretchDone.length; k++) {
+            stretchDone[k] = new CountDownLatch(config.clients());
+        }
         List<Future<ProbeTable>> futures = new ArrayList<>();
         for (int c = 0; c < config.clients(); c++) {
             GridClient s = sessions.get(c);
@@ -363,7 +373,7 @@ public final class GridRunner {
             futures.add(pool.submit(() -> {
                 start.await();
                 return config.openLoop() ? runOpenLoopClient(block, s, clientIndex, completed)
-                        : runClosedLoopClient(block, s, completed, firstDone, secondDone);
+                        : runClosedLoopClient(block, s, completed, stretchDone);
             }));
         }
         start.countDown();
@@ -404,22 +414,11 @@ public final class GridRunner {
 
     /**
      * The operation of a client's {@code i}-th request of a block (an index into the workload's operations):
-     * warm-up requests mix them in the configuration's proportions, spread evenly; measured ones are the first
-     * operation's, then the second's (seed 002's order: posts, then views).
+     * warm-up requests mix them in the order's proportions, spread evenly; measured ones follow the workload's order.
      */
     private int operationAt(int i) {
         int warmup = plan.design().warmupPerClient();
-        if (i >= warmup) {
-            return i - warmup < plan.postsPerClient() ? 0 : 1;
-        }
-        return inMix(i);
-    }
-
-    /** The operation of the {@code i}-th request of a warm-up: the first spread evenly in the plan's proportion. */
-    private int inMix(int i) {
-        long first = plan.postsPerClient();
-        long total = plan.invocationsPerClient();
-        return (i + 1) * first / total > i * first / total ? 0 : 1;
+        return i >= warmup ? order.operationAt(i - warmup) : order.warmupOperation(i);
     }
 
     /** One client of the run: its session (id, fail-over client, sequence numbers) and its workload's generator. */
@@ -490,44 +489,38 @@ public final class GridRunner {
 
     /**
      * One client's share of a block, closed loop; the timed path is the invocation and a few array stores. A client
-     * that has sent a method's measured requests counts itself done with that method and, until every client of the
-     * block is, keeps sending that method unmeasured (phase {@code hold}): each measured request meets the same
+     * that has sent a stretch's measured requests counts itself done with that stretch and, until every client of the
+     * block is, keeps sending its operation unmeasured (phase {@code hold}): each measured request meets the same
      * number of busy clients doing the same thing, instead of a load that thins out as clients finish (without the
      * hold, the last views of a 4-client block ran up to 3× faster than the first, because the others had stopped).
      */
     private ProbeTable runClosedLoopClient(GridPlan.Block block, GridClient c, AtomicInteger completed,
-            CountDownLatch firstDone, CountDownLatch secondDone) throws InterruptedException {
+            CountDownLatch[] stretchDone) throws InterruptedException {
         GridConfig config = block.config();
         int warmup = plan.design().warmupPerClient();
-        int n = warmup + plan.invocationsPerClient();
-        int lastOfFirst = warmup + plan.postsPerClient() - 1;
+        int n = warmup + order.size();
         ProbeTable table = new ProbeTable(c.clientId(), n, block.replicate());
         int sizedBytes = config.reply().isOriginal() ? -1 : config.reply().bytes();
-        boolean countedFirst = false;
-        boolean countedSecond = false;
+        boolean[] counted = new boolean[stretchDone.length];
         try {
             for (int i = 0; i < n && !aborted; i++) {
                 Sent r = prepare(block, c, i);
                 closedLoopRequest(r, c, table, sizedBytes, config.thinkMillis());
                 if (r.phase() == ProbeTable.Phase.MEASURE) {
                     completed.incrementAndGet();
-                }
-                if (i == lastOfFirst) {
-                    countedFirst = true;
-                    hold(firstDone, 0, block, c, table, sizedBytes);
-                }
-                if (i == n - 1 && plan.viewsPerClient() > 0) {
-                    countedSecond = true;
-                    hold(secondDone, 1, block, c, table, sizedBytes);
+                    int k = order.stretchAt(i - warmup);
+                    if (order.lastOf(k) == i - warmup) {
+                        counted[k] = true;
+                        hold(stretchDone[k], order.stretches().get(k).operation(), block, c, table, sizedBytes);
+                    }
                 }
             }
         } finally {
             // An aborted client must not hold the others forever.
-            if (!countedFirst) {
-                firstDone.countDown();
-            }
-            if (!countedSecond) {
-                secondDone.countDown();
+            for (int k = 0; k < counted.length; k++) {
+                if (!counted[k]) {
+                    stretchDone[k].countDown();
+                }
             }
         }
         return table;
@@ -556,7 +549,7 @@ public final class GridRunner {
 
     /**
      * Warms a new lab up before the first block: every session sends {@code labWarmupPerClient} requests, closed loop
-     * with no think time, the workload's operations in the plan's proportions, cycling through the plan's reply sizes, so
+     * with no think time, the workload's operations in its order's proportions, cycling through the plan's reply sizes, so
      * that the replicas' JIT compilers and the database have seen every request path at load. The rows are kept
      * (phase warmup, in probes/warmup/) and audited, and never measured.
      */
@@ -588,7 +581,7 @@ public final class GridRunner {
                     int j = i / own.size();
                     GridClient g = own.get(i % own.size());
                     ReplySize reply = replies.get((j / 2) % replies.size());
-                    Sent r = prepare(g, reply, "lab warm-up", inMix(j), ProbeTable.Phase.WARMUP);
+                    Sent r = prepare(g, reply, "lab warm-up", order.warmupOperation(j), ProbeTable.Phase.WARMUP);
                     closedLoopRequest(r, g, tables.get(i % own.size()), reply.isOriginal() ? -1 : reply.bytes(), 0);
                 }
                 return tables;
@@ -692,7 +685,7 @@ public final class GridRunner {
     private ProbeTable runOpenLoopClient(GridPlan.Block block, GridClient c, int clientIndex,
             AtomicInteger completed) throws InterruptedException {
         GridConfig config = block.config();
-        int n = plan.design().warmupPerClient() + plan.invocationsPerClient();
+        int n = plan.design().warmupPerClient() + order.size();
         ProbeTable table = new ProbeTable(c.clientId(), n, block.replicate());
         int sizedBytes = config.reply().isOriginal() ? -1 : config.reply().bytes();
         int inFlightCap = maxInFlight(config.ratePerS());
@@ -806,7 +799,7 @@ public final class GridRunner {
 
     private String eta(List<GridPlan.Block> remaining) {
         double ms = 0;
-        int perClient = plan.design().warmupPerClient() + plan.invocationsPerClient();
+        int perClient = plan.design().warmupPerClient() + order.size();
         for (GridPlan.Block b : remaining) {
             GridConfig c = b.config();
             ms += perClient * (c.openLoop() ? 1000 / c.ratePerS()
