@@ -31,16 +31,16 @@ import org.ftlab.harness.workload.ClientSession;
 import org.ftlab.harness.workload.GridLine;
 import org.ftlab.harness.workload.WorkloadOptionSet;
 import org.ftlab.harness.workload.Workloads;
-import org.ftlab.rm.api.DatabaseEndpoint;
+import org.ftlab.os.access.DatabaseEndpoint;
+import org.ftlab.os.net.Hosts;
 import org.ftlab.rm.api.NetworkLayout;
 import org.ftlab.rm.api.Platform;
-import org.ftlab.rm.net.Hosts;
-import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
+import picocli.CommandLine;
 
 /** {@code ftlab grid}: the configuration grid, with probes per request and optional fault injection. */
 @Command(name = "grid", mixinStandardHelpOptions = true,

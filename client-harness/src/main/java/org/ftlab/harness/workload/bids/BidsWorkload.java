@@ -20,7 +20,7 @@ import org.ftlab.harness.workload.OperationOrder;
 import org.ftlab.harness.workload.RunColumns;
 import org.ftlab.harness.workload.Workload;
 import org.ftlab.harness.workload.WorkloadOptions;
-import org.ftlab.rm.api.DatabaseEndpoint;
+import org.ftlab.os.access.DatabaseEndpoint;
 import org.ftlab.stateful.TierSettings;
 
 /**
