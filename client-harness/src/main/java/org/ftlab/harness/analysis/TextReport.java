@@ -1,12 +1,16 @@
 package org.ftlab.harness.analysis;
 
 import java.io.PrintWriter;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
 import java.util.stream.Collectors;
 import org.ftlab.harness.attribution.Attribution;
 import org.ftlab.harness.attribution.InjectedStalls;
+import org.ftlab.harness.workload.RunColumns;
 
 /** The analysis as text on a terminal: what {@code ftlab analyze} and the demo print. */
 public final class TextReport {
@@ -67,7 +71,7 @@ public final class TextReport {
         List<RunAnalysis.LoadCorrelation> load = result.loadCorrelations();
         if (!load.isEmpty()) {
             RunAnalysis.LoadCorrelation strongest = load.stream().filter(c -> !Double.isNaN(c.rhoMaxOverMean()))
-                    .max(java.util.Comparator.comparingDouble(c -> Math.abs(c.rhoMaxOverMean()))).orElse(load.get(0));
+                    .max(Comparator.comparingDouble(c -> Math.abs(c.rhoMaxOverMean()))).orElse(load.get(0));
             out.printf(Locale.ROOT, "outliers vs the processes' load (seed 000 Finding IV): %d metrics over the blocks; "
                     + "the strongest with max ÷ mean: %s, ρ = %.3f (p = %.3g); all in summary.json outliers_vs_load%n",
                     load.size(), strongest.metric(), strongest.rhoMaxOverMean(), strongest.pMaxOverMean());
@@ -128,7 +132,7 @@ public final class TextReport {
                         p.phase(), p.count(), p.meanUs() / 1e3, p.medianUs() / 1e3, p.minUs() / 1e3,
                         p.maxUs() / 1e3);
             }
-            java.util.Set<String> strategies = new java.util.TreeSet<>(f.phasesByStrategy().keySet());
+            Set<String> strategies = new TreeSet<>(f.phasesByStrategy().keySet());
             strategies.addAll(f.faultFreeByStrategy().keySet());
             for (String s : strategies) {
                 out.printf(Locale.ROOT, "  %s:", s);
@@ -190,13 +194,21 @@ public final class TextReport {
                     r.faultyInvocations(),
                     Format.number(r.failoverMs()), Format.number(r.goodput()), Format.number(r.punctuality()), Format.number(r.demerits()), r.audit());
         }
-        if (rows.stream().anyMatch(r -> r.databaseStatementsPerRequest() != null || r.tierRecoveryMs() != null)) {
-            out.printf(Locale.ROOT, "%-24s %-26s %10s %12s %12s%n", "run", "tier", "requests/s", "db stmts/req",
-                    "recovery ms");
+        if (rows.stream().anyMatch(r -> r.databaseStatementsPerRequest() != null
+                || r.figures().stream().anyMatch(f -> f != null))) {
+            RunColumns columns = SideBySide.columns();
+            StringBuilder header = new StringBuilder(String.format(Locale.ROOT, "%-24s", "run"));
+            columns.labels().forEach(l -> header.append(String.format(Locale.ROOT, " %-26s", l.heading())));
+            header.append(String.format(Locale.ROOT, " %10s %12s", "requests/s", "db stmts/req"));
+            columns.figures().forEach(f -> header.append(String.format(Locale.ROOT, " %12s", f.brief())));
+            out.println(header);
             for (SideBySide.Row r : rows) {
-                out.printf(Locale.ROOT, "%-24s %-26s %10s %12s %12s%n", r.run(), r.tier(),
-                        Format.number(r.requestRatePerS()), Format.number(r.databaseStatementsPerRequest()),
-                        Format.number(r.tierRecoveryMs()));
+                StringBuilder line = new StringBuilder(String.format(Locale.ROOT, "%-24s", r.run()));
+                r.labels().forEach(l -> line.append(String.format(Locale.ROOT, " %-26s", l)));
+                line.append(String.format(Locale.ROOT, " %10s %12s", Format.number(r.requestRatePerS()),
+                        Format.number(r.databaseStatementsPerRequest())));
+                r.figures().forEach(f -> line.append(String.format(Locale.ROOT, " %12s", Format.number(f))));
+                out.println(line);
             }
         }
         out.flush();

@@ -1,9 +1,13 @@
 package org.ftlab.harness.cli;
 
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
+import java.util.logging.LogManager;
 import org.ftlab.harness.lab.Home;
 import picocli.CommandLine.Command;
 import picocli.CommandLine;
@@ -24,12 +28,13 @@ public final class FtlabCommand implements Runnable {
 
     public static void main(String[] args) {
         configureLogging();
-        System.exit(execute(args, new java.io.PrintWriter(System.out, true), new java.io.PrintWriter(System.err, true)));
+        System.exit(execute(args, new PrintWriter(System.out, true), new PrintWriter(System.err, true)));
     }
 
     /** Runs the command line and returns its exit code: 0 done, 1 failed, 2 bad usage, 130 interrupted. */
-    public static int execute(String[] args, java.io.PrintWriter out, java.io.PrintWriter err) {
+    public static int execute(String[] args, PrintWriter out, PrintWriter err) {
         CommandLine cli = new CommandLine(new FtlabCommand());
+        GridCommand.addWorkloadOptions(cli.getSubcommands().get("grid"));
         cli.setOut(out);
         cli.setErr(err);
         // Bad input is one line on stderr and a non-zero exit, never a stack trace.
@@ -50,11 +55,11 @@ public final class FtlabCommand implements Runnable {
         if (System.getProperty("java.util.logging.config.file") != null) {
             return; // the user chose a configuration
         }
-        try (java.io.InputStream in = FtlabCommand.class.getResourceAsStream("/ftlab-logging.properties")) {
+        try (InputStream in = FtlabCommand.class.getResourceAsStream("/ftlab-logging.properties")) {
             if (in != null) {
-                java.util.logging.LogManager.getLogManager().readConfiguration(in);
+                LogManager.getLogManager().readConfiguration(in);
             }
-        } catch (java.io.IOException e) {
+        } catch (IOException e) {
             // Logging stays at the JDK defaults: noisier, not wrong.
         }
     }

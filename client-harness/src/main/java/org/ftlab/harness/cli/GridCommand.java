@@ -1,19 +1,23 @@
 package org.ftlab.harness.cli;
 
-import org.ftlab.auction.api.ReplySize;
-
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Locale;
+import java.util.Objects;
+import java.util.Optional;
 import java.util.Properties;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
 import org.ftlab.auction.api.MicroClock;
 import org.ftlab.harness.failover.PluginFailure;
+import org.ftlab.harness.failover.PluginStrategies;
 import org.ftlab.harness.failover.Strategies;
 import org.ftlab.harness.grid.FaultSchedule;
 import org.ftlab.harness.grid.GridPlan;
@@ -22,17 +26,21 @@ import org.ftlab.harness.grid.RunDirectory;
 import org.ftlab.harness.grid.SegmentEvents;
 import org.ftlab.harness.lab.ManagedLab;
 import org.ftlab.harness.lab.NetworkedRun;
-import org.ftlab.harness.probe.Manifest;
 import org.ftlab.harness.probe.RunSettings;
 import org.ftlab.harness.workload.ClientSession;
+import org.ftlab.harness.workload.GridLine;
+import org.ftlab.harness.workload.WorkloadOptionSet;
 import org.ftlab.harness.workload.Workloads;
-import org.ftlab.harness.workload.bids.BidsWorkload;
 import org.ftlab.os.access.DatabaseEndpoint;
 import org.ftlab.os.net.Hosts;
 import org.ftlab.rm.api.NetworkLayout;
+import org.ftlab.rm.api.Platform;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+import picocli.CommandLine;
 
 /** {@code ftlab grid}: the configuration grid, with probes per request and optional fault injection. */
 @Command(name = "grid", mixinStandardHelpOptions = true,
@@ -40,8 +48,11 @@ import picocli.CommandLine.Option;
                 + "writing one probe file per configuration, a manifest and a fault log under the output directory.",
                 "Ctrl-C keeps every finished configuration; running the same command with the same --out resumes."})
 public final class GridCommand implements Callable<Integer> {
-    @picocli.CommandLine.Spec
-    picocli.CommandLine.Model.CommandSpec spec;
+    @Spec
+    CommandSpec spec;
+
+    /** Every registered workload's options, added to this command's line ({@link #addWorkloadOptions}). */
+    private WorkloadOptionSet workloadOptions;
 
     @Option(names = "--profile", paramLabel = "NAME", description = "quick (48 configurations, minutes), paper "
             + "(48 configurations x 2 replicates, about 45 min: docs/findings.md), full (48 configurations, "
@@ -64,44 +75,6 @@ public final class GridCommand implements Callable<Integer> {
             description = "What the clients send and what is checked afterwards (default: ${DEFAULT-VALUE}: posts, "
                     + "then views of the auction service, each post audited exactly once in the database).")
     String workload;
-
-    @Option(names = "--bids", paramLabel = "N",
-            description = "Runs the bids workload, a race of every client on a few shared hot auctions, with N bids "
-                    + "per client and configuration: --workload bids --posts N --views 0.")
-    Integer bids;
-
-    @Option(names = "--hot-auctions", paramLabel = "K",
-            description = "The bids workload's hot auctions, which every client bids on (default: 4).")
-    Integer hotAuctions;
-
-    @Option(names = "--tier", paramLabel = "TIER",
-            description = "Where the bids workload's state lives: stateless (default: transactions on the database) "
-                    + "or stateful (seed 003: deterministic components on the primary, recovered from checkpoints and "
-                    + "the input log on a new primary).")
-    String tier;
-
-    @Option(names = "--determinism", paramLabel = "on|off",
-            description = "The stateful tier's scheduling: on (virtual-time order, default) or off (arrival order: "
-                    + "the negative control, which the replay oracle must catch).")
-    String determinism;
-
-    @Option(names = "--silence", paramLabel = "MODE",
-            description = "How the stateful tier's engine learns its gateways are silent: curiosity (default) or "
-                    + "lazy.")
-    String silence;
-
-    @Option(names = "--estimator", paramLabel = "KIND",
-            description = "The stateful tier's gateways' estimators: regression (default) or constant.")
-    String estimator;
-
-    @Option(names = "--checkpoint-every", paramLabel = "N",
-            description = "Messages between two soft checkpoints of the stateful tier (default: 500).")
-    Integer checkpointEvery;
-
-    @Option(names = "--work-spread", paramLabel = "S",
-            description = "The stateful tier's gateway work variability: 10 ± S loop iterations per input, S 0 to 9 "
-                    + "(default: 9, the paper's widest).")
-    Integer workSpread;
 
     @Option(names = "--strategy", paramLabel = "LIST",
             description = "Client fail-over: reactive, preconnected, hedged or active (docs/architecture.md; "
@@ -146,7 +119,7 @@ public final class GridCommand implements Callable<Integer> {
     /** The lab's degree: the one level, or the highest of a factor's. */
     private Integer replicas;
     /** The degree factor's levels (two or more), else empty. */
-    private java.util.List<Integer> replicaLevels = java.util.List.of();
+    private List<Integer> replicaLevels = List.of();
 
     @Option(names = "--topology", defaultValue = "local", paramLabel = "T", description = "local: every process on "
             + "this machine's loopback (default); netns: the database, every replica, the manager with the Fault "
@@ -166,18 +139,26 @@ public final class GridCommand implements Callable<Integer> {
     @Mixin
     ServerOptions server;
 
+    /**
+     * Adds every registered workload's options to {@code grid}, this command's line, before it parses one: each
+     * workload owns its options, and the command lists them with its own.
+     */
+    static void addWorkloadOptions(CommandLine grid) {
+        ((GridCommand) grid.getCommand()).workloadOptions = WorkloadOptionSet.addTo(grid.getCommandSpec());
+    }
+
     @Override
     public Integer call() throws Exception {
         PrintWriter outw = spec.commandLine().getOut();
         Path runDir = FtlabCommand.runDir(out, "");
         if (replicasOption != null) {
-            java.util.List<Integer> levels = GridPlan.parseInts("--replicas", replicasOption);
+            List<Integer> levels = GridPlan.parseInts("--replicas", replicasOption);
             if (levels.isEmpty()) {
                 throw new IllegalArgumentException("--replicas needs a number of replicas, 1 to 5, or a list like 2,3");
             }
-            new GridPlan.Infra(java.util.List.of(), levels); // one line for a bad level, before anything starts
+            new GridPlan.Infra(List.of(), levels); // one line for a bad level, before anything starts
             replicas = levels.stream().max(Integer::compare).orElseThrow();
-            replicaLevels = levels.size() > 1 ? levels : java.util.List.of();
+            replicaLevels = levels.size() > 1 ? levels : List.of();
         }
         this.server.observe(); // checked before anything starts
         ManagedLab running = labDir == null ? null : attach();
@@ -199,7 +180,7 @@ public final class GridCommand implements Callable<Integer> {
             hosts = Hosts.read(hostsFile); // a bad file fails here, before anything starts
         }
         if (topology.equals("netns")) {
-            java.util.Optional<NetworkLayout> inside = NetworkedRun.current();
+            Optional<NetworkLayout> inside = NetworkedRun.current();
             if (inside.isEmpty()) {
                 if (external != null) {
                     throw new IllegalArgumentException("--topology netns runs the embedded database on a host of its"
@@ -214,10 +195,10 @@ public final class GridCommand implements Callable<Integer> {
                     faultOptions.checkSupported(faultOptions.schedule(p.blockCount()), true, true, false);
                 }
                 // Here the network is made; the same command runs again on the clients' host.
-                java.util.List<String> args = new java.util.ArrayList<>(
+                List<String> args = new ArrayList<>(
                         spec.root().commandLine().getParseResult().originalArgs());
                 if (out == null) {
-                    args.addAll(java.util.List.of("--out", runDir.toString()));
+                    args.addAll(List.of("--out", runDir.toString()));
                 }
                 return NetworkedRun.run(runDir, FtlabCommand.home(), FtlabCommand.class.getName(), args, outw);
             }
@@ -230,41 +211,21 @@ public final class GridCommand implements Callable<Integer> {
         if (RunDirectory.hasManifest(runDir)) {
             if (profile != null || gridFile != null || gridOptions.any() || knobs.any() || pluginDir != null
                     || platform != null || strategy != null
-                    || !workload.equals(Workloads.DEFAULT) || bids != null || hotAuctions != null || tier != null
-                    || determinism != null || silence != null || estimator != null || checkpointEvery != null
-                    || workSpread != null) {
+                    || !workload.equals(Workloads.DEFAULT) || workloadOptions.anyGiven()) {
                 throw new IllegalArgumentException(runDir + " holds an unfinished run: resume it with the same --out "
                         + "and no grid options, or choose a new --out");
             }
             dir = RunDirectory.resume(runDir);
             outw.println("ftlab grid: resuming " + runDir + " (plan from its manifest)");
         } else {
-            if (bids != null) {
-                if (!workload.equals(Workloads.DEFAULT) && !workload.equals(BidsWorkload.NAME)) {
-                    throw new IllegalArgumentException("--bids runs the bids workload; --workload " + workload
-                            + " is another: give one of them");
-                }
-                if (gridOptions.posts != null || gridOptions.views != null) {
-                    throw new IllegalArgumentException("--bids N gives the bids per client: leave out --posts and "
-                            + "--views");
-                }
-                if (bids < 1) {
-                    throw new IllegalArgumentException("--bids must be at least 1, was " + bids);
-                }
-                workload = BidsWorkload.NAME;
-            }
-            Manifest.WorkloadParameters workloadParameters = workloadParameters();
-            // an unknown name, or a parameter the workload does not take, fails here, before a lab starts
-            Workloads.named(workload, workloadParameters);
+            GridLine given = new GridLine(workload, gridOptions.posts, gridOptions.views, gridOptions.reply, strategy,
+                    platform);
+            // the workloads' options: an unknown workload, or a parameter it does not take, fails here, before a lab
+            // starts
+            WorkloadOptionSet.Choice choice = workloadOptions.choose(given);
             RunSettings settings = running != null ? knobs.settings(pluginDir, running.description())
                     : knobs.settings(pluginDir);
-            GridPlan plan = plan();
-            if (bids != null) {
-                plan = plan.withCounts(bids, 0);
-                if (gridOptions.reply == null) {
-                    plan = plan.withFactors(null, null, java.util.List.of(ReplySize.ORIGINAL)); // it reads its replies
-                }
-            }
+            GridPlan plan = rewritten(plan(), given, choice.line());
             // the profile's infrastructure levels, where no option gives them
             if (strategy == null && plan.infra().variesStrategy()) {
                 strategy = String.join(",", plan.infra().strategies());
@@ -276,14 +237,14 @@ public final class GridCommand implements Callable<Integer> {
                 replicaLevels = plan.infra().replicas();
                 replicas = plan.infra().maxReplicas();
                 replicasOption = replicaLevels.stream().map(String::valueOf).collect(
-                        java.util.stream.Collectors.joining(","));
+                        Collectors.joining(","));
             }
             // a plug-in is loaded and checked here, before a lab starts
-            java.util.List<String> strategies = strategyLevels(settings.pluginPath());
+            List<String> strategies = strategyLevels(settings.pluginPath());
             String failover = strategies.get(0);
-            java.util.List<String> platforms = platformLevels();
+            List<String> platforms = platformLevels();
             plan = plan.withInfra(new GridPlan.Infra(strategies.size() > 1 ? strategies
-                    : java.util.List.of(), replicaLevels, platforms.size() > 1 ? platforms : java.util.List.of()));
+                    : List.of(), replicaLevels, platforms.size() > 1 ? platforms : List.of()));
             FaultSchedule faultPlan = faultOptions.schedule(plan.blockCount());
             boolean cluster = strategies.contains(Strategies.WILDFLY_CLUSTER);
             if (cluster) {
@@ -320,8 +281,8 @@ public final class GridCommand implements Callable<Integer> {
             } else if (spares < 0 || spares > 3) {
                 throw new IllegalArgumentException("--spares must be 0 to 3, was " + spares);
             }
-            dir = RunDirectory.create(runDir, plan, workload, workloadParameters, failover, platforms.get(0), faultPlan,
-                    replicas, spares,
+            dir = RunDirectory.create(runDir, plan, choice.line().workload(), choice.parameters(), failover,
+                    platforms.get(0), faultPlan, replicas, spares,
                     running != null ? running.description().database()
                             : external == null ? "embedded MariaDB" : external.redactedUrl(),
                     FtlabCommand.home(), settings);
@@ -332,7 +293,7 @@ public final class GridCommand implements Callable<Integer> {
                     plan.postsPerClient(), plan.viewsPerClient(), d.warmupPerClient(), d.arrival().wireName(),
                     d.order().wireName(), d.seed(), faultPlan.enabled() ? faultPlan.entries().size() + " (" + faultPlan.origin()
                     + ")" : "none", String.join(",", strategies), runDir);
-            if (!platforms.equals(java.util.List.of("ejb"))) {
+            if (!platforms.equals(List.of("ejb"))) {
                 outw.println("ftlab grid: platform " + String.join(",", platforms));
             }
             if (!replicaLevels.isEmpty()) {
@@ -458,16 +419,12 @@ public final class GridCommand implements Callable<Integer> {
     }
 
     /**
-     * The fail-over strategies of {@code --strategy}, by their canonical names, each resolved (a plug-in loaded and
-     * checked) before a lab starts; one line for an unknown or repeated one.
-     */
-    /**
      * The baseline strategy's conditions, each one line: WildFly's remote EJB client (no HTTP platform), members
      * that find each other through the lab's directory (no other machines), and a lab started as WildFly's cluster.
      */
-    private static void checkWildFlyCluster(java.util.List<String> platforms, Hosts hosts, ManagedLab running) {
+    private static void checkWildFlyCluster(List<String> platforms, Hosts hosts, ManagedLab running) {
         String s = "--strategy " + Strategies.WILDFLY_CLUSTER;
-        if (!platforms.equals(java.util.List.of("ejb"))) {
+        if (!platforms.equals(List.of("ejb"))) {
             throw new IllegalArgumentException(s + " is WildFly's remote EJB client: it runs over --platform ejb "
                     + "only; leave out --platform rest");
         }
@@ -482,65 +439,53 @@ public final class GridCommand implements Callable<Integer> {
         }
     }
 
-    private java.util.List<String> strategyLevels(Path pluginPath) {
-        java.util.List<String> names = GridPlan.parseNames(strategy == null ? "preconnected" : strategy);
+    /**
+     * The fail-over strategies of {@code --strategy}, by their canonical names, each resolved (a plug-in loaded and
+     * checked) before a lab starts; one line for an unknown or repeated one.
+     */
+    private List<String> strategyLevels(Path pluginPath) {
+        List<String> names = GridPlan.parseNames(strategy == null ? "preconnected" : strategy);
         if (names.isEmpty()) {
             throw new IllegalArgumentException("--strategy needs a strategy, e.g. preconnected, or a list like "
                     + "preconnected,active");
         }
-        boolean anyPlugin = names.stream().anyMatch(org.ftlab.harness.failover.PluginStrategies::isPlugin);
+        boolean anyPlugin = names.stream().anyMatch(PluginStrategies::isPlugin);
         if (pluginPath != null && !anyPlugin) {
             Strategies.resolve(names.get(0), pluginPath, ClientSession.GIVE_UP); // its one line: a built-in one
         }
-        java.util.List<String> out = new java.util.ArrayList<>();
+        List<String> out = new ArrayList<>();
         for (String n : names) {
-            out.add(Strategies.resolve(n, org.ftlab.harness.failover.PluginStrategies.isPlugin(n) ? pluginPath : null,
+            out.add(Strategies.resolve(n, PluginStrategies.isPlugin(n) ? pluginPath : null,
                     ClientSession.GIVE_UP).name());
         }
-        new GridPlan.Infra(out, java.util.List.of()); // a level given twice: one line
+        new GridPlan.Infra(out, List.of()); // a level given twice: one line
         return out;
     }
 
     /** The platforms of {@code --platform}, by their names; one line for an unknown or repeated one. */
-    private java.util.List<String> platformLevels() {
-        java.util.List<String> out = GridPlan.parseNames(platform == null ? "ejb" : platform).stream()
-                .map(n -> org.ftlab.rm.api.Platform.parse(n).wireName()).toList();
+    private List<String> platformLevels() {
+        List<String> out = GridPlan.parseNames(platform == null ? "ejb" : platform).stream()
+                .map(n -> Platform.parse(n).wireName()).toList();
         if (out.isEmpty()) {
             throw new IllegalArgumentException("--platform needs a platform, ejb or rest, or the list ejb,rest");
         }
-        new GridPlan.Infra(java.util.List.of(), java.util.List.of(), out); // a level given twice: one line
+        new GridPlan.Infra(List.of(), List.of(), out); // a level given twice: one line
         return out;
     }
 
-    /** What the workload is given beyond its name: hot auctions, and the tier with its settings. */
-    private Manifest.WorkloadParameters workloadParameters() {
-        boolean stateful = "stateful".equals(tier);
-        if (tier != null && !stateful && !tier.equals("stateless")) {
-            throw new IllegalArgumentException("--tier must be stateless or stateful, was '" + tier + "'");
+    /**
+     * {@code plan} with what the workloads' options rewrote of the command line {@code given}: the counts per client
+     * and the reply sizes (an option that chooses its workload may give both).
+     */
+    private static GridPlan rewritten(GridPlan plan, GridLine given, GridLine line) {
+        GridPlan p = plan;
+        if (!Objects.equals(line.posts(), given.posts()) || !Objects.equals(line.views(), given.views())) {
+            p = p.withCounts(line.posts(), line.views());
         }
-        if (!stateful && (determinism != null || silence != null || estimator != null || checkpointEvery != null
-                || workSpread != null)) {
-            throw new IllegalArgumentException("--determinism, --silence, --estimator, --checkpoint-every and "
-                    + "--work-spread set the stateful tier: add --tier stateful");
+        if (!Objects.equals(line.reply(), given.reply())) {
+            p = p.withFactors(null, null, GridPlan.parseReplies(line.reply()));
         }
-        if (stateful) {
-            if (strategy != null && java.util.Arrays.stream(strategy.split(",")).map(String::strip)
-                    .anyMatch(s -> !s.equals("preconnected") && !s.equals("reactive"))) {
-                throw new IllegalArgumentException("--tier stateful is passive replication (only the primary "
-                        + "executes): run it with --strategy preconnected or reactive, not " + strategy);
-            }
-            if (platform != null && !platform.strip().equals("ejb")) {
-                throw new IllegalArgumentException("--tier stateful runs over --platform ejb only");
-            }
-            org.ftlab.stateful.TierSettings d = org.ftlab.stateful.TierSettings.DEFAULTS;
-            Manifest.StatefulTier s = new Manifest.StatefulTier(determinism == null ? "on" : determinism,
-                    silence == null ? d.silence().wireName() : silence,
-                    estimator == null ? d.estimator().wireName() : estimator,
-                    checkpointEvery == null ? d.checkpointEvery() : checkpointEvery, d.gateways(),
-                    workSpread == null ? d.workSpread() : workSpread);
-            return new Manifest.WorkloadParameters(hotAuctions, "stateful", s);
-        }
-        return hotAuctions == null && tier == null ? null : new Manifest.WorkloadParameters(hotAuctions, tier, null);
+        return p;
     }
 
     private GridPlan plan() throws IOException {

@@ -44,11 +44,6 @@ public interface GridLab {
 
     Path runDir();
 
-    /** The primary's stateful tier (seed 003); with {@code checkpoint}, one stored now. */
-    default org.ftlab.rm.api.StatefulTierReport statefulTier(boolean checkpoint) throws IOException {
-        throw new UnsupportedOperationException("this lab runs no stateful tier");
-    }
-
     /** The lab of real processes. */
     static GridLab of(ManagedLab lab) {
         return new GridLab() {
@@ -88,11 +83,6 @@ public interface GridLab {
             @Override
             public Path runDir() {
                 return lab.runDir();
-            }
-
-            @Override
-            public org.ftlab.rm.api.StatefulTierReport statefulTier(boolean checkpoint) throws IOException {
-                return lab.manager().statefulTier(checkpoint);
             }
         };
     }

@@ -1,5 +1,7 @@
 package org.ftlab.harness.grid;
 
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.sun.management.OperatingSystemMXBean;
 import java.io.IOException;
 import java.io.InputStream;
 import java.lang.management.ManagementFactory;
@@ -33,6 +35,7 @@ import org.ftlab.rm.api.FailureRecord;
 import org.ftlab.rm.api.FaultKind;
 import org.ftlab.rm.api.FaultSpec;
 import org.ftlab.rm.api.InjectedFault;
+import org.ftlab.rm.api.Platform;
 
 /**
  * A grid run's directory, the public interface users' scripts read (docs/probe-format.md): {@code manifest.json},
@@ -85,16 +88,17 @@ public final class RunDirectory {
                 settings);
     }
 
-    /** As above, with what the workload is given beyond its name ({@code workload_parameters}; null: nothing). */
-    public static RunDirectory create(Path dir, GridPlan plan, String workload,
-            Manifest.WorkloadParameters workloadParameters, String strategy, String platform, FaultSchedule faults,
-            int replicas, int spares, String database, Path home, RunSettings settings) throws IOException {
-        platform = org.ftlab.rm.api.Platform.parse(platform).wireName();
-        Workload w = Workloads.named(workload, workloadParameters); // a clear error before anything is written
-        if (w.operations().size() < 2 && plan.viewsPerClient() > 0) {
-            throw new IllegalArgumentException("workload " + w.name() + " has one operation ("
-                    + w.operations().get(0) + "): give --views 0");
-        }
+    /**
+     * As above, with what the workload is given beyond its name ({@code workload_parameters}, as its options wrote
+     * them; null: nothing).
+     */
+    public static RunDirectory create(Path dir, GridPlan plan, String workload, ObjectNode workloadParameters,
+            String strategy, String platform, FaultSchedule faults, int replicas, int spares, String database,
+            Path home, RunSettings settings) throws IOException {
+        platform = Platform.parse(platform).wireName();
+        // a clear error before anything is written: an unknown workload, parameters or counts it does not take
+        Workload w = Workloads.named(workload, workloadParameters);
+        w.order(plan.postsPerClient(), plan.viewsPerClient());
         if (!w.takesSizedReplies() && plan.replies().stream().anyMatch(r -> !r.isOriginal())) {
             throw new IllegalArgumentException("workload " + w.name() + " reads the values of its replies, which sized "
                     + "replies do not carry: give --reply orig");
@@ -168,8 +172,8 @@ public final class RunDirectory {
                 g.viewsPerClient(), design);
     }
 
-    /** What the workload was given beyond its name; null when nothing. */
-    public Manifest.WorkloadParameters workloadParameters() {
+    /** What the workload was given beyond its name, as its options wrote it; null when nothing. */
+    public ObjectNode workloadParameters() {
         return manifest.workloadParameters();
     }
 
@@ -230,7 +234,7 @@ public final class RunDirectory {
     public boolean needsWildFlyCluster() {
         GridPlan.Infra infra = plan().infra();
         List<String> strategies = infra.variesStrategy() ? infra.strategies() : List.of(strategy());
-        return strategies.contains(org.ftlab.harness.failover.Strategies.WILDFLY_CLUSTER);
+        return strategies.contains(Strategies.WILDFLY_CLUSTER);
     }
 
     public int replicas() {
@@ -335,10 +339,6 @@ public final class RunDirectory {
     }
 
     /**
-     * Where the lab ran: {@code local}, or {@code netns} with the virtual network's prefix and the namespaces' tag
-     * (one entry per segment, in {@code topology}).
-     */
-    /**
      * This segment's recorded events: the file each process wrote into {@code events/} (process → its path) and the
      * processes that wrote none, one line each (docs/probe-format.md).
      */
@@ -359,6 +359,10 @@ public final class RunDirectory {
         return "-seg" + segmentCount();
     }
 
+    /**
+     * Where the lab ran: {@code local}, or {@code netns} with the virtual network's prefix and the namespaces' tag
+     * (one entry per segment, in {@code topology}).
+     */
     public synchronized void recordTopology(String topology) throws IOException {
         manifest = manifest.withTopology(topology);
         saveManifest();
@@ -415,8 +419,8 @@ public final class RunDirectory {
     }
 
     private static long totalMemory() {
-        java.lang.management.OperatingSystemMXBean os = ManagementFactory.getOperatingSystemMXBean();
-        return os instanceof com.sun.management.OperatingSystemMXBean sun ? sun.getTotalMemorySize() : -1;
+        return ManagementFactory.getOperatingSystemMXBean() instanceof OperatingSystemMXBean os
+                ? os.getTotalMemorySize() : -1;
     }
 
     /** The checked-out revision, with {@code -dirty} when there are local changes; "unknown" outside git. */

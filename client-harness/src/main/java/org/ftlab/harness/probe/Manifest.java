@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.PropertyNamingStrategies;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.annotation.JsonNaming;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -42,8 +43,8 @@ import org.ftlab.os.AtomicFiles;
  * @param error why the run stopped before its end, when it was not a Ctrl-C: one line
  * @param platform the middleware the clients reached the service through ({@code ejb}, {@code rest}); in a run that
  *     varies it, its first level; null in runs from before it was recorded (then {@code ejb}, the only one)
- * @param workloadParameters what the workload was given beyond its name; null for a workload that takes nothing
- *     ({@code auction})
+ * @param workloadParameters what the workload was given beyond its name, as its options wrote them and as it reads
+ *     them back ({@link #workloadParametersOf}, {@link #readWorkloadParameters}); null when it was given nothing
  */
 @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
 @JsonInclude(JsonInclude.Include.NON_NULL)
@@ -52,48 +53,13 @@ public record Manifest(int formatVersion, String status, String profile, String 
         String database, Map<String, String> versions, String jvm, Host host, String gitRevision, String start,
         String end, List<String> configsDone, List<String> partial, List<Segment> segments,
         List<LabWarmup> labWarmup, List<String> topology, Audit audit, String error, String platform,
-        WorkloadParameters workloadParameters) {
+        ObjectNode workloadParameters) {
     public static final String FILE = "manifest.json";
     public static final int FORMAT_VERSION = 3;
     /** The workload of every run from before workloads were named. */
     public static final String DEFAULT_WORKLOAD = "auction";
     private static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT)
             .disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES);
-
-    /**
-     * What a workload was given beyond its name ({@code workload_parameters}).
-     *
-     * @param hotAuctions the {@code bids} workload's shared auctions, which every client bids on
-     * @param tier {@code stateless} (the default: transactions on the database) or {@code stateful} (seed 003's
-     *     deterministic components on the primary, recovered by checkpoint and replay)
-     * @param stateful the stateful tier's settings; null on the stateless tier
-     */
-    @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
-    @JsonInclude(JsonInclude.Include.NON_NULL)
-    public record WorkloadParameters(Integer hotAuctions, String tier, StatefulTier stateful) {
-        public WorkloadParameters(Integer hotAuctions) {
-            this(hotAuctions, null, null);
-        }
-
-        public boolean onStatefulTier() {
-            return "stateful".equals(tier);
-        }
-    }
-
-    /**
-     * The stateful tier's settings as a run records them ({@code workload_parameters.stateful}).
-     *
-     * @param determinism {@code on} (virtual-time order) or {@code off} (arrival order: the negative control)
-     * @param silence {@code lazy} or {@code curiosity}
-     * @param estimator {@code regression} or {@code constant}
-     * @param checkpointEvery messages between two soft checkpoints
-     * @param gateways senders feeding the engine
-     * @param workSpread the gateways' work variability (iterations 10 ± spread)
-     */
-    @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
-    public record StatefulTier(String determinism, String silence, String estimator, int checkpointEvery,
-            int gateways, int workSpread) {
-    }
 
     /**
      * The plan: the grid's factors, its design, and the order its blocks run in. {@code strategy}, {@code replicas}
@@ -167,6 +133,30 @@ public record Manifest(int formatVersion, String status, String profile, String 
     public record Audit(long postsChecked, boolean passed, List<String> problems, String oracle) {
         public Audit(long postsChecked, boolean passed, List<String> problems) {
             this(postsChecked, passed, problems, null);
+        }
+    }
+
+    /**
+     * A workload's parameters, a record of its own, as {@code workload_parameters} records them: the record's JSON,
+     * as its annotations name its fields (the manifest's own are snake_case, null fields left out).
+     */
+    public static ObjectNode workloadParametersOf(Object parameters) {
+        return JSON.valueToTree(parameters);
+    }
+
+    /**
+     * The {@code workload_parameters} a run recorded, read back as the workload's own record {@code type} (null when
+     * none were recorded); keys it does not know are left alone, a value of the wrong kind is one line.
+     */
+    public static <T> T readWorkloadParameters(ObjectNode recorded, Class<T> type) {
+        if (recorded == null) {
+            return null;
+        }
+        try {
+            return JSON.treeToValue(recorded, type);
+        } catch (IOException e) {
+            throw new IllegalArgumentException("workload_parameters " + recorded + " cannot be read ("
+                    + e.getMessage().lines().findFirst().orElse("") + "): the run directory is damaged");
         }
     }
 

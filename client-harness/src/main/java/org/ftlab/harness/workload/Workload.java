@@ -1,34 +1,44 @@
 package org.ftlab.harness.workload;
 
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.io.IOException;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.ServiceLoader;
 import org.ftlab.auction.api.RequestHeader;
 import org.ftlab.harness.failover.Call;
 import org.ftlab.harness.failover.FailoverClient;
 import org.ftlab.harness.failover.Outcome;
-import org.ftlab.harness.probe.Manifest;
 import org.ftlab.harness.probe.ProbeTable;
+import org.ftlab.rm.api.FailureRecord;
 
 /**
  * A workload, as Maelstrom and Jepsen make one: its operations (what a client sends), its generator (which operation
  * and arguments each request of a client carries) and its checker (what must hold once the run is over). The grid
  * runs any workload by its {@link #name()}, recorded in the run's manifest; {@code auction} (posts, then views,
  * checked exactly once in the database) is the service's. A new workload is a class of its own package, registered
- * for {@link java.util.ServiceLoader} in {@code META-INF/services/org.ftlab.harness.workload.Workload}.
+ * for {@link ServiceLoader} in {@code META-INF/services/org.ftlab.harness.workload.Workload}.
  *
- * <p>The grid drives the load (closed or open loop, warm-up, hold, replicates, faults) and the probes; the workload
- * only says what each request is.
+ * <p>A workload is one part: besides what each request is, it owns the order of its operations ({@link #order}), the
+ * options it adds to {@code ftlab grid} ({@link #options()}) and the parameters they give it, which the manifest
+ * records and the workload reads back ({@link #configured}), what it prepares before a run ({@link #begin}) and
+ * keeps after it ({@link #ended}), and the columns it adds to the side-by-side view of runs ({@link #columns()}). The
+ * grid drives the load (closed or open loop, warm-up, holds, replicates, faults) and the probes.
  */
 public interface Workload {
     /** The name users give ({@code --workload}) and manifests record: lower case, no spaces. */
     String name();
 
-    /**
-     * The operations of a block, in the order its measured requests send them: one or two, whose counts per client
-     * are the plan's {@code --posts} (the first) and {@code --views} (the second). Warm-up requests mix them in
-     * those proportions.
-     */
+    /** Its operations' method names; requests and stretches name an operation by its index here. */
     List<String> operations();
+
+    /**
+     * The order of a client's measured requests in each block, given the plan's two counts per client,
+     * {@code --posts} and {@code --views} ({@code posts_per_client} and {@code views_per_client} in the manifest),
+     * which each workload reads its own way; counts it cannot take are refused in one line. Warm-up requests mix
+     * the order's operations in its proportions.
+     */
+    OperationOrder order(int posts, int views);
 
     /**
      * Whether its requests may carry a sized reply ({@code --reply 256}: a payload in place of the reply's value); a
@@ -39,8 +49,25 @@ public interface Workload {
     }
 
     /**
-     * Prepares the system before the run's clients open, on the lab whose run directory is {@code labRunDir} (the
-     * bids workload on the stateful tier starts a run of it there). Nothing by default.
+     * The options it adds to {@code ftlab grid}, a picocli mixin of its own (null: none). A new instance each call:
+     * each command line parses into its own.
+     */
+    default WorkloadOptions options() {
+        return null;
+    }
+
+    /**
+     * This workload given the parameters a run recorded for it ({@code workload_parameters}, as its options wrote
+     * them; null: none, the workload's defaults); one line for a value it cannot take. A workload that takes none
+     * ignores what a run recorded.
+     */
+    default Workload configured(ObjectNode parameters) {
+        return this;
+    }
+
+    /**
+     * Prepares the system before the run's clients open, on the lab whose run directory is {@code labRunDir}.
+     * Nothing by default.
      */
     default void begin(Path labRunDir) throws Exception {
     }
@@ -52,19 +79,27 @@ public interface Workload {
     Checker checker();
 
     /**
-     * This workload given {@code parameters} (null: none, the workload's defaults); a workload that takes none of
-     * those given refuses them in one line.
+     * After the run's check, before its verdict is recorded: what the workload keeps of the run in its directory.
+     * Nothing by default.
      */
-    default Workload configured(Manifest.WorkloadParameters parameters) {
-        if (parameters != null && parameters.hotAuctions() != null) {
-            throw new IllegalArgumentException("--hot-auctions is the bids workload's; workload " + name()
-                    + " has no hot auctions");
-        }
-        if (parameters != null && parameters.onStatefulTier()) {
-            throw new IllegalArgumentException("--tier stateful runs the bids workload (add --bids N); workload "
-                    + name() + " runs on the stateless tier only");
-        }
-        return this;
+    default void ended(Ended run) throws Exception {
+    }
+
+    /** The columns it adds to the side-by-side view of runs; none by default. */
+    default RunColumns columns() {
+        return RunColumns.NONE;
+    }
+
+    /** A run that has ended, as {@link #ended} sees it. */
+    interface Ended {
+        /** The run directory of the lab the run ran on: its manager, its database. */
+        Path labRunDir();
+
+        /** The run's own directory. */
+        Path runDir();
+
+        /** The lab's failures that began during the run, in order (read when asked). */
+        List<FailureRecord> failures() throws IOException;
     }
 
     /** One client's generator: the next request of an operation, prepared off the timed path. */
@@ -128,7 +163,7 @@ public interface Workload {
 
         /**
          * One line: the verdict and, when it failed, the first problem; then, where a replay oracle judged the run
-         * too (the stateful tier), its finding, failed or not.
+         * too, its finding, failed or not.
          */
         public String summary() {
             String line = passed() ? "audit: " + checked + " " + unit + ", " + property

@@ -1,5 +1,6 @@
 package org.ftlab.harness.workload;
 
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.util.List;
 import java.util.ServiceLoader;
 import java.util.TreeMap;
@@ -24,10 +25,10 @@ public final class Workloads {
     }
 
     /**
-     * The workload named {@code name} given {@code parameters} (null: none); a clear error when it takes none of them
-     * or one is out of range.
+     * The workload named {@code name} given the parameters a run records for it (null: none); a clear error when one
+     * is out of range.
      */
-    public static Workload named(String name, org.ftlab.harness.probe.Manifest.WorkloadParameters parameters) {
+    public static Workload named(String name, ObjectNode parameters) {
         return named(name).configured(parameters);
     }
 
@@ -35,7 +36,17 @@ public final class Workloads {
         return all().stream().map(Workload::name).sorted().toList();
     }
 
-    private static List<Workload> all() {
+    /** The columns every workload adds to the side-by-side view of runs, in the order of their names. */
+    public static RunColumns columns() {
+        RunColumns out = RunColumns.NONE;
+        for (Workload w : all()) {
+            out = out.plus(w.columns());
+        }
+        return out;
+    }
+
+    /** Every workload, one of each name, in the order of their names. */
+    public static List<Workload> all() {
         return ServiceLoader.load(Workload.class).stream().map(ServiceLoader.Provider::get)
                 .collect(Collectors.toMap(Workload::name, w -> w, (a, b) -> a, TreeMap::new)).values().stream()
                 .toList();

@@ -10,7 +10,11 @@ import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.BooleanSupplier;
 import org.ftlab.auction.api.ReplySize;
@@ -20,18 +24,25 @@ import org.ftlab.harness.failover.SimulatedReplicas;
 import org.ftlab.harness.failover.Strategies;
 import org.ftlab.harness.probe.Manifest;
 import org.ftlab.harness.probe.ProbeFile;
+import org.ftlab.harness.probe.ProbeTable;
 import org.ftlab.harness.probe.RunSettings;
+import org.ftlab.harness.workload.GridLine;
+import org.ftlab.harness.workload.WorkloadOptionSet;
 import org.ftlab.harness.workload.toy.PingWorkload;
+import org.ftlab.rm.api.DegreeChange;
 import org.ftlab.rm.api.FaultSpec;
 import org.ftlab.rm.api.InjectedFault;
 import org.ftlab.rm.api.ManagerStatus;
+import org.ftlab.rm.api.Platform;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine;
 
 /**
  * The grid code runs a workload it has never heard of, by the name the run directory records: a ping workload of the
- * test tree (its own operation, generator and checker), on replicas simulated in this JVM. Nothing in the grid names
- * it.
+ * test tree (its own operations, generator, checker, order and option), on replicas simulated in this JVM. Nothing in
+ * the grid names it.
  */
 class WorkloadOnSimulatedReplicasTest {
     @TempDir
@@ -66,13 +77,13 @@ class WorkloadOnSimulatedReplicasTest {
             }
 
             @Override
-            public org.ftlab.rm.api.DegreeChange.Result setDegree(int n) {
+            public DegreeChange.Result setDegree(int n) {
                 throw new UnsupportedOperationException("simulated replicas keep their degree");
             }
 
             @Override
             public FailoverClient client(Strategies.Kind kind, ClientTuning tuning, Duration giveUp,
-                    org.ftlab.rm.api.Platform platform) throws Exception {
+                    Platform platform) throws Exception {
                 // simulated replicas are reached in-process, whatever the platform
                 return replicas.client(kind, tuning, giveUp);
             }
@@ -137,7 +148,63 @@ class WorkloadOnSimulatedReplicasTest {
     }
 
     @Test
-    void anUnknownWorkloadOrViewsForAOneOperationWorkloadAreRefusedBeforeAnythingIsWritten() {
+    void aWorkloadsOptionReachesItAndItsThreeOperationsRunInTheOrderItChose() throws Exception {
+        // its option, parsed as 'ftlab grid' parses it: one of every registered workload's, added to a command line
+        CommandSpec command = CommandSpec.create();
+        WorkloadOptionSet options = WorkloadOptionSet.addTo(command);
+        new CommandLine(command).parseArgs("--greetings", "2");
+        WorkloadOptionSet.Choice choice = options.choose(new GridLine(PingWorkload.NAME, null, null, null, null,
+                null));
+        RunDirectory run = RunDirectory.create(dir, PLAN, choice.line().workload(), choice.parameters(),
+                "preconnected", "ejb", FaultSchedule.NONE, 2, 0, "simulated", dir, RunSettings.DEFAULTS);
+        StringWriter progress = new StringWriter();
+        assertTrue(GridRunner.runToEnd(lab(SimulatedReplicas.of(2)), run, new PrintWriter(progress, true)),
+                progress.toString());
+
+        Manifest m = Manifest.readAny(dir);
+        assertEquals("{\"greetings\":2}", m.workloadParameters().toString(), "the option, as the workload records it");
+        assertTrue(m.audit().passed(), m.audit().toString());
+        List<String> chosen = new ArrayList<>(List.of("hello", "hello"));
+        chosen.addAll(Collections.nCopies(30, "ping"));
+        chosen.addAll(List.of("bye", "bye"));
+        assertEquals(4, m.configsDone().size());
+        for (String block : m.configsDone()) {
+            for (List<String[]> client : rowsByClient(block).values()) {
+                List<String> measured = new ArrayList<>();
+                String last = null;
+                for (String[] row : client) {
+                    if (row[1].equals(ProbeTable.PHASE_MEASURE)) {
+                        measured.add(row[0]);
+                        last = row[0];
+                    } else if (row[1].equals(ProbeTable.PHASE_HOLD)) {
+                        assertEquals(last, row[0], block + ": a client holds with the operation it has just done");
+                    }
+                }
+                assertEquals(chosen, measured, block + ": greetings, pings, goodbyes, each client");
+                assertEquals(5, client.stream().filter(r -> r[1].equals(ProbeTable.PHASE_WARMUP)).count(), block);
+            }
+        }
+    }
+
+    /** Each client's rows of {@code block}'s probe file, in the order it sent them: (method, phase). */
+    private Map<String, List<String[]>> rowsByClient(String block) throws IOException {
+        List<String> lines = Files.readAllLines(dir.resolve("probes").resolve(block + ".csv"));
+        List<String> header = List.of(lines.get(0).split(",", -1));
+        Map<String, List<String[]>> out = new TreeMap<>();
+        Map<String, List<Long>> seqs = new TreeMap<>();
+        for (String line : lines.subList(1, lines.size())) {
+            String[] cells = line.split(",", -1);
+            String client = cells[header.indexOf("client")];
+            out.computeIfAbsent(client, k -> new ArrayList<>()).add(new String[] {cells[header.indexOf("method")],
+                cells[header.indexOf("phase")]});
+            seqs.computeIfAbsent(client, k -> new ArrayList<>()).add(Long.parseLong(cells[header.indexOf("seq")]));
+        }
+        seqs.values().forEach(s -> assertEquals(s.stream().sorted().toList(), s, "rows in the order sent"));
+        return out;
+    }
+
+    @Test
+    void anUnknownWorkloadOrCountsAWorkloadCannotTakeAreRefusedBeforeAnythingIsWritten() {
         IllegalArgumentException unknown = assertThrows(IllegalArgumentException.class, () -> create("nope"));
         assertTrue(unknown.getMessage().startsWith("unknown workload 'nope'; use one of ")
                 && unknown.getMessage().contains("auction") && unknown.getMessage().contains(PingWorkload.NAME),
@@ -147,7 +214,18 @@ class WorkloadOnSimulatedReplicasTest {
         IllegalArgumentException views = assertThrows(IllegalArgumentException.class, () -> RunDirectory.create(dir,
                 withViews, PingWorkload.NAME, "preconnected", FaultSchedule.NONE, 2, 0, "simulated", dir,
                 RunSettings.DEFAULTS));
-        assertEquals("workload toy-ping has one operation (ping): give --views 0", views.getMessage());
+        assertEquals("workload toy-ping counts its pings with --posts and its greetings with --greetings: give "
+                + "--views 0", views.getMessage(), "the workload's own words for counts it cannot take");
         assertTrue(!Files.exists(dir.resolve(Manifest.FILE)));
+    }
+
+    @Test
+    void aWorkloadsOptionGivenToARunOfAnotherWorkloadIsRefusedInItsOwnWords() {
+        CommandSpec command = CommandSpec.create();
+        WorkloadOptionSet options = WorkloadOptionSet.addTo(command);
+        new CommandLine(command).parseArgs("--greetings", "2");
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> options.choose(
+                new GridLine("auction", null, null, null, null, null)));
+        assertEquals("--greetings is workload toy-ping's; workload auction does not greet", e.getMessage());
     }
 }

@@ -2,9 +2,15 @@ package org.ftlab.harness.probe;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.PropertyNamingStrategies;
+import com.fasterxml.jackson.databind.annotation.JsonNaming;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -46,13 +52,34 @@ class ManifestTest {
                 Map.of("wildfly", "39"), "jvm", new Manifest.Host("h", "Linux", 2, 1L << 30), "rev",
                 "2026-01-01T00:00:00Z", null, List.of(), List.of(),
                 List.of(new Manifest.Segment("2026-01-01T00:00:00Z", null, null)), List.of(), List.of(), null, null,
-                "rest", new Manifest.WorkloadParameters(4, "stateful", new Manifest.StatefulTier("off", "lazy",
-                        "constant", 250, 2, 5))).withConfigDone("c01-t00-rorig-x1").withAudit(new Manifest.Audit(10, true, List.of()))
+                "rest", (ObjectNode) new ObjectMapper().readTree("{\"hot_auctions\": 4, \"tier\": \"stateful\", "
+                        + "\"stateful\": {\"determinism\": \"off\", \"checkpoint_every\": 250}}")).withConfigDone("c01-t00-rorig-x1").withAudit(new Manifest.Audit(10, true, List.of()))
                 .withFinished("complete", "2026-01-01T00:01:00Z");
         m.writeTo(dir);
         assertTrue(Files.readString(dir.resolve(Manifest.FILE)).contains("\"format_version\" : " + Manifest.FORMAT_VERSION));
         assertEquals(m, Manifest.readAny(dir));
         assertEquals("complete", Manifest.readAny(dir).segments().get(0).status(), "the last segment ended too");
+    }
+
+    /** A workload's parameters, a record of its own (as a workload keeps them). */
+    @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
+    @JsonInclude(JsonInclude.Include.NON_NULL)
+    record Knobs(Integer roundsPerClient, String mode) {
+    }
+
+    @Test
+    void aWorkloadsParametersAreWrittenAsItsRecordNamesThemAndReadBackAsThatRecord() throws Exception {
+        ObjectNode written = Manifest.workloadParametersOf(new Knobs(3, null));
+        assertEquals("{\"rounds_per_client\":3}", written.toString(), "its names, nothing for what it was not given");
+        assertEquals(new Knobs(3, null), Manifest.readWorkloadParameters(written, Knobs.class));
+        assertNull(Manifest.readWorkloadParameters(null, Knobs.class), "none recorded");
+        ObjectNode other = (ObjectNode) new ObjectMapper().readTree("{\"rounds_per_client\": 3, \"later\": true}");
+        assertEquals(new Knobs(3, null), Manifest.readWorkloadParameters(other, Knobs.class),
+                "a key it does not know is left alone");
+        ObjectNode damaged = (ObjectNode) new ObjectMapper().readTree("{\"rounds_per_client\": \"many\"}");
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                () -> Manifest.readWorkloadParameters(damaged, Knobs.class));
+        assertEquals(1, e.getMessage().lines().count(), e.getMessage());
     }
 
     @Test

@@ -1,12 +1,16 @@
 package org.ftlab.harness.bench.suites;
 
+import java.util.ArrayList;
 import java.util.List;
+import java.util.ServiceLoader;
+import org.ftlab.harness.bench.Suite;
 import org.ftlab.harness.bench.Suites;
 
 /**
- * The suites of {@code ftlab bench}, registered here and nowhere else. Their order is the order {@code --help}
- * describes them and {@code --suites} names the choices in, and, those on the lab first, the order they run in (the
- * jmh suite reads the service suite's figures).
+ * The suites of {@code ftlab bench}: the lab's own, registered here, then those a workload brings (a study of its
+ * own, registered for {@link ServiceLoader} in {@code META-INF/services/org.ftlab.harness.bench.Suite}, in that file's
+ * order). Their order is the order {@code --help} describes them and {@code --suites} names the choices in, and,
+ * those on the lab first, the order they run in (the jmh suite reads the service suite's figures).
  */
 public final class BenchSuites {
     private BenchSuites() {
@@ -14,7 +18,9 @@ public final class BenchSuites {
 
     /** A new instance of each, with its options unset: one command line's. */
     public static Suites create() {
-        return new Suites(List.of(new ServiceSuite(), new AgreementSuite(), new FailoverSuite(), new AnalysisSuite(),
-                new JmhSuite(), new AttributionSuite(), new TartSuite()));
+        List<Suite> suites = new ArrayList<>(List.of(new ServiceSuite(), new AgreementSuite(), new FailoverSuite(),
+                new AnalysisSuite(), new JmhSuite(), new AttributionSuite()));
+        ServiceLoader.load(Suite.class).forEach(suites::add);
+        return new Suites(suites);
     }
 }

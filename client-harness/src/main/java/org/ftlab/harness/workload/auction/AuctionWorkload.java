@@ -11,6 +11,7 @@ import org.ftlab.harness.failover.Call;
 import org.ftlab.harness.failover.FailoverClient;
 import org.ftlab.harness.failover.Outcome;
 import org.ftlab.harness.workload.ClientSession;
+import org.ftlab.harness.workload.OperationOrder;
 import org.ftlab.harness.workload.Workload;
 import org.ftlab.os.access.DatabaseEndpoint;
 
@@ -33,6 +34,12 @@ public final class AuctionWorkload implements Workload {
     @Override
     public List<String> operations() {
         return List.of(POST, VIEW);
+    }
+
+    /** Posts, then views: {@code --posts N --views M}. */
+    @Override
+    public OperationOrder order(int posts, int views) {
+        return OperationOrder.of(new OperationOrder.Stretch(0, posts), new OperationOrder.Stretch(1, views));
     }
 
     @Override

@@ -1,5 +1,7 @@
 package org.ftlab.harness.workload.bids;
 
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -12,9 +14,12 @@ import org.ftlab.auction.api.ReplySize;
 import org.ftlab.auction.api.RequestHeader;
 import org.ftlab.harness.failover.FailoverClient;
 import org.ftlab.harness.failover.Outcome;
-import org.ftlab.harness.probe.Manifest;
+import org.ftlab.harness.lab.ManagerClient;
 import org.ftlab.harness.workload.ClientSession;
+import org.ftlab.harness.workload.OperationOrder;
+import org.ftlab.harness.workload.RunColumns;
 import org.ftlab.harness.workload.Workload;
+import org.ftlab.harness.workload.WorkloadOptions;
 import org.ftlab.os.access.DatabaseEndpoint;
 import org.ftlab.stateful.TierSettings;
 
@@ -69,6 +74,17 @@ public final class BidsWorkload implements Workload {
         return List.of(OFFER);
     }
 
+    /** Its one operation, the plan's first count of it ({@code --bids N} is {@code --posts N --views 0}). */
+    @Override
+    public OperationOrder order(int posts, int views) {
+        return OperationOrder.single(this, posts, views);
+    }
+
+    @Override
+    public WorkloadOptions options() {
+        return new BidsOptions();
+    }
+
     /** Its checker holds the service to the values of its replies, which a sized reply does not carry. */
     @Override
     public boolean takesSizedReplies() {
@@ -76,7 +92,8 @@ public final class BidsWorkload implements Workload {
     }
 
     @Override
-    public Workload configured(Manifest.WorkloadParameters parameters) {
+    public Workload configured(ObjectNode recorded) {
+        BidsParameters parameters = BidsParameters.of(recorded);
         if (parameters == null) {
             return new BidsWorkload(DEFAULT_HOT_AUCTIONS, null);
         }
@@ -99,8 +116,8 @@ public final class BidsWorkload implements Workload {
      * stateless tier: stops one an earlier run left on the lab, so that nothing of it runs beside this run.
      */
     @Override
-    public void begin(java.nio.file.Path labRunDir) throws Exception {
-        org.ftlab.harness.lab.ManagerClient manager = org.ftlab.harness.lab.ManagerClient.forRun(labRunDir);
+    public void begin(Path labRunDir) throws Exception {
+        ManagerClient manager = ManagerClient.forRun(labRunDir);
         if (stateful != null) {
             manager.configureStatefulTier(stateful);
         } else {
@@ -140,6 +157,20 @@ public final class BidsWorkload implements Workload {
             }
             return BidsChecker.check(DatabaseEndpoint.loadForAudits(runDir), auctions, completed.values(), tables);
         };
+    }
+
+    /** On the stateful tier: its record of the run, {@code stateful.json}, written after the check. */
+    @Override
+    public void ended(Ended run) throws Exception {
+        if (stateful != null) {
+            StatefulRun.writeRecord(run);
+        }
+    }
+
+    /** The tier each run ran on, and the stateful tier's recovery time. */
+    @Override
+    public RunColumns columns() {
+        return TierColumns.COLUMNS;
     }
 
     /** One completed offer: who sent it, what it offered and what the service answered. */

@@ -1,17 +1,22 @@
 package org.ftlab.harness.workload.bids;
 
+import java.io.IOException;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.ftlab.auction.api.BidOutcome;
+import org.ftlab.auction.api.TierStatus;
 import org.ftlab.harness.lab.ManagerClient;
-import org.ftlab.harness.probe.Manifest;
 import org.ftlab.harness.probe.ProbeTable;
+import org.ftlab.harness.probe.StatefulTierRecord;
 import org.ftlab.harness.workload.Workload;
 import org.ftlab.os.access.DatabaseEndpoint;
+import org.ftlab.rm.api.FailureRecord;
 import org.ftlab.rm.api.StatefulTierReport;
 import org.ftlab.stateful.AuctionBook;
 import org.ftlab.stateful.Checkpoint;
@@ -27,14 +32,14 @@ import org.ftlab.tart.SilenceMode;
  * read from a checkpoint the primary stores at the end, and the replay oracle: the logged inputs replayed offline with
  * the same component code must give every reply the clients recorded, the final state and every checkpointed state.
  * With determinism on, a divergence is a failure; with it off (the negative control), the oracle says how far the
- * tier diverged from any replay.
+ * tier diverged from any replay. After the check, the run's {@code stateful.json} records the tier.
  */
 final class StatefulRun {
     private StatefulRun() {
     }
 
     /** The tier's settings from a run's record. */
-    static TierSettings settings(Manifest.StatefulTier s) {
+    static TierSettings settings(BidsParameters.StatefulTier s) {
         if (s == null) {
             return TierSettings.DEFAULTS;
         }
@@ -49,8 +54,8 @@ final class StatefulRun {
     }
 
     /** A run's record of the tier's settings. */
-    static Manifest.StatefulTier record(TierSettings t) {
-        return new Manifest.StatefulTier(t.order() == Order.VIRTUAL_TIME ? "on" : "off", t.silence().wireName(),
+    static BidsParameters.StatefulTier record(TierSettings t) {
+        return new BidsParameters.StatefulTier(t.order() == Order.VIRTUAL_TIME ? "on" : "off", t.silence().wireName(),
                 t.estimator().wireName(), t.checkpointEvery(), t.gateways(), t.workSpread());
     }
 
@@ -94,6 +99,21 @@ final class StatefulRun {
                 + " (the logged inputs replayed offline with the tier's code)");
     }
 
+    /**
+     * Writes the run's {@code stateful.json}: the primary's tier now, and its recovery after each of the run's
+     * failures that promoted a replica.
+     */
+    static void writeRecord(Workload.Ended run) throws IOException {
+        TierStatus now = ManagerClient.forRun(run.labRunDir()).statefulTier(false).status();
+        List<StatefulTierRecord.Recovery> recoveries = new ArrayList<>();
+        for (FailureRecord f : run.failures()) {
+            if (f.promoted() != null) {
+                recoveries.add(new StatefulTierRecord.Recovery(f.faultId(), f.tierRecovery()));
+            }
+        }
+        new StatefulTierRecord(now, recoveries).writeTo(run.runDir());
+    }
+
     /** Each hot auction's final state in the engine's book. */
     static List<BidsChecker.FinalAuction> finals(AuctionBook book, List<Long> auctions) {
         List<BidsChecker.FinalAuction> out = new ArrayList<>();
@@ -122,7 +142,7 @@ final class StatefulRun {
 
     /** The reply digests the clients recorded in their probe rows, by {@code clientId#seq}. */
     static Map<String, String> recordedDigests(List<ProbeTable> tables) {
-        Map<String, String> out = new java.util.LinkedHashMap<>();
+        Map<String, String> out = new LinkedHashMap<>();
         for (ProbeTable t : tables) {
             for (int i = 0; i < t.size(); i++) {
                 String d = t.replyDigestAt(i);
@@ -143,7 +163,7 @@ final class StatefulRun {
             Map<String, String> recorded, Collection<BidsWorkload.Offer> offers) {
         List<String> problems = new ArrayList<>();
         // one pass: each stored checkpoint is held to the replay's book when the replay reaches its message count
-        Map<Long, List<Checkpoint>> byCount = new java.util.HashMap<>();
+        Map<Long, List<Checkpoint>> byCount = new HashMap<>();
         for (Checkpoint c : stored) {
             byCount.computeIfAbsent(c.messages(), k -> new ArrayList<>()).add(c);
         }
@@ -166,7 +186,7 @@ final class StatefulRun {
             }
         }
         Map<String, Output> replies = replay.replies();
-        Map<String, BidsWorkload.Offer> byKey = new java.util.HashMap<>();
+        Map<String, BidsWorkload.Offer> byKey = new HashMap<>();
         for (BidsWorkload.Offer o : offers) {
             byKey.put(o.clientId() + "#" + o.seq(), o);
         }

@@ -1,4 +1,4 @@
-package org.ftlab.harness.bench.suites;
+package org.ftlab.harness.workload.bids.tart;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.util.List;
@@ -9,7 +9,6 @@ import org.ftlab.harness.bench.BenchReport;
 import org.ftlab.harness.bench.ServiceBench;
 import org.ftlab.harness.bench.Suite;
 import org.ftlab.harness.bench.SuiteRun;
-import org.ftlab.harness.bench.TartBench;
 
 /**
  * {@code tart}: seed 003's study, {@link TartBench}: its overhead rounds, then its crash runs; bench.json's

@@ -1,4 +1,4 @@
-package org.ftlab.harness.bench.suites;
+package org.ftlab.harness.workload.bids.tart;
 
 import java.util.List;
 import picocli.CommandLine.Option;

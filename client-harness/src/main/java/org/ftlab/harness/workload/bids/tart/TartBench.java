@@ -1,4 +1,4 @@
-package org.ftlab.harness.bench;
+package org.ftlab.harness.workload.bids.tart;
 
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -11,18 +11,20 @@ import java.util.Locale;
 import java.util.Map;
 import org.ftlab.auction.api.ReplySize;
 import org.ftlab.auction.api.TierStatus;
-import org.ftlab.harness.lab.Home;
 import org.ftlab.harness.analysis.FailoverAnalysis;
 import org.ftlab.harness.analysis.RunAnalysis;
+import org.ftlab.harness.bench.ServiceBench;
 import org.ftlab.harness.grid.FaultSchedule;
 import org.ftlab.harness.grid.GridPlan;
 import org.ftlab.harness.grid.GridRunner;
 import org.ftlab.harness.grid.RunDirectory;
+import org.ftlab.harness.lab.Home;
 import org.ftlab.harness.lab.ManagedLab;
 import org.ftlab.harness.probe.DatabaseWorkRecord;
 import org.ftlab.harness.probe.Manifest;
 import org.ftlab.harness.probe.RunSettings;
 import org.ftlab.harness.probe.StatefulTierRecord;
+import org.ftlab.harness.workload.bids.BidsParameters;
 import org.ftlab.harness.workload.bids.BidsWorkload;
 import org.ftlab.rm.api.TierRecovery;
 import org.ftlab.stateful.TierSettings;
@@ -124,7 +126,8 @@ public final class TartBench {
         GridPlan plan = new GridPlan("custom", List.of(clients), List.of(0, LOADED_THINK_MS),
                 List.of(ReplySize.ORIGINAL), bids, 0, new GridPlan.Design(warmup, 1, GridPlan.Order.SEQUENTIAL, 0L,
                         GridPlan.Arrival.CLOSED, List.of(), 0));
-        Manifest.StatefulTier tier = arm.determinism() == null ? null : new Manifest.StatefulTier(arm.determinism(),
+        BidsParameters.StatefulTier tier = arm.determinism() == null ? null
+                : new BidsParameters.StatefulTier(arm.determinism(),
                 arm.silence(), arm.estimator(), TierSettings.DEFAULTS.checkpointEvery(),
                 TierSettings.DEFAULTS.gateways(), spread);
         Path dir = fresh(String.format(Locale.ROOT, "tart-%s-spread%d-r%d", arm.name(), spread, round));
@@ -203,7 +206,7 @@ public final class TartBench {
     private CrashRun crashRun(Integer every, int round, int clients, int bids) throws Exception {
         GridPlan plan = new GridPlan("custom", List.of(clients), List.of(0), List.of(ReplySize.ORIGINAL), bids, 0,
                 GridPlan.Design.PLAIN);
-        Manifest.StatefulTier tier = every == null ? null : new Manifest.StatefulTier("on",
+        BidsParameters.StatefulTier tier = every == null ? null : new BidsParameters.StatefulTier("on",
                 TierSettings.DEFAULTS.silence().wireName(), TierSettings.DEFAULTS.estimator().wireName(), every,
                 TierSettings.DEFAULTS.gateways(), TierSettings.DEFAULTS.workSpread());
         String name = every == null ? "stateless" : "every" + every;
@@ -241,13 +244,13 @@ public final class TartBench {
                 db == null ? 0 : db.statementsPerRequest(), oracle(dir), dir.toString());
     }
 
-    private RunAnalysis.Result run(Path dir, GridPlan plan, Manifest.StatefulTier tier, FaultSchedule faults)
+    private RunAnalysis.Result run(Path dir, GridPlan plan, BidsParameters.StatefulTier tier, FaultSchedule faults)
             throws Exception {
-        Manifest.WorkloadParameters params = new Manifest.WorkloadParameters(BidsWorkload.DEFAULT_HOT_AUCTIONS,
+        BidsParameters params = new BidsParameters(BidsWorkload.DEFAULT_HOT_AUCTIONS,
                 tier == null ? "stateless" : "stateful", tier);
-        RunDirectory rd = RunDirectory.create(dir, plan, BidsWorkload.NAME, params, "preconnected", "ejb", faults,
-                lab.description().replicas(), lab.description().spares(), lab.description().database(), Home.path(),
-                RunSettings.DEFAULTS);
+        RunDirectory rd = RunDirectory.create(dir, plan, BidsWorkload.NAME, params.json(), "preconnected", "ejb",
+                faults, lab.description().replicas(), lab.description().spares(), lab.description().database(),
+                Home.path(), RunSettings.DEFAULTS);
         if (!GridRunner.runToEnd(lab, rd, out)) {
             throw new IllegalStateException("the run " + dir + " did not complete");
         }

@@ -1,0 +1,92 @@
+package org.ftlab.harness.grid;
+
+import java.io.IOException;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import org.ftlab.auction.api.MicroClock;
+import org.ftlab.harness.probe.ProbeTable;
+import org.ftlab.rm.api.FailureRecord;
+import org.ftlab.rm.api.InjectedFault;
+import org.ftlab.rm.api.ManagerStatus;
+
+/**
+ * The run's own faults and failures, those that began since it started (the lab may outlive several runs): joined to
+ * the requests they overlapped, written to {@code faults.csv}, and, at the end, waited for until the lasting ones have
+ * ended.
+ */
+final class RunFaults {
+    private final GridLab lab;
+    private final RunDirectory dir;
+    private final RunControl control;
+    /** When the run started: what began before is not its own. */
+    private final long sinceEpochUs;
+
+    RunFaults(GridLab lab, RunDirectory dir, RunControl control, long sinceEpochUs) {
+        this.lab = lab;
+        this.dir = dir;
+        this.control = control;
+        this.sinceEpochUs = sinceEpochUs;
+    }
+
+    /**
+     * Marks requests that overlapped a replica failure, from its fault's injection (or its detection) until the new
+     * primary served, and later ones that still went to the failed replica first (the client had not seen the new
+     * view yet); and requests that overlapped an injected fault that failed no replica, from injection to repair.
+     */
+    void join(List<ProbeTable> tables, ManagerStatus status) {
+        Set<String> failed = new HashSet<>();
+        for (FailureRecord f : failures(status)) {
+            failed.add(f.faultId());
+            long from = f.startEpochUs();
+            long to = Math.max(f.promotedEpochUs(), f.detectedEpochUs());
+            for (ProbeTable t : tables) {
+                t.markOverlapping(f.faultId(), from, to);
+                t.markDivertedFrom(f.faultId(), f.replica(), from);
+            }
+        }
+        for (InjectedFault f : faults(status)) {
+            if (!failed.contains(f.faultId())) {
+                long to = f.active() ? MicroClock.nowEpochMicros() : f.repairedEpochUs();
+                for (ProbeTable t : tables) {
+                    t.markOverlapping(f.faultId(), f.injectedEpochUs(), to);
+                }
+            }
+        }
+    }
+
+    /** The lab's failures that began during this run. */
+    List<FailureRecord> failures(ManagerStatus status) {
+        return status.failures().stream().filter(f -> f.startEpochUs() >= sinceEpochUs).toList();
+    }
+
+    /** The faults injected during this run. */
+    List<InjectedFault> faults(ManagerStatus status) {
+        return status.faults().stream().filter(f -> f.injectedEpochUs() >= sinceEpochUs).toList();
+    }
+
+    /** This segment's {@code faults.csv}, as {@code status} has the run's faults and failures. */
+    void write(ManagerStatus status) throws IOException {
+        dir.writeFaults(faults(status), failures(status));
+    }
+
+    /**
+     * Waits until every lasting fault of this run has ended (after its duration, or sooner by a fence), so that
+     * {@code faults.csv} records how each ended: the last fault of a schedule may outlast the last block by up to its
+     * duration. Not after an abort, whose lab is stopping and undoes them; a crash ends with its replacement, which a
+     * record of the run does not wait for.
+     */
+    void awaitLastingEnded() throws IOException, InterruptedException {
+        long deadlineUs = 0;
+        for (InjectedFault f : faults(lab.status())) {
+            if (f.spec().kind().lasts() && f.active()) {
+                deadlineUs = Math.max(deadlineUs, f.injectedEpochUs() + 1000 * f.spec().durationMillis());
+            }
+        }
+        deadlineUs += 10_000_000; // the manager's repair thread, and the fence's, take milliseconds: ample
+        while (control.going() && MicroClock.nowEpochMicros() < deadlineUs && faults(lab.status()).stream()
+                .anyMatch(f -> f.spec().kind().lasts() && f.active())) {
+            Thread.sleep(50);
+        }
+    }
+}
