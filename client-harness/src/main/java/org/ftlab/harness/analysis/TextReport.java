@@ -1,12 +1,19 @@
 package org.ftlab.harness.analysis;
 
+import java.io.IOException;
 import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
 import java.util.stream.Collectors;
 import org.ftlab.harness.attribution.Attribution;
 import org.ftlab.harness.attribution.InjectedStalls;
+import org.ftlab.harness.probe.DatabaseWorkRecord;
+import org.ftlab.harness.probe.StatefulTierRecord;
 
 /** The analysis as text on a terminal: what {@code ftlab analyze} and the demo print. */
 public final class TextReport {
@@ -67,7 +74,7 @@ public final class TextReport {
         List<RunAnalysis.LoadCorrelation> load = result.loadCorrelations();
         if (!load.isEmpty()) {
             RunAnalysis.LoadCorrelation strongest = load.stream().filter(c -> !Double.isNaN(c.rhoMaxOverMean()))
-                    .max(java.util.Comparator.comparingDouble(c -> Math.abs(c.rhoMaxOverMean()))).orElse(load.get(0));
+                    .max(Comparator.comparingDouble(c -> Math.abs(c.rhoMaxOverMean()))).orElse(load.get(0));
             out.printf(Locale.ROOT, "outliers vs the processes' load (seed 000 Finding IV): %d metrics over the blocks; "
                     + "the strongest with max ÷ mean: %s, ρ = %.3f (p = %.3g); all in summary.json outliers_vs_load%n",
                     load.size(), strongest.metric(), strongest.rhoMaxOverMean(), strongest.pMaxOverMean());
@@ -128,7 +135,7 @@ public final class TextReport {
                         p.phase(), p.count(), p.meanUs() / 1e3, p.medianUs() / 1e3, p.minUs() / 1e3,
                         p.maxUs() / 1e3);
             }
-            java.util.Set<String> strategies = new java.util.TreeSet<>(f.phasesByStrategy().keySet());
+            Set<String> strategies = new TreeSet<>(f.phasesByStrategy().keySet());
             strategies.addAll(f.faultFreeByStrategy().keySet());
             for (String s : strategies) {
                 out.printf(Locale.ROOT, "  %s:", s);
@@ -176,6 +183,22 @@ public final class TextReport {
             }
         }
         out.flush();
+    }
+
+    /** The stateful tier's lines of a run's report, if the run was on it. */
+    public static void printStatefulTier(PrintWriter out, Path runDir) throws IOException {
+        StatefulTierRecord tier = StatefulTierRecord.readFrom(runDir);
+        if (tier != null) {
+            StatefulTierSection.print(out, tier);
+        }
+    }
+
+    /** The database's work line of a run's report, if the run recorded it. */
+    public static void printDatabaseWork(PrintWriter out, Path runDir) throws IOException {
+        DatabaseWorkRecord db = DatabaseWorkRecord.readFrom(runDir);
+        if (db != null) {
+            DatabaseWorkSection.print(out, db);
+        }
     }
 
     /** The side-by-side table: one row per run. */

@@ -74,8 +74,8 @@ public final class AnalyzeCommand implements Callable<Integer> {
         RunAnalysis.write(runDir, result);
         PrintWriter out = spec.commandLine().getOut();
         TextReport.print(out, result);
-        RunAnalysis.printStatefulTier(out, runDir);
-        RunAnalysis.printDatabaseWork(out, runDir);
+        TextReport.printStatefulTier(out, runDir);
+        TextReport.printDatabaseWork(out, runDir);
         if (!others.isEmpty()) {
             Path page = SideBySide.write(runDir.resolve("report"), rows);
             TextReport.printSideBySide(out, rows);

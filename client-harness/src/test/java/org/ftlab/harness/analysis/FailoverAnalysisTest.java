@@ -11,6 +11,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import org.ftlab.harness.probe.ProbeTable;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -171,7 +172,7 @@ class FailoverAnalysisTest {
         assertEquals(3, red.extraRequests());
         assertEquals(2, red.hedgedAnswers());
         assertEquals(1, red.falseSuspicions());
-        assertEquals(java.util.Map.of("r1", 100L, "r2", 103L), red.answeredBy());
+        assertEquals(Map.of("r1", 100L, "r2", 103L), red.answeredBy());
         FailoverAnalysis.Handover h = r.faults().get(0).handover();
         assertEquals("r1", h.oldReplica());
         assertEquals("r2", h.newReplica());
