@@ -76,11 +76,12 @@ public final class FailoverAnalysis {
         }
 
         /**
-         * The demerits of {@code failed} failed requests, {@code over2s} requests over 2 s, {@code over1s} over 1 s
-         * and {@code excessUs} of waiting above the fault-free mean, each weighed by its weight.
+         * The demerits of {@code failedRequests} failed requests, {@code requestsOver2s} requests over 2 s,
+         * {@code requestsOver1s} over 1 s and {@code excessUs} of waiting above the fault-free mean, summed over
+         * requests: each weighed by its weight.
          */
-        double total(int failed, int over2s, int over1s, double excessUs) {
-            return failed * this.failed + over2s * this.over2s + over1s * this.over1s
+        double total(int failedRequests, int requestsOver2s, int requestsOver1s, double excessUs) {
+            return failedRequests * failed + requestsOver2s * over2s + requestsOver1s * over1s
                     + excessUs / 1e6 * excessSecond;
         }
     }
