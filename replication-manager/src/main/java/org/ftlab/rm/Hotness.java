@@ -7,9 +7,9 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.LongSupplier;
 import java.util.function.Supplier;
-import org.ftlab.rm.os.CompiledCode;
-import org.ftlab.rm.os.InlinedCode;
-import org.ftlab.rm.os.SamplerThread;
+import org.ftlab.os.CompiledCode;
+import org.ftlab.os.InlinedCode;
+import org.ftlab.os.SamplerThread;
 import org.ftlab.rm.replica.RequestPath;
 
 /**

@@ -1,7 +1,7 @@
 package org.ftlab.rm;
 
 import java.io.IOException;
-import org.ftlab.rm.os.CompiledCode;
+import org.ftlab.os.CompiledCode;
 import org.ftlab.rm.replica.RequestPath;
 
 /**

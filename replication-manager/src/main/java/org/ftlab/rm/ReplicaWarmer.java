@@ -21,9 +21,9 @@ import org.ftlab.auction.api.AuctionService;
 import org.ftlab.auction.api.ReplicaProperties;
 import org.ftlab.auction.api.ReplySize;
 import org.ftlab.auction.api.RequestHeader;
-import org.ftlab.rm.api.ApplicationUser;
+import org.ftlab.auction.client.ServiceConnection;
+import org.ftlab.os.access.ApplicationUser;
 import org.ftlab.rm.api.Platform;
-import org.ftlab.rm.api.ServiceConnection;
 import org.ftlab.rm.replica.Replica;
 
 /**

@@ -13,7 +13,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicLong;
-import org.ftlab.rm.os.CompiledCode;
+import org.ftlab.os.CompiledCode;
 import org.junit.jupiter.api.Test;
 
 /** A replica is hot while it has compiled at the top tier nearly all the request path any primary has. */

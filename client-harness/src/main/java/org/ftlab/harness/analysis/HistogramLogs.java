@@ -9,7 +9,7 @@ import java.nio.file.Path;
 import java.util.List;
 import org.HdrHistogram.Histogram;
 import org.HdrHistogram.HistogramLogWriter;
-import org.ftlab.rm.os.AtomicFiles;
+import org.ftlab.os.AtomicFiles;
 
 /**
  * {@code report/histograms/<block>.hlog}: each block's latency histograms in HdrHistogram's log format, so that

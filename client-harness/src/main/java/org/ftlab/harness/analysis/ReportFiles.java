@@ -6,7 +6,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import org.ftlab.harness.probe.DatabaseWorkRecord;
 import org.ftlab.harness.probe.StatefulTierRecord;
-import org.ftlab.rm.os.AtomicFiles;
+import org.ftlab.os.AtomicFiles;
 
 /**
  * The report files of an analysed run, in {@code report/}: {@code histograms/<block>.hlog}, {@code summary.csv},

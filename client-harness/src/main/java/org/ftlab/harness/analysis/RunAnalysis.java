@@ -11,7 +11,7 @@ import org.ftlab.harness.attribution.RunEvents;
 import org.ftlab.harness.probe.FaultRecord;
 import org.ftlab.harness.probe.FaultsCsv;
 import org.ftlab.harness.probe.ProbeFile;
-import org.ftlab.rm.os.AtomicFiles;
+import org.ftlab.os.AtomicFiles;
 
 /**
  * The statistics of a grid run directory, one configuration file at a time (so memory stays bounded by the largest

@@ -11,9 +11,9 @@ import java.util.Map;
 import java.util.TreeMap;
 import jdk.jfr.consumer.RecordedEvent;
 import jdk.jfr.consumer.RecordingFile;
-import org.ftlab.rm.api.DatabaseLockWait;
-import org.ftlab.rm.api.HostCpuSample;
-import org.ftlab.rm.api.ProcessSample;
+import org.ftlab.os.jfr.DatabaseLockWait;
+import org.ftlab.os.jfr.HostCpuSample;
+import org.ftlab.os.jfr.ProcessSample;
 
 /**
  * The stalls in one process's JDK Flight Recorder file ({@code events/<process>-seg<N>.jfr}): each safepoint, from

@@ -19,7 +19,7 @@ import org.ftlab.harness.grid.RunDirectory;
 import org.ftlab.harness.lab.Home;
 import org.ftlab.harness.lab.ManagedLab;
 import org.ftlab.harness.probe.RunSettings;
-import org.ftlab.rm.api.DatabaseEndpoint;
+import org.ftlab.os.access.DatabaseEndpoint;
 import org.ftlab.rm.api.ReplicaState;
 import org.ftlab.rm.api.ReplicaStatus;
 

@@ -23,7 +23,7 @@ import org.ftlab.harness.failover.FailoverClient;
 import org.ftlab.harness.failover.Outcome;
 import org.ftlab.harness.lab.ManagedLab;
 import org.ftlab.harness.probe.ProbeTable;
-import org.ftlab.rm.api.DatabaseEndpoint;
+import org.ftlab.os.access.DatabaseEndpoint;
 
 /**
  * Fault-free latency and throughput of the service against the floors of the same stack, measured in rounds so that

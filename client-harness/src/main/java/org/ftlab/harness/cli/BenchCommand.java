@@ -26,8 +26,8 @@ import org.ftlab.harness.bench.AgreementBench;
 import org.ftlab.harness.bench.AttributionBench;
 import org.ftlab.harness.bench.FailoverBench;
 import org.ftlab.harness.bench.ServiceBench;
-import org.ftlab.harness.bench.TartBench;
 import org.ftlab.harness.bench.SyntheticRun;
+import org.ftlab.harness.bench.TartBench;
 import org.ftlab.harness.bench.jmh.ProbeBenchmarks;
 import org.ftlab.harness.failover.Strategies;
 import org.ftlab.harness.lab.ManagedLab;
@@ -442,7 +442,7 @@ public final class BenchCommand implements Callable<Integer> {
                     a.probesPerMessage().median(), a.statementsPerRequest().median()));
         }
         // kept at once: the crash runs that follow may fail or be stopped, the overhead rounds stay measured
-        org.ftlab.rm.os.AtomicFiles.write(dir.resolve("bench.json"), json.writeValueAsString(root));
+        org.ftlab.os.AtomicFiles.write(dir.resolve("bench.json"), json.writeValueAsString(root));
     }
 
     private static String range(ServiceBench.Spread s, String format) {

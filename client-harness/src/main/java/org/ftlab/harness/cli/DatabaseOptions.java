@@ -1,6 +1,6 @@
 package org.ftlab.harness.cli;
 
-import org.ftlab.rm.api.DatabaseEndpoint;
+import org.ftlab.os.access.DatabaseEndpoint;
 import picocli.CommandLine.Option;
 
 /** The database options shared by the commands that start a lab. */

@@ -7,7 +7,7 @@ import java.util.concurrent.Callable;
 import org.ftlab.auction.api.ReplySize;
 import org.ftlab.harness.demo.DemoRun;
 import org.ftlab.harness.grid.GridPlan;
-import org.ftlab.rm.api.DatabaseEndpoint;
+import org.ftlab.os.access.DatabaseEndpoint;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;

@@ -8,7 +8,7 @@ import java.nio.file.Path;
 import java.util.Properties;
 import java.util.concurrent.Callable;
 import java.util.regex.Pattern;
-import org.ftlab.rm.os.AtomicFiles;
+import org.ftlab.os.AtomicFiles;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;

@@ -24,11 +24,11 @@ import org.ftlab.harness.grid.RunSummary;
 import org.ftlab.harness.grid.SegmentEvents;
 import org.ftlab.harness.lab.Home;
 import org.ftlab.harness.lab.ManagedLab;
-import org.ftlab.rm.api.DatabaseEndpoint;
+import org.ftlab.os.AtomicFiles;
+import org.ftlab.os.access.DatabaseEndpoint;
 import org.ftlab.rm.api.ManagerStatus;
 import org.ftlab.rm.api.Observe;
 import org.ftlab.rm.api.ReplicaStatus;
-import org.ftlab.rm.os.AtomicFiles;
 
 /**
  * The demo: one lab (Replication Manager, Fault Detector, database, replicas), then the quick 48-configuration grid,

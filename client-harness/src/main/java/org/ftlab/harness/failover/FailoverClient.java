@@ -4,11 +4,11 @@ import java.io.IOException;
 import java.time.Duration;
 import javax.naming.NamingException;
 import org.ftlab.auction.api.AuctionException;
+import org.ftlab.auction.client.ServiceConnection;
 import org.ftlab.harness.lab.ManagerClient;
-import org.ftlab.rm.api.ApplicationUser;
-import org.ftlab.rm.api.PrimaryBackupView;
+import org.ftlab.os.access.ApplicationUser;
 import org.ftlab.rm.api.Platform;
-import org.ftlab.rm.api.ServiceConnection;
+import org.ftlab.rm.api.PrimaryBackupView;
 
 /**
  * A client's fault-tolerant view of the service: one {@link FailoverStrategy}, chosen by name, working through the
@@ -90,7 +90,7 @@ public final class FailoverClient implements AutoCloseable {
                     throw new IllegalArgumentException(WildFlyClusterStrategy.NAME + " is WildFly's remote EJB "
                             + "client: it runs over --platform ejb only, not " + platform.wireName());
                 }
-                return org.ftlab.rm.api.ClusterConnection.open(members.stream().map(PrimaryBackupView.Member::uri)
+                return org.ftlab.auction.client.ClusterConnection.open(members.stream().map(PrimaryBackupView.Member::uri)
                         .toList(), user.username(), user.password(), invocationTimeoutMillis);
             }
         };

@@ -17,8 +17,8 @@ import javax.naming.NamingException;
 import org.ftlab.auction.api.AuctionException;
 import org.ftlab.auction.api.AuctionService;
 import org.ftlab.auction.api.MicroClock;
+import org.ftlab.auction.client.ServiceConnection;
 import org.ftlab.rm.api.PrimaryBackupView;
-import org.ftlab.rm.api.ServiceConnection;
 
 /**
  * The mechanism every fail-over strategy works with, and no policy: one client's connections to replicas, the replica
@@ -83,7 +83,7 @@ public final class ReplicaSet implements AutoCloseable {
         /**
          * One connection to all of {@code members} through the middleware's own cluster support, which chooses a
          * member for each call and fails over by itself (WildFly's clustering: {@link
-         * org.ftlab.rm.api.ClusterConnection}); every call bounded by {@code invocationTimeoutMillis}.
+         * org.ftlab.auction.client.ClusterConnection}); every call bounded by {@code invocationTimeoutMillis}.
          */
         default ServiceConnection connectCluster(List<PrimaryBackupView.Member> members, long invocationTimeoutMillis)
                 throws NamingException {

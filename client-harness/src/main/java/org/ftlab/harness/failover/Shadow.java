@@ -13,8 +13,8 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.stream.Collectors;
 import javax.naming.NamingException;
 import org.ftlab.auction.api.AuctionException;
+import org.ftlab.auction.client.ServiceConnection;
 import org.ftlab.rm.api.PrimaryBackupView;
-import org.ftlab.rm.api.ServiceConnection;
 
 /**
  * Shadow traffic (request mirroring, as a proxy's mirror policy does it): a sampled share of a client's answered

@@ -13,11 +13,11 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import javax.naming.NamingException;
 import org.ftlab.auction.api.AuctionService;
+import org.ftlab.auction.client.ServiceConnection;
 import org.ftlab.rm.api.ManagerStatus;
 import org.ftlab.rm.api.PrimaryBackupView;
 import org.ftlab.rm.api.ReplicaState;
 import org.ftlab.rm.api.ReplicaStatus;
-import org.ftlab.rm.api.ServiceConnection;
 
 /**
  * Replicas in this JVM for a strategy's unit tests, the test kit of plug-in strategies (docs/labs/plugins.md): a

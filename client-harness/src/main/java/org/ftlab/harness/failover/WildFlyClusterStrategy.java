@@ -9,12 +9,12 @@ import javax.naming.NamingException;
 import org.ftlab.auction.api.AuctionException;
 import org.ftlab.auction.api.MicroClock;
 import org.ftlab.auction.api.Reply;
+import org.ftlab.auction.client.ServiceConnection;
 import org.ftlab.rm.api.PrimaryBackupView;
-import org.ftlab.rm.api.ServiceConnection;
 
 /**
  * The baseline: WildFly's own clustering in place of ftlab's fail-over (docs/architecture.md, "The baseline"). Every
- * request goes through one cluster-aware remote EJB proxy ({@link org.ftlab.rm.api.ClusterConnection}); the EJB
+ * request goes through one cluster-aware remote EJB proxy ({@link org.ftlab.auction.client.ClusterConnection}); the EJB
  * client chooses the member for each call (at random among the cluster's members it knows, whatever the view says)
  * and sends again by itself a call it could not send (a member found dead before sending). What no WildFly
  * mechanism does is resend a call in flight when its member crashed or hung (the client cannot know whether it ran):
@@ -25,7 +25,7 @@ import org.ftlab.rm.api.ServiceConnection;
  * a WildFly client configures it.
  *
  * <p>Which member served a call is read from its reply; which member a failed call went to, from the destination the
- * EJB client chose (observed, not decided, by {@link org.ftlab.rm.api.ClusterConnection#lastDestination()}).
+ * EJB client chose (observed, not decided, by {@link org.ftlab.auction.client.ClusterConnection#lastDestination()}).
  */
 final class WildFlyClusterStrategy implements FailoverStrategy, AutoCloseable {
     /** The name users give ({@code --strategy wildfly-cluster}). */
@@ -94,7 +94,7 @@ final class WildFlyClusterStrategy implements FailoverStrategy, AutoCloseable {
 
     /** The replica the EJB client sent this thread's last call to, by name where a view named it. */
     private String lastMember() {
-        URI destination = org.ftlab.rm.api.ClusterConnection.lastDestination();
+        URI destination = org.ftlab.auction.client.ClusterConnection.lastDestination();
         if (destination == null) {
             return "cluster";
         }

@@ -28,11 +28,11 @@ import org.ftlab.harness.probe.ProbeTable;
 import org.ftlab.harness.probe.RunSettings;
 import org.ftlab.harness.workload.Workload;
 import org.ftlab.harness.workload.Workloads;
+import org.ftlab.os.AtomicFiles;
 import org.ftlab.rm.api.FailureRecord;
 import org.ftlab.rm.api.FaultKind;
 import org.ftlab.rm.api.FaultSpec;
 import org.ftlab.rm.api.InjectedFault;
-import org.ftlab.rm.os.AtomicFiles;
 
 /**
  * A grid run's directory, the public interface users' scripts read (docs/probe-format.md): {@code manifest.json},

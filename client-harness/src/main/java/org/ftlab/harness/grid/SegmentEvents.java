@@ -10,10 +10,10 @@ import java.util.Map;
 import java.util.TreeMap;
 import org.ftlab.harness.attribution.Attribution;
 import org.ftlab.harness.lab.ManagedLab;
+import org.ftlab.os.FlightRecording;
+import org.ftlab.os.host.HostSampler;
 import org.ftlab.rm.api.EventDump;
 import org.ftlab.rm.api.Observe;
-import org.ftlab.rm.host.HostSampler;
-import org.ftlab.rm.os.FlightRecording;
 
 /**
  * A grid segment's recorded events (docs/probe-format.md, {@code events/}): this JVM records itself from

@@ -9,7 +9,7 @@ import java.sql.Statement;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import org.ftlab.rm.api.DatabaseEndpoint;
+import org.ftlab.os.access.DatabaseEndpoint;
 
 /** The lab database's own work counters ({@code SHOW GLOBAL STATUS}), read over the lab's audit connection. */
 public final class DatabaseCounters {

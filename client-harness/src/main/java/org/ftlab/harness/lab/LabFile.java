@@ -9,7 +9,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Optional;
-import org.ftlab.rm.os.AtomicFiles;
+import org.ftlab.os.AtomicFiles;
 
 /**
  * A lab's {@code lab.json}: what a grid run on a lab it did not start ({@code ftlab grid --lab DIR}) needs to know of

@@ -10,17 +10,17 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.function.BooleanSupplier;
-import org.ftlab.rm.api.ApplicationUser;
-import org.ftlab.rm.api.DatabaseEndpoint;
+import org.ftlab.os.ChildJvm;
+import org.ftlab.os.Jcmd;
+import org.ftlab.os.OrphanGuard;
+import org.ftlab.os.ProcessTools;
+import org.ftlab.os.access.ApplicationUser;
+import org.ftlab.os.access.DatabaseEndpoint;
+import org.ftlab.os.net.VirtualNetwork;
 import org.ftlab.rm.api.ManagerEndpoint;
 import org.ftlab.rm.api.ManagerStatus;
 import org.ftlab.rm.api.NetworkLayout;
 import org.ftlab.rm.api.Observe;
-import org.ftlab.rm.net.VirtualNetwork;
-import org.ftlab.rm.os.ChildJvm;
-import org.ftlab.rm.os.Jcmd;
-import org.ftlab.rm.os.OrphanGuard;
-import org.ftlab.rm.os.ProcessTools;
 
 /**
  * The lab as the harness sees it: a Replication Manager process (which starts the Fault Detector, the database and

@@ -8,11 +8,11 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
+import org.ftlab.os.AtomicFiles;
+import org.ftlab.os.ChildJvm;
+import org.ftlab.os.Janitor;
+import org.ftlab.os.net.VirtualNetwork;
 import org.ftlab.rm.api.NetworkLayout;
-import org.ftlab.rm.net.VirtualNetwork;
-import org.ftlab.rm.os.AtomicFiles;
-import org.ftlab.rm.os.ChildJvm;
-import org.ftlab.rm.os.Janitor;
 
 /**
  * Runs an ftlab command with every part of the lab on a host of its own ({@code --topology netns}): this process

@@ -13,8 +13,8 @@ import java.util.Map;
 import java.util.function.Function;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
+import org.ftlab.os.AtomicFiles;
 import org.ftlab.rm.api.FaultKind;
-import org.ftlab.rm.os.AtomicFiles;
 
 /**
  * {@code faults.csv} (and {@code faults-N.csv} of a resumed segment), the one reader and writer of it: one row per

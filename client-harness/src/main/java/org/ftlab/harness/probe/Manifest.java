@@ -12,7 +12,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import org.ftlab.rm.os.AtomicFiles;
+import org.ftlab.os.AtomicFiles;
 
 /**
  * A run directory's {@code manifest.json}, the one reader and writer of it (docs/probe-format.md): how the run was

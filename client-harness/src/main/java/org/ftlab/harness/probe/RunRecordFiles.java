@@ -7,7 +7,7 @@ import com.fasterxml.jackson.databind.SerializationFeature;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import org.ftlab.rm.os.AtomicFiles;
+import org.ftlab.os.AtomicFiles;
 
 /** A run's small JSON records ({@code stateful.json}, {@code database.json}): snake_case, written whole, atomically. */
 final class RunRecordFiles {

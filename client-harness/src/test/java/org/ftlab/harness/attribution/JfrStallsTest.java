@@ -11,9 +11,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import jdk.jfr.Recording;
-import org.ftlab.rm.api.DatabaseLockWait;
-import org.ftlab.rm.api.HostCpuSample;
-import org.ftlab.rm.api.ProcessSample;
+import org.ftlab.os.jfr.DatabaseLockWait;
+import org.ftlab.os.jfr.HostCpuSample;
+import org.ftlab.os.jfr.ProcessSample;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 

@@ -25,8 +25,8 @@ import org.ftlab.auction.api.LoginToken;
 import org.ftlab.auction.api.Reply;
 import org.ftlab.auction.api.ReplySize;
 import org.ftlab.auction.api.RequestHeader;
+import org.ftlab.auction.client.ReplicaConnection;
 import org.ftlab.rm.LocalLab;
-import org.ftlab.rm.api.ReplicaConnection;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 

@@ -10,10 +10,10 @@ import java.util.List;
 import org.ftlab.harness.failover.InvocationTimeout;
 import org.ftlab.harness.failover.Outcome;
 import org.ftlab.harness.lab.ManagedLab;
+import org.ftlab.os.Undo;
 import org.ftlab.rm.api.ManagerStatus;
 import org.ftlab.rm.api.ReplicaStatus;
 import org.ftlab.rm.fault.ProcessFaults;
-import org.ftlab.rm.os.Undo;
 import org.junit.jupiter.api.Test;
 
 /**

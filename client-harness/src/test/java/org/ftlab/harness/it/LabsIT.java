@@ -15,8 +15,8 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import org.ftlab.rm.net.VirtualNetwork;
-import org.ftlab.rm.os.Cgroup;
+import org.ftlab.os.Cgroup;
+import org.ftlab.os.net.VirtualNetwork;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 

@@ -17,10 +17,10 @@ import org.ftlab.harness.cli.FtlabCommand;
 import org.ftlab.harness.grid.FaultSchedule;
 import org.ftlab.harness.probe.FaultRecord;
 import org.ftlab.harness.probe.FaultsCsv;
+import org.ftlab.os.Cgroup;
+import org.ftlab.os.ProcessTools;
+import org.ftlab.os.net.VirtualNetwork;
 import org.ftlab.rm.api.FaultKind;
-import org.ftlab.rm.net.VirtualNetwork;
-import org.ftlab.rm.os.Cgroup;
-import org.ftlab.rm.os.ProcessTools;
 import org.junit.jupiter.api.Test;
 
 /**

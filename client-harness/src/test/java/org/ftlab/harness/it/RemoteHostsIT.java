@@ -17,11 +17,11 @@ import java.util.stream.Stream;
 import org.ftlab.harness.cli.FtlabCommand;
 import org.ftlab.harness.probe.FaultRecord;
 import org.ftlab.harness.probe.FaultsCsv;
+import org.ftlab.os.Placement;
+import org.ftlab.os.ProcessTools;
+import org.ftlab.os.net.Hosts;
+import org.ftlab.os.net.VirtualNetwork;
 import org.ftlab.rm.api.FaultKind;
-import org.ftlab.rm.net.Hosts;
-import org.ftlab.rm.net.VirtualNetwork;
-import org.ftlab.rm.os.Placement;
-import org.ftlab.rm.os.ProcessTools;
 import org.junit.jupiter.api.Test;
 
 /**

@@ -12,10 +12,10 @@ import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.Statement;
 import java.util.List;
-import org.ftlab.rm.api.DatabaseEndpoint;
+import org.ftlab.os.ProcessTools;
+import org.ftlab.os.access.DatabaseEndpoint;
 import org.ftlab.rm.db.EmbeddedDatabase;
 import org.ftlab.rm.db.SessionFence;
-import org.ftlab.rm.os.ProcessTools;
 import org.junit.jupiter.api.Test;
 
 /**

@@ -11,7 +11,7 @@ import java.security.SecureRandom;
 import java.util.Base64;
 import java.util.HexFormat;
 import java.util.Properties;
-import org.ftlab.rm.os.AtomicFiles;
+import org.ftlab.os.AtomicFiles;
 
 /**
  * The application user that remote EJB clients authenticate as (SASL DIGEST-MD5 against WildFly's ApplicationRealm).

@@ -9,7 +9,7 @@ import java.util.Locale;
 import java.util.Optional;
 import java.util.Set;
 import java.util.stream.Collectors;
-import org.ftlab.rm.os.Cgroup;
+import org.ftlab.os.Cgroup;
 
 /**
  * The faults ftlab injects, one vocabulary for the manager's API, schedules, {@code faults.csv}, the analysis and the

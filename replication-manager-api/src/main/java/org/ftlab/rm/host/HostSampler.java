@@ -1,4 +1,4 @@
-package org.ftlab.rm.host;
+package org.ftlab.os.host;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -7,9 +7,9 @@ import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.function.Supplier;
-import org.ftlab.rm.api.HostCpuSample;
-import org.ftlab.rm.api.ProcessSample;
-import org.ftlab.rm.os.SamplerThread;
+import org.ftlab.os.SamplerThread;
+import org.ftlab.os.jfr.HostCpuSample;
+import org.ftlab.os.jfr.ProcessSample;
 
 /**
  * Samples the host and the lab's processes into this JVM's flight recording (the manager's; a harness samples

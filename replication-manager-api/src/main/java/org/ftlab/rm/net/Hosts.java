@@ -1,4 +1,4 @@
-package org.ftlab.rm.net;
+package org.ftlab.os.net;
 
 import java.io.IOException;
 import java.net.InetAddress;
@@ -9,9 +9,9 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
-import org.ftlab.rm.os.Placement;
-import org.ftlab.rm.os.ProcessTools;
-import org.ftlab.rm.os.SshHost;
+import org.ftlab.os.Placement;
+import org.ftlab.os.ProcessTools;
+import org.ftlab.os.SshHost;
 
 /**
  * The machines of a {@code --hosts} lab, read from a small text file (docs/running.md): the database on one, the

@@ -1,4 +1,4 @@
-package org.ftlab.rm.net;
+package org.ftlab.os.net;
 
 import java.io.IOException;
 import java.nio.file.Files;
@@ -7,11 +7,11 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
+import org.ftlab.os.Janitor;
+import org.ftlab.os.Placement;
+import org.ftlab.os.ProcessTools;
+import org.ftlab.os.Undo;
 import org.ftlab.rm.api.NetworkLayout;
-import org.ftlab.rm.os.Janitor;
-import org.ftlab.rm.os.Placement;
-import org.ftlab.rm.os.ProcessTools;
-import org.ftlab.rm.os.Undo;
 
 /**
  * The lab's hosts on a virtual network (Linux network namespaces as root): one switch namespace holding a bridge,

@@ -1,4 +1,4 @@
-package org.ftlab.rm.os;
+package org.ftlab.os;
 
 import com.sun.tools.attach.AttachNotSupportedException;
 import com.sun.tools.attach.VirtualMachine;

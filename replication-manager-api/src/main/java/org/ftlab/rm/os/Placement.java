@@ -1,4 +1,4 @@
-package org.ftlab.rm.os;
+package org.ftlab.os;
 
 import java.io.IOException;
 import java.util.ArrayList;

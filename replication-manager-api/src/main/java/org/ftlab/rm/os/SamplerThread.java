@@ -1,4 +1,4 @@
-package org.ftlab.rm.os;
+package org.ftlab.os;
 
 /**
  * The daemon thread of a sampler that reads something every few ms until closed (the manager's lock-wait and host

@@ -1,4 +1,4 @@
-package org.ftlab.rm.host;
+package org.ftlab.os.host;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -10,8 +10,8 @@ import java.util.Map;
 import jdk.jfr.Recording;
 import jdk.jfr.consumer.RecordedEvent;
 import jdk.jfr.consumer.RecordingFile;
-import org.ftlab.rm.api.HostCpuSample;
-import org.ftlab.rm.api.ProcessSample;
+import org.ftlab.os.jfr.HostCpuSample;
+import org.ftlab.os.jfr.ProcessSample;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 

@@ -1,4 +1,4 @@
-package org.ftlab.rm.net;
+package org.ftlab.os.net;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -10,10 +10,10 @@ import java.io.IOException;
 import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
-import org.ftlab.rm.os.Janitor;
-import org.ftlab.rm.os.Placement;
-import org.ftlab.rm.os.ProcessTools;
-import org.ftlab.rm.os.Undo;
+import org.ftlab.os.Janitor;
+import org.ftlab.os.Placement;
+import org.ftlab.os.ProcessTools;
+import org.ftlab.os.Undo;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;

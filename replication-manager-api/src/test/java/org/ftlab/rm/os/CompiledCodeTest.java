@@ -1,4 +1,4 @@
-package org.ftlab.rm.os;
+package org.ftlab.os;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -83,7 +83,7 @@ class CompiledCodeTest {
             assertTrue(ProcessTools.awaitOutput(child, console, Duration.ofSeconds(60),
                     out -> out.contains("ready") ? true : null) != null, "the child ran its loop");
             CompiledCode code = CompiledCode.of(child.pid());
-            assertEquals(Set.of("org.ftlab.rm.os.CompiledCodeTest$Hot.work(J)J"),
+            assertEquals(Set.of("org.ftlab.os.CompiledCodeTest$Hot.work(J)J"),
                     code.atTier(CompiledCode.TOP_TIER, m -> m.contains("Hot.work")), code.tiers().size() + " methods");
             // the whole list, as the JDK's own jcmd prints it (the idle child compiles little meanwhile)
             CompiledCode tool = CompiledCode.parse(ProcessTools.run(java.util.List.of(Path.of(

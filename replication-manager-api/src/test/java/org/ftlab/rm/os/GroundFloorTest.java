@@ -1,4 +1,4 @@
-package org.ftlab.rm.os;
+package org.ftlab.os;
 
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
 import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
@@ -20,7 +20,7 @@ class GroundFloorTest {
 
     @ArchTest
     static final ArchRule theGroundFloorUsesNoOtherPackageOfTheManager = noClasses().that()
-            .resideInAPackage("org.ftlab.rm.os..").should().dependOnClassesThat()
-            .resideInAnyPackage("org.ftlab.rm", "org.ftlab.rm.api..", "org.ftlab.rm.net..", "org.ftlab.rm.db..",
+            .resideInAPackage("org.ftlab.os..").should().dependOnClassesThat()
+            .resideInAnyPackage("org.ftlab.rm", "org.ftlab.rm.api..", "org.ftlab.os.net..", "org.ftlab.rm.db..",
                     "org.ftlab.rm.replica..", "org.ftlab.rm.fault..");
 }

@@ -1,4 +1,4 @@
-package org.ftlab.rm.os;
+package org.ftlab.os;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -15,8 +15,8 @@ import org.junit.jupiter.api.io.TempDir;
 
 /** What another JVM's compilers inline, followed from its Flight Recorder repository. */
 class InlinedCodeTest {
-    private static final String HELPER = "org.ftlab.rm.os.InlinedCodeTest$Inliner.helper(J)J";
-    private static final String LOOP = "org.ftlab.rm.os.InlinedCodeTest$Inliner.loop(J)J";
+    private static final String HELPER = "org.ftlab.os.InlinedCodeTest$Inliner.helper(J)J";
+    private static final String LOOP = "org.ftlab.os.InlinedCodeTest$Inliner.loop(J)J";
 
     /**
      * A child that, once told to on its standard input, runs a loop calling a tiny helper until C2 has compiled the

@@ -1,4 +1,4 @@
-package org.ftlab.rm.os;
+package org.ftlab.os;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;

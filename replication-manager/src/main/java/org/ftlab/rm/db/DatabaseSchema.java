@@ -8,7 +8,7 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.List;
-import org.ftlab.rm.api.DatabaseEndpoint;
+import org.ftlab.os.access.DatabaseEndpoint;
 
 /** Applies {@code sql/schema.sql} (shipped in this jar). Every statement is idempotent, so applying twice is safe. */
 public final class DatabaseSchema {

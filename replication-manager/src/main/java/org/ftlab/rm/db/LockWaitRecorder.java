@@ -9,9 +9,9 @@ import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import jdk.jfr.Event;
-import org.ftlab.rm.api.DatabaseEndpoint;
-import org.ftlab.rm.api.DatabaseLockWait;
-import org.ftlab.rm.os.SamplerThread;
+import org.ftlab.os.SamplerThread;
+import org.ftlab.os.access.DatabaseEndpoint;
+import org.ftlab.os.jfr.DatabaseLockWait;
 
 /**
  * Records the database's row-lock waits into this JVM's flight recording: every {@value #PERIOD_MILLIS} ms it reads

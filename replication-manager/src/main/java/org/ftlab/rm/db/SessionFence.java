@@ -14,8 +14,8 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.stream.Stream;
-import org.ftlab.rm.api.DatabaseEndpoint;
-import org.ftlab.rm.os.Placement;
+import org.ftlab.os.Placement;
+import org.ftlab.os.access.DatabaseEndpoint;
 
 /**
  * Fencing at the database: ends the database sessions of a failed replica's process, so that the transactions it

@@ -4,8 +4,8 @@ import java.io.IOException;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.Statement;
-import org.ftlab.rm.api.DatabaseEndpoint;
-import org.ftlab.rm.os.Undo;
+import org.ftlab.os.Undo;
+import org.ftlab.os.access.DatabaseEndpoint;
 
 /**
  * A database session that holds rows other transactions need: the {@code db-lock} stall. It locks every account

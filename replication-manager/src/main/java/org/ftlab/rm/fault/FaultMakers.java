@@ -2,9 +2,9 @@ package org.ftlab.rm.fault;
 
 import java.io.IOException;
 import java.util.List;
+import org.ftlab.os.Undo;
 import org.ftlab.rm.api.FaultKind;
 import org.ftlab.rm.api.FaultSpec;
-import org.ftlab.rm.os.Undo;
 
 /**
  * How each kind of fault is made on the lab's processes, hosts and links, and the undo that ends it (docs/faults.md).

@@ -1,8 +1,8 @@
 package org.ftlab.rm.fault;
 
-import org.ftlab.rm.api.DatabaseEndpoint;
-import org.ftlab.rm.net.VirtualNetwork;
-import org.ftlab.rm.os.Placement;
+import org.ftlab.os.Placement;
+import org.ftlab.os.access.DatabaseEndpoint;
+import org.ftlab.os.net.VirtualNetwork;
 
 /**
  * Where a fault acts, as the manager resolved it from the view when the fault was injected: the target's host and a

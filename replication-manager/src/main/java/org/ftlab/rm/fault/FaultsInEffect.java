@@ -7,9 +7,9 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
+import org.ftlab.os.Janitor;
+import org.ftlab.os.Undo;
 import org.ftlab.rm.api.FaultSpec;
-import org.ftlab.rm.os.Janitor;
-import org.ftlab.rm.os.Undo;
 
 /**
  * The injected faults still in effect and their undo. Each is undone once: after its duration, at once when a fence

@@ -3,10 +3,10 @@ package org.ftlab.rm.fault;
 import java.io.IOException;
 import java.util.List;
 import java.util.Locale;
-import org.ftlab.rm.os.Cgroup;
-import org.ftlab.rm.os.Jcmd;
-import org.ftlab.rm.os.Placement;
-import org.ftlab.rm.os.Undo;
+import org.ftlab.os.Cgroup;
+import org.ftlab.os.Jcmd;
+import org.ftlab.os.Placement;
+import org.ftlab.os.Undo;
 
 /**
  * Faults made to processes, each returning its {@link Undo}: SIGSTOP (a hang), the cgroup v1 freezer (every process

@@ -7,11 +7,11 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import org.ftlab.fd.ProcessState;
-import org.ftlab.rm.os.FreePorts;
-import org.ftlab.rm.os.Jcmd;
-import org.ftlab.rm.os.OrphanGuard;
-import org.ftlab.rm.os.Placement;
-import org.ftlab.rm.os.ProcessTools;
+import org.ftlab.os.FreePorts;
+import org.ftlab.os.Jcmd;
+import org.ftlab.os.OrphanGuard;
+import org.ftlab.os.Placement;
+import org.ftlab.os.ProcessTools;
 
 /**
  * One replica of the middle tier: a WildFly server process with its own base directory and port offset, serving the

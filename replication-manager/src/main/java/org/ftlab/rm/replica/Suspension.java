@@ -8,7 +8,7 @@ import java.net.HttpURLConnection;
 import java.net.PasswordAuthentication;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
-import org.ftlab.rm.api.ApplicationUser;
+import org.ftlab.os.access.ApplicationUser;
 
 /**
  * WildFly's graceful suspend and resume of one replica, through its management interface (HTTP, digest

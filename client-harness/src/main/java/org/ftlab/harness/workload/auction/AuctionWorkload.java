@@ -12,7 +12,7 @@ import org.ftlab.harness.failover.FailoverClient;
 import org.ftlab.harness.failover.Outcome;
 import org.ftlab.harness.workload.ClientSession;
 import org.ftlab.harness.workload.Workload;
-import org.ftlab.rm.api.DatabaseEndpoint;
+import org.ftlab.os.access.DatabaseEndpoint;
 
 /**
  * The auction service's workload (seed 002): each client posts auctions, then views them, oldest first, in turn; a

@@ -10,7 +10,7 @@ import java.util.List;
 import java.util.Map;
 import org.ftlab.harness.probe.ProbeTable;
 import org.ftlab.harness.workload.Workload;
-import org.ftlab.rm.api.DatabaseEndpoint;
+import org.ftlab.os.access.DatabaseEndpoint;
 
 /**
  * The auction workload's checker. Checks in the database, not through the service, that every post-auction request a client completed is stored

@@ -15,7 +15,7 @@ import java.util.Objects;
 import org.ftlab.auction.api.BidOutcome;
 import org.ftlab.harness.probe.ProbeTable;
 import org.ftlab.harness.workload.Workload;
-import org.ftlab.rm.api.DatabaseEndpoint;
+import org.ftlab.os.access.DatabaseEndpoint;
 
 /**
  * The bids workload's checker: holds the service's final state (each hot auction's accepted bids, leader, price and

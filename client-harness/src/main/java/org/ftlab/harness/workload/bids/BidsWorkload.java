@@ -15,7 +15,7 @@ import org.ftlab.harness.failover.Outcome;
 import org.ftlab.harness.probe.Manifest;
 import org.ftlab.harness.workload.ClientSession;
 import org.ftlab.harness.workload.Workload;
-import org.ftlab.rm.api.DatabaseEndpoint;
+import org.ftlab.os.access.DatabaseEndpoint;
 import org.ftlab.stateful.TierSettings;
 
 /**

@@ -11,7 +11,7 @@ import org.ftlab.harness.lab.ManagerClient;
 import org.ftlab.harness.probe.Manifest;
 import org.ftlab.harness.probe.ProbeTable;
 import org.ftlab.harness.workload.Workload;
-import org.ftlab.rm.api.DatabaseEndpoint;
+import org.ftlab.os.access.DatabaseEndpoint;
 import org.ftlab.rm.api.StatefulTierReport;
 import org.ftlab.stateful.AuctionBook;
 import org.ftlab.stateful.Checkpoint;
