@@ -9,6 +9,7 @@ import java.nio.file.Path;
 import java.util.List;
 import org.HdrHistogram.Histogram;
 import org.HdrHistogram.HistogramLogWriter;
+import org.ftlab.os.AtomicFiles;
 
 /**
  * {@code report/histograms/<block>.hlog}: each block's latency histograms in HdrHistogram's log format, so that
@@ -27,7 +28,7 @@ final class HistogramLogs {
     static void write(Path dir, List<RunAnalysis.BlockHistograms> blocks) throws IOException {
         Files.createDirectories(dir);
         for (RunAnalysis.BlockHistograms b : blocks) {
-            RunAnalysis.writeAtomically(dir.resolve(b.block() + ".hlog"), text(b));
+            AtomicFiles.write(dir.resolve(b.block() + ".hlog"), text(b));
         }
     }
 

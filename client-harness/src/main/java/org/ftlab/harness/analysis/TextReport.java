@@ -1,6 +1,8 @@
 package org.ftlab.harness.analysis;
 
+import java.io.IOException;
 import java.io.PrintWriter;
+import java.nio.file.Path;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
@@ -10,6 +12,8 @@ import java.util.TreeSet;
 import java.util.stream.Collectors;
 import org.ftlab.harness.attribution.Attribution;
 import org.ftlab.harness.attribution.InjectedStalls;
+import org.ftlab.harness.probe.DatabaseWorkRecord;
+import org.ftlab.harness.probe.StatefulTierRecord;
 import org.ftlab.harness.workload.RunColumns;
 
 /** The analysis as text on a terminal: what {@code ftlab analyze} and the demo print. */
@@ -180,6 +184,22 @@ public final class TextReport {
             }
         }
         out.flush();
+    }
+
+    /** The stateful tier's lines of a run's report, if the run was on it. */
+    public static void printStatefulTier(PrintWriter out, Path runDir) throws IOException {
+        StatefulTierRecord tier = StatefulTierRecord.readFrom(runDir);
+        if (tier != null) {
+            StatefulTierSection.print(out, tier);
+        }
+    }
+
+    /** The database's work line of a run's report, if the run recorded it. */
+    public static void printDatabaseWork(PrintWriter out, Path runDir) throws IOException {
+        DatabaseWorkRecord db = DatabaseWorkRecord.readFrom(runDir);
+        if (db != null) {
+            DatabaseWorkSection.print(out, db);
+        }
     }
 
     /** The side-by-side table: one row per run. */

@@ -5,8 +5,10 @@ import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
+import java.util.Set;
 import java.util.concurrent.Callable;
 import org.ftlab.harness.analysis.FailoverAnalysis;
 import org.ftlab.harness.analysis.RunAnalysis;
@@ -14,8 +16,10 @@ import org.ftlab.harness.analysis.RunComparison;
 import org.ftlab.harness.analysis.SideBySide;
 import org.ftlab.harness.analysis.TextReport;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
 
 /** {@code ftlab analyze RUN_DIR [--compare OTHER...]}: the statistics, plots and report of a grid run. */
 @Command(name = "analyze", mixinStandardHelpOptions = true,
@@ -25,8 +29,8 @@ import picocli.CommandLine.Parameters;
                 "Writes RUN_DIR/report/summary.csv, summary.json and index.html (self-contained, with plots) and "
                         + "prints the headline table."})
 public final class AnalyzeCommand implements Callable<Integer> {
-    @picocli.CommandLine.Spec
-    picocli.CommandLine.Model.CommandSpec spec;
+    @Spec
+    CommandSpec spec;
 
     @Parameters(paramLabel = "RUN_DIR", description = "A grid run directory (with probes/ and manifest.json).")
     Path runDir;
@@ -47,7 +51,7 @@ public final class AnalyzeCommand implements Callable<Integer> {
         FailoverAnalysis.Demerits weights = demerits == null ? FailoverAnalysis.Demerits.DEFAULT
                 : FailoverAnalysis.Demerits.parse(demerits);
         List<Path> others = compare == null ? List.of() : compare;
-        java.util.Set<Path> seen = new java.util.HashSet<>(List.of(runDir.toAbsolutePath().normalize()));
+        Set<Path> seen = new HashSet<>(List.of(runDir.toAbsolutePath().normalize()));
         for (Path other : others) {
             requireRun(other);
             if (!seen.add(other.toAbsolutePath().normalize())) {
@@ -74,8 +78,8 @@ public final class AnalyzeCommand implements Callable<Integer> {
         RunAnalysis.write(runDir, result);
         PrintWriter out = spec.commandLine().getOut();
         TextReport.print(out, result);
-        RunAnalysis.printStatefulTier(out, runDir);
-        RunAnalysis.printDatabaseWork(out, runDir);
+        TextReport.printStatefulTier(out, runDir);
+        TextReport.printDatabaseWork(out, runDir);
         if (!others.isEmpty()) {
             Path page = SideBySide.write(runDir.resolve("report"), rows);
             TextReport.printSideBySide(out, rows);

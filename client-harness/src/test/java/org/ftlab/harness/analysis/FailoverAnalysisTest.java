@@ -11,6 +11,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import org.ftlab.harness.probe.ProbeTable;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -171,7 +172,7 @@ class FailoverAnalysisTest {
         assertEquals(3, red.extraRequests());
         assertEquals(2, red.hedgedAnswers());
         assertEquals(1, red.falseSuspicions());
-        assertEquals(java.util.Map.of("r1", 100L, "r2", 103L), red.answeredBy());
+        assertEquals(Map.of("r1", 100L, "r2", 103L), red.answeredBy());
         FailoverAnalysis.Handover h = r.faults().get(0).handover();
         assertEquals("r1", h.oldReplica());
         assertEquals("r2", h.newReplica());
@@ -193,14 +194,14 @@ class FailoverAnalysisTest {
             send[i] = 7_000_000 + i * 100_000L;
             latency[i] = perWindow[i / 10];
         }
-        assertEquals(3, FailoverAnalysis.backToSpeedS(send, latency, 4_000));
-        assertEquals(1, FailoverAnalysis.backToSpeedS(send, latency, 10_000), "the first second was within");
-        assertNull(FailoverAnalysis.backToSpeedS(send, latency, 3_000), "no window within 1.2x of 3 ms");
-        assertNull(FailoverAnalysis.backToSpeedS(new long[0], new long[0], 4_000), "no requests");
+        assertEquals(3, Handovers.backToSpeedS(send, latency, 4_000));
+        assertEquals(1, Handovers.backToSpeedS(send, latency, 10_000), "the first second was within");
+        assertNull(Handovers.backToSpeedS(send, latency, 3_000), "no window within 1.2x of 3 ms");
+        assertNull(Handovers.backToSpeedS(new long[0], new long[0], 4_000), "no requests");
         // a window with no requests is skipped, not counted as fast
         long[] gap = {0, 2_500_000};
         long[] gapLatency = {20_000, 4_000};
-        assertEquals(3, FailoverAnalysis.backToSpeedS(gap, gapLatency, 4_000));
+        assertEquals(3, Handovers.backToSpeedS(gap, gapLatency, 4_000));
     }
 
     @Test

@@ -9,8 +9,11 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
+import org.ftlab.harness.attribution.Attribution;
 import org.ftlab.harness.probe.ProbeTable;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -74,7 +77,7 @@ class RunAnalysisTest {
         List<RunAnalysis.Entry> entries = List.of(
                 entry(1, "m1", 1), entry(1, "m2", 2), entry(1, "m3", 3),
                 entry(4, "m1", 4), entry(4, "m2", 5), entry(4, "m3", 6));
-        RunAnalysis.Anova clientsMean = RunAnalysis.anova(entries).stream()
+        RunAnalysis.Anova clientsMean = ConfigurationAnova.oneWay(entries, RunAnalysis.Design.UNKNOWN).stream()
                 .filter(a -> a.factor().equals("clients") && a.metric().equals("mean")).findFirst().orElseThrow();
         assertEquals(13.5, clientsMean.f(), 1e-9);
         // P(F(1,4) > 13.5) = two-sided P(|t_4| > sqrt(13.5)) = 0.02131 (t tables)
@@ -89,7 +92,7 @@ class RunAnalysisTest {
                 new RunAnalysis.Entry("c04-t00-rorig", 4, 0, "original", "all", 0, LatencyStats.of(new long[] {-1, 5})),
                 new RunAnalysis.Entry("c07-t00-rorig", 7, 0, "original", "all", 0, LatencyStats.of(new long[] {-1, 7})),
                 entry(1, "postAuction", 1000)); // per-method entries are not configurations: left out
-        RunAnalysis.Regression g = RunAnalysis.regression(entries);
+        RunAnalysis.Regression g = P99OnMean.regression(entries);
         assertEquals(3, g.n());
         assertEquals(2.0, g.slope(), 1e-12);
         assertEquals(1.0, g.interceptUs(), 1e-12);
@@ -100,39 +103,39 @@ class RunAnalysisTest {
     void outliersSizeAgainstTheirNumberIsARankCorrelationOverTheBlocks() {
         // five blocks of 1,000 requests of 1 ms, with 1 outlier of 100 ms, 2 of 50 ms, … 16 of 6 ms: the more 3σ
         // outliers a block has, the smaller its max ÷ mean (seed 000's Finding II, exactly)
-        List<RunAnalysis.Entry> entries = new java.util.ArrayList<>();
+        List<RunAnalysis.Entry> entries = new ArrayList<>();
         int[][] blocks = {{1, 100_000}, {2, 50_000}, {4, 25_000}, {8, 12_000}, {16, 6_000}};
         for (int[] b : blocks) {
             long[] v = new long[1000 + b[0]];
-            java.util.Arrays.fill(v, 1_000);
-            java.util.Arrays.fill(v, 1000, v.length, b[1]);
+            Arrays.fill(v, 1_000);
+            Arrays.fill(v, 1000, v.length, b[1]);
             LatencyStats stats = LatencyStats.of(v);
             assertEquals(b[0], stats.outliers3Sigma(), "each outlier is beyond 3σ");
             entries.add(new RunAnalysis.Entry("c01-t00-r" + b[1], 1, 0, "original", "all", 0, stats));
         }
         entries.add(entry(1, "postAuction", 1000)); // per-method entries are not blocks: left out
-        RunAnalysis.OutlierTradeoff t = RunAnalysis.outlierTradeoff(entries);
+        RunAnalysis.OutlierTradeoff t = OutlierCorrelations.tradeoff(entries);
         assertEquals(5, t.n());
         assertEquals(-1.0, t.spearmanRho(), 1e-12);
         assertEquals(0.0, t.p(), 1e-12);
-        assertEquals(null, RunAnalysis.outlierTradeoff(entries.subList(0, 3)), "too few blocks to rank");
+        assertEquals(null, OutlierCorrelations.tradeoff(entries.subList(0, 3)), "too few blocks to rank");
     }
 
     @Test
     void eachProcessMetricIsRankedAgainstTheBlocksOutliers() {
         // five blocks whose max ÷ mean grows with r1's kernel time, and one metric that is the same everywhere
-        List<RunAnalysis.Entry> entries = new java.util.ArrayList<>();
-        List<org.ftlab.harness.attribution.Attribution.BlockCauses> blocks = new java.util.ArrayList<>();
+        List<RunAnalysis.Entry> entries = new ArrayList<>();
+        List<Attribution.BlockCauses> blocks = new ArrayList<>();
         for (int k = 1; k <= 5; k++) {
             long[] v = new long[100];
-            java.util.Arrays.fill(v, 1_000);
+            Arrays.fill(v, 1_000);
             v[99] = 1_000L * (k + 1);
             String name = "c01-t00-r" + (256 * k);
             entries.add(new RunAnalysis.Entry(name, 1, 0, "original", "all", 0, LatencyStats.of(v)));
-            blocks.add(new org.ftlab.harness.attribution.Attribution.BlockCauses(name, 1, Map.of(),
+            blocks.add(new Attribution.BlockCauses(name, 1, Map.of(),
                     Map.of("r1.kernel_cpu", 0.01 * k, "fd.gc_pauses", 0.0), 0, 1));
         }
-        List<RunAnalysis.LoadCorrelation> c = RunAnalysis.loadCorrelations(entries, blocks);
+        List<RunAnalysis.LoadCorrelation> c = OutlierCorrelations.withLoad(entries, blocks);
         assertEquals(1, c.size(), "a constant metric cannot be ranked: " + c);
         assertEquals("r1.kernel_cpu", c.get(0).metric());
         assertEquals(5, c.get(0).n());

@@ -1,0 +1,38 @@
+package org.ftlab.harness.analysis;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.ftlab.harness.probe.DatabaseWorkRecord;
+import org.ftlab.harness.probe.StatefulTierRecord;
+import org.ftlab.os.AtomicFiles;
+
+/**
+ * The report files of an analysed run, in {@code report/}: {@code histograms/<block>.hlog}, {@code summary.csv},
+ * {@code summary.json} (with the stateful tier's and the database's sections when the run recorded them) and
+ * {@code index.html}, each written atomically.
+ */
+final class ReportFiles {
+    private ReportFiles() {
+    }
+
+    /** Writes the report files of run {@code runDir} analysed as {@code result}. */
+    static void write(Path runDir, RunAnalysis.Result result) throws IOException {
+        Path report = runDir.resolve("report");
+        Files.createDirectories(report);
+        HistogramLogs.write(report.resolve("histograms"), result.histograms());
+        AtomicFiles.write(report.resolve("summary.csv"), SummaryJson.csv(result));
+        ObjectNode summary = SummaryJson.tree(result);
+        StatefulTierRecord tier = StatefulTierRecord.readFrom(runDir);
+        if (tier != null) {
+            summary.set("stateful", StatefulTierSection.json(tier));
+        }
+        DatabaseWorkRecord db = DatabaseWorkRecord.readFrom(runDir);
+        if (db != null) {
+            summary.set("database", DatabaseWorkSection.json(db));
+        }
+        AtomicFiles.write(report.resolve("summary.json"), SummaryJson.JSON.writeValueAsString(summary));
+        AtomicFiles.write(report.resolve("index.html"), HtmlReport.render(runDir, result));
+    }
+}
