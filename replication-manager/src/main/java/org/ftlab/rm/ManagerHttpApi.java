@@ -12,6 +12,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.concurrent.Executors;
+import org.ftlab.auction.api.StatefulTierSettings;
 import org.ftlab.fd.FailureReport;
 import org.ftlab.fd.ProcessStateQuery;
 import org.ftlab.rm.api.ClientReportReply;
@@ -92,7 +93,7 @@ public final class ManagerHttpApi implements AutoCloseable {
                 body -> api.manager().setDegree(parse(body, DegreeChange.class, "a degree change (JSON with "
                         + "replicas)"))));
         server.createContext("/stateful", ex -> api.handleJson(ex, "POST",
-                body -> api.manager().configureStatefulTier(parse(body, org.ftlab.stateful.TierSettings.class,
+                body -> api.manager().configureStatefulTier(parse(body, StatefulTierSettings.class,
                         "the stateful tier's settings (JSON with order, silence, estimator, checkpointEvery, gateways, "
                                 + "workSpread)"))));
         server.createContext("/stateful-stop", ex -> api.handle(ex, "POST",

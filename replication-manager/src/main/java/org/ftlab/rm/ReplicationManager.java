@@ -19,6 +19,8 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.logging.Logger;
 import org.ftlab.auction.api.MicroClock;
+import org.ftlab.auction.api.StatefulTierSettings;
+import org.ftlab.auction.api.TierStatus;
 import org.ftlab.auction.client.ReplicaConnection;
 import org.ftlab.fd.FailureKind;
 import org.ftlab.fd.FaultDetector;
@@ -102,7 +104,7 @@ public final class ReplicationManager implements AutoCloseable {
     /** Recovers the stateful tier on a new primary (a replay can take seconds: never under the lock). */
     private final ExecutorService tierRecoverer = daemonThread("tier-recoverer");
     /** The stateful tier's settings once a run of it was configured; null while it does not run in this lab. */
-    private volatile org.ftlab.stateful.TierSettings statefulTier;
+    private volatile StatefulTierSettings statefulTier;
     /**
      * Connections to the backups, opened ahead (tier-recoverer thread) so that a promotion's recovery call does not
      * first open one (a naming context and a ping: tens of ms).
@@ -693,7 +695,7 @@ public final class ReplicationManager implements AutoCloseable {
      * Starts a run of the stateful tier on the primary at the view's epoch (emptying its log and checkpoints), and
      * stops it wherever else it ran; from now on a promotion recovers it on the new primary.
      */
-    public org.ftlab.auction.api.TierStatus configureStatefulTier(org.ftlab.stateful.TierSettings settings)
+    public TierStatus configureStatefulTier(StatefulTierSettings settings)
             throws Exception {
         String primary;
         long epoch;

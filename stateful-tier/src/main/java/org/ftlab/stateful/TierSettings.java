@@ -65,4 +65,26 @@ public record TierSettings(Order order, SilenceMode silence, EstimatorKind estim
                 ? new LinearEstimator(0, new double[] {FIRST_GUESS_TICKS_PER_ITERATION}, new long[] {min})
                 : new ConstantEstimator(FIRST_GUESS_TICKS_PER_ITERATION * GatewayWork.MEAN_ITERATIONS);
     }
+
+    /**
+     * The settings given in the words a run records and the doors carry ({@code determinism} {@code on} or
+     * {@code off}, {@code silence} and {@code estimator} by their wire names); one line naming the valid values
+     * otherwise.
+     */
+    public static TierSettings parse(String determinism, String silence, String estimator, int checkpointEvery,
+            int gateways, int workSpread) {
+        Order order = switch (determinism) {
+            case "on" -> Order.VIRTUAL_TIME;
+            case "off" -> Order.ARRIVAL;
+            default -> throw new IllegalArgumentException("--determinism must be on or off, was '" + determinism
+                    + "'");
+        };
+        return new TierSettings(order, SilenceMode.parse(silence), EstimatorKind.parse(estimator), checkpointEvery,
+                gateways, workSpread);
+    }
+
+    /** {@code on} for virtual-time order, {@code off} for arrival order: the word {@link #parse} reads. */
+    public String determinism() {
+        return order == Order.VIRTUAL_TIME ? "on" : "off";
+    }
 }

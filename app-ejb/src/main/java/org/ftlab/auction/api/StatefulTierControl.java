@@ -1,7 +1,6 @@
 package org.ftlab.auction.api;
 
 import jakarta.ejb.Remote;
-import org.ftlab.stateful.TierSettings;
 
 /**
  * The Replication Manager's handle on a replica's stateful tier (seed 003): only the primary runs it; the manager
@@ -17,7 +16,7 @@ public interface StatefulTierControl {
      * Starts a new run of the tier on this replica at {@code epoch}: the log, estimator changes and checkpoints are
      * emptied and the settings stored; whatever ran here before stops.
      */
-    TierStatus configure(long epoch, TierSettings settings);
+    TierStatus configure(long epoch, StatefulTierSettings settings);
 
     /**
      * Makes this replica the tier's primary at {@code epoch} (later than any before: an older primary can append

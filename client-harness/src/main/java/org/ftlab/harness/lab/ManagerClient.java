@@ -12,6 +12,8 @@ import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
+import org.ftlab.auction.api.StatefulTierSettings;
+import org.ftlab.auction.api.TierStatus;
 import org.ftlab.rm.api.ClientReportReply;
 import org.ftlab.rm.api.DegreeChange;
 import org.ftlab.rm.api.EventDump;
@@ -96,7 +98,7 @@ public final class ManagerClient {
      * Starts a run of the stateful tier on the primary (its log and checkpoints emptied); from now on the manager
      * recovers it on every new primary.
      */
-    public org.ftlab.auction.api.TierStatus configureStatefulTier(org.ftlab.stateful.TierSettings settings)
+    public TierStatus configureStatefulTier(StatefulTierSettings settings)
             throws IOException {
         return JSON.treeToValue(post("/stateful", "application/json", JSON.writeValueAsString(settings),
                 Duration.ofSeconds(90)), org.ftlab.auction.api.TierStatus.class);

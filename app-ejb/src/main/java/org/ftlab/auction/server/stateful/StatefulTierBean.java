@@ -18,6 +18,7 @@ import java.util.concurrent.TimeoutException;
 import javax.sql.DataSource;
 import org.ftlab.auction.api.MicroClock;
 import org.ftlab.auction.api.StatefulTierControl;
+import org.ftlab.auction.api.StatefulTierSettings;
 import org.ftlab.auction.api.TierStatus;
 import org.ftlab.stateful.Checkpoint;
 import org.ftlab.stateful.Input;
@@ -87,7 +88,9 @@ public class StatefulTierBean implements StatefulTierControl {
     }
 
     @Override
-    public TierStatus configure(long epoch, TierSettings settings) {
+    public TierStatus configure(long epoch, StatefulTierSettings given) {
+        TierSettings settings = TierSettings.parse(given.determinism(), given.silence(), given.estimator(),
+                given.checkpointEvery(), given.gateways(), given.workSpread());
         synchronized (lock) {
             stopCurrent();
             try (Connection c = dataSource.getConnection()) {

@@ -2,10 +2,10 @@ package org.ftlab.harness.workload.bids;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.util.Arrays;
+import org.ftlab.auction.api.StatefulTierSettings;
 import org.ftlab.harness.workload.GridLine;
 import org.ftlab.harness.workload.WorkloadOptions;
 import org.ftlab.harness.workload.Workloads;
-import org.ftlab.stateful.TierSettings;
 import picocli.CommandLine.Option;
 
 /**
@@ -104,10 +104,10 @@ final class BidsOptions implements WorkloadOptions {
             if (line.platform() != null && !line.platform().strip().equals("ejb")) {
                 throw new IllegalArgumentException("--tier stateful runs over --platform ejb only");
             }
-            TierSettings d = TierSettings.DEFAULTS;
+            StatefulTierSettings d = StatefulTierSettings.DEFAULTS;
             BidsParameters.StatefulTier s = new BidsParameters.StatefulTier(determinism == null ? "on" : determinism,
-                    silence == null ? d.silence().wireName() : silence,
-                    estimator == null ? d.estimator().wireName() : estimator,
+                    silence == null ? d.silence() : silence,
+                    estimator == null ? d.estimator() : estimator,
                     checkpointEvery == null ? d.checkpointEvery() : checkpointEvery, d.gateways(),
                     workSpread == null ? d.workSpread() : workSpread);
             return new BidsParameters(hotAuctions, "stateful", s).json();

@@ -119,7 +119,7 @@ public final class BidsWorkload implements Workload {
     public void begin(Path labRunDir) throws Exception {
         ManagerClient manager = ManagerClient.forRun(labRunDir);
         if (stateful != null) {
-            manager.configureStatefulTier(stateful);
+            manager.configureStatefulTier(StatefulRun.contract(stateful));
         } else {
             manager.stopStatefulTier();
         }

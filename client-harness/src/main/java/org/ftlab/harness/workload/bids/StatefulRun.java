@@ -10,6 +10,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.ftlab.auction.api.BidOutcome;
+import org.ftlab.auction.api.StatefulTierSettings;
 import org.ftlab.auction.api.TierStatus;
 import org.ftlab.harness.lab.ManagerClient;
 import org.ftlab.harness.probe.ProbeTable;
@@ -25,7 +26,6 @@ import org.ftlab.stateful.Replay;
 import org.ftlab.stateful.TierSettings;
 import org.ftlab.stateful.TierStore;
 import org.ftlab.tart.Order;
-import org.ftlab.tart.SilenceMode;
 
 /**
  * The bids workload on the stateful tier: its settings from a run's record, and its end — the checker's final state
@@ -43,20 +43,20 @@ final class StatefulRun {
         if (s == null) {
             return TierSettings.DEFAULTS;
         }
-        Order order = switch (s.determinism()) {
-            case "on" -> Order.VIRTUAL_TIME;
-            case "off" -> Order.ARRIVAL;
-            default -> throw new IllegalArgumentException("--determinism must be on or off, was '" + s.determinism()
-                    + "'");
-        };
-        return new TierSettings(order, SilenceMode.parse(s.silence()), TierSettings.EstimatorKind.parse(s.estimator()),
-                s.checkpointEvery(), s.gateways(), s.workSpread());
+        return TierSettings.parse(s.determinism(), s.silence(), s.estimator(), s.checkpointEvery(), s.gateways(),
+                s.workSpread());
     }
 
     /** A run's record of the tier's settings. */
     static BidsParameters.StatefulTier record(TierSettings t) {
-        return new BidsParameters.StatefulTier(t.order() == Order.VIRTUAL_TIME ? "on" : "off", t.silence().wireName(),
-                t.estimator().wireName(), t.checkpointEvery(), t.gateways(), t.workSpread());
+        return new BidsParameters.StatefulTier(t.determinism(), t.silence().wireName(), t.estimator().wireName(),
+                t.checkpointEvery(), t.gateways(), t.workSpread());
+    }
+
+    /** The tier's settings as the manager's door carries them. */
+    static StatefulTierSettings contract(TierSettings t) {
+        return new StatefulTierSettings(t.determinism(), t.silence().wireName(), t.estimator().wireName(),
+                t.checkpointEvery(), t.gateways(), t.workSpread());
     }
 
     /** The checker and the oracle on the lab in {@code runDir}, after the run. */

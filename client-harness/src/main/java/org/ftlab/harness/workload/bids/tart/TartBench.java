@@ -10,6 +10,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import org.ftlab.auction.api.ReplySize;
+import org.ftlab.auction.api.StatefulTierSettings;
 import org.ftlab.auction.api.TierStatus;
 import org.ftlab.harness.analysis.FailoverAnalysis;
 import org.ftlab.harness.analysis.RunAnalysis;
@@ -27,7 +28,6 @@ import org.ftlab.harness.probe.StatefulTierRecord;
 import org.ftlab.harness.workload.bids.BidsParameters;
 import org.ftlab.harness.workload.bids.BidsWorkload;
 import org.ftlab.rm.api.TierRecovery;
-import org.ftlab.stateful.TierSettings;
 
 /**
  * Seed 003's study (Strom et al., the TART runtime), ours: what determinism costs the stateful tier, and what its
@@ -128,8 +128,8 @@ public final class TartBench {
                         GridPlan.Arrival.CLOSED, List.of(), 0));
         BidsParameters.StatefulTier tier = arm.determinism() == null ? null
                 : new BidsParameters.StatefulTier(arm.determinism(),
-                arm.silence(), arm.estimator(), TierSettings.DEFAULTS.checkpointEvery(),
-                TierSettings.DEFAULTS.gateways(), spread);
+                arm.silence(), arm.estimator(), StatefulTierSettings.DEFAULTS.checkpointEvery(),
+                StatefulTierSettings.DEFAULTS.gateways(), spread);
         Path dir = fresh(String.format(Locale.ROOT, "tart-%s-spread%d-r%d", arm.name(), spread, round));
         out.printf(Locale.ROOT, "tart: round %d, work spread %d, %s (%d clients x %d bids, think 0 and %d ms)%n",
                 round, spread, arm.name(), clients, bids, LOADED_THINK_MS);
@@ -207,8 +207,8 @@ public final class TartBench {
         GridPlan plan = new GridPlan("custom", List.of(clients), List.of(0), List.of(ReplySize.ORIGINAL), bids, 0,
                 GridPlan.Design.PLAIN);
         BidsParameters.StatefulTier tier = every == null ? null : new BidsParameters.StatefulTier("on",
-                TierSettings.DEFAULTS.silence().wireName(), TierSettings.DEFAULTS.estimator().wireName(), every,
-                TierSettings.DEFAULTS.gateways(), TierSettings.DEFAULTS.workSpread());
+                StatefulTierSettings.DEFAULTS.silence(), StatefulTierSettings.DEFAULTS.estimator(), every,
+                StatefulTierSettings.DEFAULTS.gateways(), StatefulTierSettings.DEFAULTS.workSpread());
         String name = every == null ? "stateless" : "every" + every;
         Path dir = fresh(String.format(Locale.ROOT, "tart-crash-%s-r%d", name, round));
         out.printf(Locale.ROOT, "tart: round %d, two crashes on the %s tier (%d clients x %d bids)%n", round,
