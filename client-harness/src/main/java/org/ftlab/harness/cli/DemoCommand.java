@@ -37,17 +37,19 @@ public final class DemoCommand implements Callable<Integer> {
             description = "Clients of each crash-injection run (default: ${DEFAULT-VALUE}).")
     int crashClients;
 
-    @Option(names = "--crash-posts", defaultValue = "300", paramLabel = "N",
+    @Option(names = "--crash-posts", defaultValue = "600", paramLabel = "N",
             description = "Posts per client in each crash-injection run (default: ${DEFAULT-VALUE}).")
     int crashPosts;
 
-    @Option(names = "--crash-views", defaultValue = "100", paramLabel = "N",
+    @Option(names = "--crash-views", defaultValue = "200", paramLabel = "N",
             description = "Views per client in each crash-injection run (default: ${DEFAULT-VALUE}).")
     int crashViews;
 
-    @Option(names = "--crashes", defaultValue = "1", paramLabel = "N",
-            description = "Crashes of the primary in each crash-injection run (default: ${DEFAULT-VALUE}); each waits "
-                    + "until the previous one was repaired (about 15 s), so more crashes need more --crash-posts.")
+    @Option(names = "--crashes", defaultValue = "2", paramLabel = "N",
+            description = "Crashes of the primary in each crash-injection run (default: ${DEFAULT-VALUE}: two faults "
+                    + "of each strategy to compare); each waits until the lab has its replication degree again and "
+                    + "settled for 2 s (a third waits for a replacement's boot, about 15 s), so more crashes need "
+                    + "more --crash-posts.")
     int crashes;
 
     @Option(names = "--replicas", defaultValue = "2", paramLabel = "N",
