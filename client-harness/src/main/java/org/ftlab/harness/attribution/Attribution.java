@@ -45,6 +45,8 @@ public final class Attribution {
     public static final String CLIENT = "client";
     /** The database server, in the label of its connection thread's waits for a CPU: {@code cpu-runqueue(db)}. */
     public static final String DATABASE = "db";
+    /** The host, in the label of a cause outside every process of the lab: {@code cpu-outside(host)}. */
+    public static final String HOST = "host";
     /** The cause of a request whose thread waited for a CPU (Linux scheduler statistics, measured per request). */
     public static final String RUN_QUEUE = "cpu-runqueue";
     /** The cause of a request whose threads waited for CPUs that processes outside the lab used the most of. */
@@ -362,10 +364,10 @@ public final class Attribution {
                 double foreignCpus = use.get(foreign);
                 if (foreignCpus >= MIN_FOREIGN_CPUS && (top.getKey().equals(foreign)
                         || foreignCpus >= MIN_FOREIGN_SHARE * cpus)) {
-                    best = (foreign.equals(CpuUse.OUTSIDE) ? CPU_OUTSIDE : CPU_STEAL) + "(host)";
+                    best = (foreign.equals(CpuUse.OUTSIDE) ? CPU_OUTSIDE : CPU_STEAL) + "(" + HOST + ")";
                 }
                 List<Evidence> withUse = new ArrayList<>(evidence);
-                withUse.add(new Evidence("host", "cpu-use", "CPUs in use meanwhile, of " + events.host().get(0).cpus()
+                withUse.add(new Evidence(HOST, "cpu-use", "CPUs in use meanwhile, of " + events.host().get(0).cpus()
                         + ": " + CpuUse.describe(use), from, to - from, to - from));
                 evidence = List.copyOf(withUse);
             }
