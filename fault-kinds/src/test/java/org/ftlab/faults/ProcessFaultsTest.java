@@ -21,9 +21,9 @@ import org.junit.jupiter.api.Test;
 
 /**
  * Real cgroup v1 controllers, signals and busy loops on child processes, checked by what the kernel reports (a
- * process's group and state, the group's files and throttling counters), never by how fast it ran: a loaded machine
- * changes rates, not these. The cgroup tests need root and the controllers mounted (as in CI), and are skipped
- * otherwise.
+ * process's group and state, the group's files and throttling counters), never by how fast it ran or by waiting to see
+ * that it did not: a loaded machine changes rates, not these. The cgroup tests need root and the controllers mounted
+ * (as in CI), and are skipped otherwise.
  */
 class ProcessFaultsTest {
     private Process busy;
@@ -92,9 +92,14 @@ class ProcessFaultsTest {
         Path dir = Cgroup.mountOf("freezer").orElseThrow().resolve(group);
         assertEquals("FROZEN", Files.readString(dir.resolve("freezer.state")).strip());
         assertEquals("/" + group, group(busy.pid(), "freezer"));
-        long frozen = cpuTicks(busy.pid());
-        Thread.sleep(300);
-        assertEquals(frozen, cpuTicks(busy.pid()), "frozen: not one tick of CPU");
+        // a busy loop is always runnable (R); a frozen task waits in the kernel's refrigerator, uninterruptibly (D)
+        await(() -> {
+            try {
+                return state(busy.pid()) == 'D';
+            } catch (Exception e) {
+                return false;
+            }
+        }, "frozen: parked by the kernel, not runnable");
         assertTrue(undo.script().contains("THAWED"), "the janitor's script thaws it too");
         undo.run();
         assertEquals("/", group(busy.pid(), "freezer"), "back in the root group");
