@@ -50,7 +50,7 @@ import picocli.CommandLine.Option;
                         + "database work), then fault-free minutes with the single-target, hedged and active "
                         + "strategies in alternating blocks (p99.9, false suspicions, the warmer's CPU).",
                 "analysis: time and peak memory to analyse a synthetic full-size run (2,640,000 rows).",
-                "attribution (not in the default list): stalls of known cause (gc, cpu-hog, db-lock) injected "
+                "attribution (not in the default list): stalls of known cause (${bundle:stall-kinds}) injected "
                         + "--stalls times each under load, and the share the analysis names right (recall, "
                         + "precision); then what observing costs, in --cost-pairs pairs of blocks with and without "
                         + "it.",

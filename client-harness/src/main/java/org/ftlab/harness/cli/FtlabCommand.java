@@ -11,6 +11,7 @@ import picocli.CommandLine;
 /** {@code ftlab}: the one entry point of the lab (started by {@code scripts/ftlab}). */
 @Command(name = "ftlab", mixinStandardHelpOptions = true, version = "ftlab 0.1.0",
         description = "A replicated three-tier EJB auction service and the lab around it.",
+        resourceBundle = "org.ftlab.harness.cli.HelpVariables",
         subcommands = {DemoCommand.class, GridCommand.class, AnalyzeCommand.class, StatusCommand.class,
             BenchCommand.class, NewStrategyCommand.class, LabCommand.class})
 public final class FtlabCommand implements Runnable {
