@@ -22,6 +22,7 @@ import org.ftlab.auction.api.MicroClock;
 import org.ftlab.auction.api.StatefulTierSettings;
 import org.ftlab.auction.api.TierStatus;
 import org.ftlab.auction.client.ReplicaConnection;
+import org.ftlab.faults.FaultSite;
 import org.ftlab.fd.FailureKind;
 import org.ftlab.fd.FaultDetector;
 import org.ftlab.fd.ProcessState;
@@ -54,7 +55,6 @@ import org.ftlab.rm.api.ReplicaState;
 import org.ftlab.rm.api.ReplicaStatus;
 import org.ftlab.rm.db.LockWaitRecorder;
 import org.ftlab.rm.db.SessionFence;
-import org.ftlab.rm.fault.FaultSite;
 import org.ftlab.rm.fault.FaultsInEffect;
 import org.ftlab.rm.replica.HeartbeatSettings;
 import org.ftlab.rm.replica.Replica;
@@ -1058,14 +1058,14 @@ public final class ReplicationManager implements AutoCloseable {
      */
     public InjectedFault inject(FaultSpec spec) throws IOException {
         VirtualNetwork net = lab.network();
-        Optional<String> unsupported = spec.kind().whyNot(lab.database().pid().isPresent(), net != null,
-                lab.hosts() != null, Cgroup::unusable);
+        Optional<String> unsupported = spec.kind().whyNot(new FaultKind.LabFacts(lab.database().pid().isPresent(),
+                net != null, lab.hosts() != null), Cgroup::unusable);
         if (unsupported.isPresent()) {
             throw new IllegalArgumentException(unsupported.get());
         }
         // The target is resolved under the lock; the fault is made outside it (ip, nft, tc and the freezer take
         // milliseconds, and views, reports and the detector must not wait for them), then recorded under it again.
-        // A crash is made under the lock: its detection can follow at once.
+        // A kill the manager makes itself is made under the lock: its detection can follow at once.
         FaultSite site;
         String replica;
         synchronized (lock) {
@@ -1075,26 +1075,15 @@ public final class ReplicationManager implements AutoCloseable {
             FaultTarget target = spec.target();
             String host = host(target.node(), spec);
             String peer = target.peer() == null ? null : host(target.peer(), spec);
-            // the replica the fault acts on: the target's, or the replica side of a partition
+            // the replica the fault acts on: the target's, or the replica side of a pair
             replica = target.node().isReplica() ? host
                     : target.peer() != null && target.peer().isReplica() ? peer : null;
-            long pid = 0;
-            Placement where = Placement.LOCAL;
-            if (spec.kind().actsOnReplicaProcess()) {
-                pid = records.get(replica).replica.pid();
-                where = records.get(replica).replica.placement();
-            } else if (spec.kind().layer() == FaultKind.Layer.DATABASE) {
-                pid = lab.database().pid().orElseThrow();
-                where = lab.database().placement();
-            } else if (spec.kind() == FaultKind.CPU_HOG) {
-                // beside the target: in its host's namespace (the CPUs are this machine's, shared by every host)
-                where = target.node() == FaultTarget.Node.DB ? lab.database().placement()
-                        : records.get(replica).replica.placement();
-            }
-            site = new FaultSite(view.nextFaultId(), host, peer, pid, where, net, lab.database().endpoint());
-            if (spec.kind() == FaultKind.CRASH) {
+            ActedOn acted = actedOn(spec, replica);
+            site = new FaultSite(view.nextFaultId(), host, peer, acted.pid(), acted.where(), net,
+                    lab.database().endpoint());
+            if (spec.kind().madeByManager()) {
                 records.get(replica).replica.kill();
-                InjectedFault fault = new InjectedFault(site.faultId(), spec, replica, pid, epochMicros(), 0,
+                InjectedFault fault = new InjectedFault(site.faultId(), spec, replica, site.pid(), epochMicros(), 0,
                         InjectedFault.Repair.NONE);
                 view.injected(fault);
                 return fault;
@@ -1123,7 +1112,7 @@ public final class ReplicationManager implements AutoCloseable {
         long injected = spec.kind().lasts() ? epochMicros() : making;
         synchronized (lock) {
             InjectedFault fault = view.made(faultId, injected);
-            boolean replicaGone = replica != null && spec.kind().actsOnReplicaProcess()
+            boolean replicaGone = replica != null && spec.kind().actsOn() == FaultKind.ActsOn.REPLICA_PROCESS
                     && view.state(replica) == ReplicaState.DEAD;
             if (closed || replicaGone) {
                 // the lab stopped, or the replica failed while the fault was being made: nothing to wait for
@@ -1139,6 +1128,24 @@ public final class ReplicationManager implements AutoCloseable {
             });
             return fault;
         }
+    }
+
+    /** The process a fault acts on (0: none) and where it runs, or where the processes it starts run. */
+    private record ActedOn(long pid, Placement where) {
+    }
+
+    /** Under {@link #lock}: what {@code spec}'s fault acts on, as its kind says, its replica being {@code replica}. */
+    private ActedOn actedOn(FaultSpec spec, String replica) {
+        return switch (spec.kind().actsOn()) {
+            case REPLICA_PROCESS -> new ActedOn(records.get(replica).replica.pid(),
+                    records.get(replica).replica.placement());
+            case DATABASE_PROCESS -> new ActedOn(lab.database().pid().orElseThrow(), lab.database().placement());
+            // in the target's host's namespace (the CPUs are this machine's, shared by every host)
+            case BESIDE_TARGET -> new ActedOn(0, spec.target().node() == FaultTarget.Node.DB
+                    ? lab.database().placement() : records.get(replica).replica.placement());
+            // the database's endpoint, or the virtual network's hosts: no process
+            case DATABASE_SESSION, NETWORK -> new ActedOn(0, Placement.LOCAL);
+        };
     }
 
     /**

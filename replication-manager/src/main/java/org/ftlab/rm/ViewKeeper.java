@@ -232,7 +232,7 @@ final class ViewKeeper {
         for (int i = 0; i < faults.size(); i++) {
             InjectedFault f = faults.get(i);
             if (f.active() && name.equals(f.replica()) && f.kind().layer() == FaultKind.Layer.PROCESS) {
-                InjectedFault done = f.repaired(nowUs, f.kind() == FaultKind.CRASH
+                InjectedFault done = f.repaired(nowUs, f.kind().madeByManager()
                         ? InjectedFault.Repair.REPLACED : InjectedFault.Repair.FENCED);
                 faults.set(i, done);
                 ended.add(done);

@@ -17,6 +17,9 @@ import org.ftlab.rm.api.ReplicaState;
 import org.junit.jupiter.api.Test;
 
 class ViewKeeperTest {
+    private static final FaultKind CRASH = FaultKind.parse("crash");
+    private static final FaultKind HANG = FaultKind.parse("hang");
+    private static final FaultKind SLOW = FaultKind.parse("slow");
     private static final FailureRecord.Source FD = FailureRecord.Source.FAULT_DETECTOR;
     private static final FailureRecord.Source CLIENT = FailureRecord.Source.CLIENT;
 
@@ -109,7 +112,7 @@ class ViewKeeperTest {
     @Test
     void aFailureOfAReplicaUnderAnInjectedFaultIsRecordedUnderThatFaultAndItsFenceEndsTheFault() {
         ViewKeeper v = lab(1);
-        InjectedFault hang = inject(v, FaultKind.HANG, "r1", 50);
+        InjectedFault hang = inject(v, HANG, "r1", 50);
         ViewKeeper.Failure f = v.fail("r1", FailureKind.HANG, FD, 600, 610);
         assertEquals(hang.faultId(), f.record().faultId());
         assertEquals(50, f.record().injectedEpochUs());
@@ -124,7 +127,7 @@ class ViewKeeperTest {
     @Test
     void aFailureReportedWhileItsFaultIsBeingMadeIsThatFaultsAndTheFaultKeepsTheTimeItsMakingBegan() {
         ViewKeeper v = lab(1);
-        InjectedFault hang = inject(v, FaultKind.HANG, "r1", 50); // recorded as its making begins
+        InjectedFault hang = inject(v, HANG, "r1", 50); // recorded as its making begins
         ViewKeeper.Failure f = v.fail("r1", FailureKind.HANG, CLIENT, 58, 60); // a client's report, 8 µs later
         assertEquals(hang.faultId(), f.record().faultId(), "one fault, not an injection and a failure of no cause");
         assertEquals(50, f.record().injectedEpochUs());
@@ -132,9 +135,9 @@ class ViewKeeperTest {
         assertEquals(50, made.injectedEpochUs(), "it ended before it was made: it keeps the time its making began");
         assertEquals(InjectedFault.Repair.FENCED, made.repair());
 
-        InjectedFault slow = inject(v, FaultKind.HANG, "r2", 1_000);
+        InjectedFault slow = inject(v, HANG, "r2", 1_000);
         assertEquals(1_020, v.made(slow.faultId(), 1_020).injectedEpochUs(), "in place from when it was made");
-        InjectedFault unmade = inject(v, FaultKind.HANG, "r2", 2_000);
+        InjectedFault unmade = inject(v, HANG, "r2", 2_000);
         v.withdrawn(unmade.faultId());
         assertEquals(List.of(hang.faultId(), slow.faultId()), v.faults().stream().map(InjectedFault::faultId)
                 .toList(), "a fault that could not be made is forgotten");
@@ -143,7 +146,7 @@ class ViewKeeperTest {
     @Test
     void aCrashIsRepairedByTheManagerAndALaterFailureOfAnotherReplicaGetsAnIdOfItsOwn() {
         ViewKeeper v = lab(1);
-        InjectedFault crash = inject(v, FaultKind.CRASH, "r1", 50);
+        InjectedFault crash = inject(v, CRASH, "r1", 50);
         v.fail("r1", FailureKind.CRASH, FD, 80, 90);
         assertEquals(InjectedFault.Repair.REPLACED, v.faults().get(0).repair());
         ViewKeeper.Failure unprovoked = v.fail("r2", FailureKind.HANG, FD, 900, 910);
@@ -154,7 +157,7 @@ class ViewKeeperTest {
     @Test
     void aFaultThatFailedNoReplicaIsRepairedByTheLabAfterItsDuration() {
         ViewKeeper v = lab(0);
-        InjectedFault slow = inject(v, FaultKind.SLOW, "r1", 50);
+        InjectedFault slow = inject(v, SLOW, "r1", 50);
         InjectedFault done = v.repaired(slow.faultId(), 5_050, InjectedFault.Repair.UNDONE);
         assertEquals(5_050, done.repairedEpochUs());
         assertFalse(v.faults().get(0).active());

@@ -16,15 +16,14 @@ import org.ftlab.harness.probe.ProbeFile;
  * requests by latency (at least one: the block's maximum) are joined to the stalls that overlapped them: those of the
  * clients' JVM ({@code harness}, which stalls every request at once) and of the replica that served the request (every
  * replica, for a request sent to more than one: the one it met first is not recorded), and the row-lock waits of the
- * database connection its transaction ran on ({@code db-lock-wait(db)}; of every connection, for a request sent to
- * more than one replica: only the answering transaction's connection is recorded); and to the waits for a CPU its
- * own threads measured (the bean's, {@code cpu-runqueue(r1)}, the database's for its transaction,
+ * database connection its transaction ran on ({@link Stall.Cause#ROW_LOCK_WAIT} of {@code db}; of every connection,
+ * for a request sent to more than one replica: only the answering transaction's connection is recorded); and to the
+ * waits for a CPU its own threads measured (the bean's, {@code cpu-runqueue(r1)}, the database's for its transaction,
  * {@code cpu-runqueue(db)}, and the client's, {@code cpu-runqueue(client)}; where no single one accounts for enough,
  * their sum along the request's path, e.g. {@code cpu-runqueue(r1+db)}: its threads run one after another). A
- * request's
- * <em>excess</em> is its latency minus its block's median. The stalls of one cause in one process (a label such as
- * {@code gc-pause(r1)}) account for the time they overlap the request, counted once where they overlap each other;
- * the label that accounts for the most is the request's cause if it accounts for at least
+ * request's <em>excess</em> is its latency minus its block's median. The stalls of one cause in one process (a label
+ * such as {@code gc-pause(r1)}) account for the time they overlap the request, counted once where they overlap each
+ * other; the label that accounts for the most is the request's cause if it accounts for at least
  * {@value #MIN_SHARE_OF_EXCESS} of the excess, and the request is {@value #UNEXPLAINED} otherwise. The span where its
  * time went is given beside, never as a cause. Two rules then say whose CPU a wait for one was: a wait during another
  * JVM's stop-the-world collection is credited to that collection (its threads held the cores), up to their overlap,
@@ -45,6 +44,8 @@ public final class Attribution {
     public static final String CLIENT = "client";
     /** The database server, in the label of its connection thread's waits for a CPU: {@code cpu-runqueue(db)}. */
     public static final String DATABASE = "db";
+    /** The host, in the label of a cause outside every process of the lab: {@code cpu-outside(host)}. */
+    public static final String HOST = "host";
     /** The cause of a request whose thread waited for a CPU (Linux scheduler statistics, measured per request). */
     public static final String RUN_QUEUE = "cpu-runqueue";
     /** The cause of a request whose threads waited for CPUs that processes outside the lab used the most of. */
@@ -362,10 +363,10 @@ public final class Attribution {
                 double foreignCpus = use.get(foreign);
                 if (foreignCpus >= MIN_FOREIGN_CPUS && (top.getKey().equals(foreign)
                         || foreignCpus >= MIN_FOREIGN_SHARE * cpus)) {
-                    best = (foreign.equals(CpuUse.OUTSIDE) ? CPU_OUTSIDE : CPU_STEAL) + "(host)";
+                    best = (foreign.equals(CpuUse.OUTSIDE) ? CPU_OUTSIDE : CPU_STEAL) + "(" + HOST + ")";
                 }
                 List<Evidence> withUse = new ArrayList<>(evidence);
-                withUse.add(new Evidence("host", "cpu-use", "CPUs in use meanwhile, of " + events.host().get(0).cpus()
+                withUse.add(new Evidence(HOST, "cpu-use", "CPUs in use meanwhile, of " + events.host().get(0).cpus()
                         + ": " + CpuUse.describe(use), from, to - from, to - from));
                 evidence = List.copyOf(withUse);
             }

@@ -7,14 +7,15 @@ import java.util.TreeMap;
 import java.util.function.Predicate;
 import org.ftlab.harness.probe.FaultRecord;
 import org.ftlab.rm.api.FaultKind;
+import org.ftlab.rm.api.StallCause;
 
 /**
- * The stalls a run injected on purpose ({@code gc}, {@code cpu-hog}, {@code db-lock}: a known cause at a known time
+ * The stalls a run injected on purpose (the kinds with a {@link FaultKind#cause() cause}: a known cause at a known time
  * and place) set against what the attribution named (docs/analysis.md, "Stalls injected on purpose"). A stall
  * <em>delayed</em> the slow requests that were in flight while it was on ({@link #overlaps}); it is <em>found</em>
- * when at least half of them name its cause: {@code gc-pause(<its replica>)}, {@code cpu-outside(host)} (the hog's
- * processes are not the lab's; every host of one machine shares its CPUs, so its place is the host),
- * {@code db-lock-wait(db)}.
+ * when at least half of them name its cause, the one its kind gives, in its place: the replica it acted on
+ * ({@code gc-pause(r1)}), the host ({@code cpu-outside(host)}: every host of one machine shares its CPUs) or the
+ * database ({@code db}).
  */
 public final class InjectedStalls {
     private InjectedStalls() {
@@ -37,7 +38,7 @@ public final class InjectedStalls {
 
     /** Whether a kind is a stall of known cause, which the attribution is judged on. */
     public static boolean judged(FaultKind kind) {
-        return kind == FaultKind.GC || kind == FaultKind.CPU_HOG || kind == FaultKind.DB_LOCK;
+        return kind.cause().isPresent();
     }
 
     /** Each injected stall of {@code faults} with the slow requests of {@code outliers} it delayed. */
@@ -80,21 +81,22 @@ public final class InjectedStalls {
 
     /** Whether a named cause is of the sort a stall of {@code kind} is named by, in any process. */
     public static Predicate<String> ofKind(FaultKind kind) {
-        return switch (kind) {
-            case GC -> c -> c.startsWith(Stall.Cause.GC_PAUSE.wireName() + "(");
-            case CPU_HOG -> c -> c.startsWith(Attribution.CPU_OUTSIDE + "(");
-            case DB_LOCK -> c -> c.startsWith(Stall.Cause.DB_LOCK_WAIT.wireName() + "(");
-            default -> throw new IllegalArgumentException(kind.wireName() + " is not a stall of known cause");
-        };
+        String prefix = cause(kind).name() + "(";
+        return c -> c.startsWith(prefix);
     }
 
     /** The expected cause as a reader writes it. */
     public static String describe(FaultKind kind, String replica) {
-        return switch (kind) {
-            case GC -> Stall.Cause.GC_PAUSE.wireName() + "(" + replica + ")";
-            case CPU_HOG -> Attribution.CPU_OUTSIDE + "(host)";
-            case DB_LOCK -> Stall.Cause.DB_LOCK_WAIT.wireName() + "(" + Attribution.DATABASE + ")";
-            default -> throw new IllegalArgumentException(kind.wireName() + " is not a stall of known cause");
-        };
+        StallCause cause = cause(kind);
+        return cause.name() + "(" + switch (cause.place()) {
+            case REPLICA -> replica;
+            case HOST -> Attribution.HOST;
+            case DATABASE -> Attribution.DATABASE;
+        } + ")";
+    }
+
+    private static StallCause cause(FaultKind kind) {
+        return kind.cause().orElseThrow(() -> new IllegalArgumentException(kind.wireName()
+                + " is not a stall of known cause"));
     }
 }

@@ -21,7 +21,7 @@ import org.ftlab.os.jfr.ProcessSample;
  * ({@code jdk.SafepointEnd}), is a {@link Stall.Cause#GC_PAUSE} if a collection paused in it ({@code jdk.GCPhasePause})
  * and a {@link Stall.Cause#SAFEPOINT} otherwise, named by its VM operation ({@code jdk.ExecuteVMOperation}). A GC pause
  * the file has no safepoint for is a stall on its own. The manager's file also holds the database's row-lock waits
- * ({@code ftlab.DatabaseLockWait}): each a {@link Stall.Cause#DB_LOCK_WAIT} of process {@code db} for the one
+ * ({@code ftlab.DatabaseLockWait}): each a {@link Stall.Cause#ROW_LOCK_WAIT} of process {@code db} for the one
  * connection that waited. JFR's timestamps are the host's wall clock, as the probes'.
  */
 public final class JfrStalls {
@@ -98,7 +98,8 @@ public final class JfrStalls {
                     case "jdk.GarbageCollection" -> collections.put(e.getLong("gcId"),
                             e.getString("name") + " (" + e.getString("cause") + ")");
                     case DatabaseLockWait.NAME -> lockWaits.add(new Stall(Attribution.DATABASE,
-                            Stall.Cause.DB_LOCK_WAIT, us(e.getStartTime()) - (e.hasField(DatabaseLockWait.WAITED_BEFORE)
+                            Stall.Cause.ROW_LOCK_WAIT, us(e.getStartTime())
+                                    - (e.hasField(DatabaseLockWait.WAITED_BEFORE)
                                     ? e.getDuration(DatabaseLockWait.WAITED_BEFORE).toNanos() / 1000 : 0),
                             us(e.getEndTime()), "connection "
                                     + e.getLong(DatabaseLockWait.CONNECTION) + " waited for a row lock (transaction "

@@ -39,7 +39,7 @@ public record Stall(String process, Cause cause, long startUs, long endUs, Strin
         /** Any other safepoint: every Java thread stopped for a VM operation (deoptimization, code cache, …). */
         SAFEPOINT("safepoint"),
         /** A database session waited for a row lock another held (the database's lock waits, sampled). */
-        DB_LOCK_WAIT("db-lock-wait");
+        ROW_LOCK_WAIT("db-lock-wait");
 
         private final String wireName;
 

@@ -5,16 +5,15 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
-import java.util.Map;
 import java.util.function.Predicate;
 import org.ftlab.auction.api.MicroClock;
 import org.ftlab.auction.api.ReplySize;
 import org.ftlab.harness.analysis.RunAnalysis;
 import org.ftlab.harness.attribution.Attribution;
 import org.ftlab.harness.attribution.InjectedStalls;
+import org.ftlab.harness.attribution.Stall;
 import org.ftlab.harness.grid.FaultSchedule;
 import org.ftlab.harness.grid.GridPlan;
 import org.ftlab.harness.grid.GridRunner;
@@ -51,14 +50,11 @@ public final class AttributionBench {
     static final int HOG_MILLIS = 500;
     static final int HOG_PROCESSES = 6;
     static final int LOCK_MILLIS = 300;
-    /** The kinds injected, in the order they come in a block, and where each is in its block. */
-    private static final Map<FaultKind, String> STALLS = new LinkedHashMap<>();
-
-    static {
-        STALLS.put(FaultKind.GC, "@25%      gc         primary");
-        STALLS.put(FaultKind.CPU_HOG, "@50%      cpu-hog    primary   " + HOG_MILLIS + "ms   " + HOG_PROCESSES);
-        STALLS.put(FaultKind.DB_LOCK, "@75%      db-lock    db        " + LOCK_MILLIS + "ms");
-    }
+    /** The stalls injected, in the order they come in a block: each a schedule line without its block. */
+    private static final List<String> STALLS = List.of(
+            "@25%      gc         primary",
+            "@50%      cpu-hog    primary   " + HOG_MILLIS + "ms   " + HOG_PROCESSES,
+            "@75%      db-lock    db        " + LOCK_MILLIS + "ms");
 
     /** One kind's figures. */
     public record KindResult(String kind, String expectedCause, int injected, int delayedNone, int found,
@@ -161,7 +157,7 @@ public final class AttributionBench {
     static FaultSchedule schedule(int blocks) {
         StringBuilder text = new StringBuilder();
         for (int b = 1; b <= blocks; b++) {
-            for (String line : STALLS.values()) {
+            for (String line : STALLS) {
                 text.append('c').append(b).append(line).append('\n');
             }
         }
@@ -278,7 +274,7 @@ public final class AttributionBench {
     static List<KindResult> score(List<Attribution.Outlier> outliers, List<FaultRecord> faults) {
         List<InjectedStalls.Verdict> verdicts = InjectedStalls.judge(outliers, faults);
         List<KindResult> results = new ArrayList<>();
-        for (FaultKind kind : STALLS.keySet()) {
+        for (FaultKind kind : schedule(1).kinds()) {
             List<InjectedStalls.Verdict> injected = verdicts.stream().filter(v -> v.fault().kind() == kind).toList();
             int none = (int) injected.stream().filter(v -> v.delayed() == 0).count();
             int found = (int) injected.stream().filter(InjectedStalls.Verdict::found).count();
@@ -295,7 +291,7 @@ public final class AttributionBench {
                         && InjectedStalls.expected(kind, v.fault().replica()).test(o.cause()));
                 if (matched) {
                     right++;
-                } else if (kind == FaultKind.GC && o.evidence().stream()
+                } else if (o.cause().startsWith(Stall.Cause.GC_PAUSE.wireName() + "(") && o.evidence().stream()
                         .noneMatch(e -> e.detail().contains("Diagnostic Command"))) {
                     natural++; // a collection the JVM ran on its own: a true cause nobody injected
                 }

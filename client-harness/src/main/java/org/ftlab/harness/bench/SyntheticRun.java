@@ -30,6 +30,8 @@ public final class SyntheticRun {
     public static final int[] CLIENTS = {1, 4, 7, 10};
     public static final int[] THINK_MS = {0, 20, 40};
     public static final String[] REPLY = {"orig", "256", "512", "1024"};
+    /** The one kind of fault the run records. */
+    private static final FaultKind CRASH = FaultKind.parse("crash");
 
     private SyntheticRun() {
     }
@@ -52,7 +54,7 @@ public final class SyntheticRun {
                     if (clients == 10) {
                         faultId = "f" + (++faultNo);
                         faultAt = clock + 2_000_000;
-                        faults.add(new FaultRecord(faultId, FaultKind.CRASH, "primary", "r1", faultAt,
+                        faults.add(new FaultRecord(faultId, CRASH, "primary", "r1", faultAt,
                                 faultAt + 50_000, faultAt + 51_000, faultAt + 14_000_000, 0, ProbeFile.NONE,
                                 "replaced", 0, 0, "crash", 1));
                     }

@@ -69,8 +69,9 @@ public final class FaultOptions {
     /** Refuses a schedule with a kind this lab cannot make, before anything starts. */
     void checkSupported(FaultSchedule schedule, boolean embeddedDatabase, boolean virtualNetwork,
             boolean otherMachines) {
+        FaultKind.LabFacts lab = new FaultKind.LabFacts(embeddedDatabase, virtualNetwork, otherMachines);
         for (FaultKind k : schedule.kinds()) {
-            k.whyNot(embeddedDatabase, virtualNetwork, otherMachines, Cgroup::unusable).ifPresent(why -> {
+            k.whyNot(lab, Cgroup::unusable).ifPresent(why -> {
                 throw new IllegalArgumentException(why);
             });
         }

@@ -255,9 +255,9 @@ public record FaultSchedule(List<Entry> entries, String origin) {
         if (everySeconds < 0 || perConfig < 0) {
             throw new IllegalArgumentException("fault interval and count must not be negative");
         }
-        FaultSpec spec = k.equals("crash") ? new FaultSpec(FaultKind.CRASH, FaultTarget.of(FaultTarget.Node.PRIMARY),
-                0, 0) : new FaultSpec(FaultKind.HANG, FaultTarget.of(FaultTarget.Node.PRIMARY),
-                SHORTHAND_HANG_MILLIS, 0);
+        FaultKind shorthand = FaultKind.parse(k);
+        FaultSpec spec = new FaultSpec(shorthand, FaultTarget.of(FaultTarget.Node.PRIMARY),
+                shorthand.lasts() ? SHORTHAND_HANG_MILLIS : 0, 0);
         String origin = "--faults " + k + (perConfig > 0 ? " --faults-per-config " + perConfig
                 : " --fault-every " + everySeconds);
         if (everySeconds > 0) {
@@ -282,7 +282,7 @@ public record FaultSchedule(List<Entry> entries, String origin) {
         NETWORK(FaultKind::needsNetwork),
         /** Every kind that needs no virtual network: process and database. */
         LOCAL(k -> k.layer() == FaultKind.Layer.PROCESS || k.layer() == FaultKind.Layer.DATABASE),
-        /** Every stall of known cause (gc): what the attribution of slow requests is proved on. */
+        /** Every stall of known cause: what the attribution of slow requests is proved on. */
         STALLS(k -> k.layer() == FaultKind.Layer.STALL),
         /** Every fault kind, stalls aside (netns topology). */
         ALL(k -> k.layer() != FaultKind.Layer.STALL);
@@ -290,7 +290,7 @@ public record FaultSchedule(List<Entry> entries, String origin) {
         private final List<FaultKind> kinds;
 
         Mix(Predicate<FaultKind> member) {
-            this.kinds = Arrays.stream(FaultKind.values()).filter(member).toList();
+            this.kinds = FaultKind.all().stream().filter(member).toList();
         }
 
         public List<FaultKind> kinds() {
@@ -333,7 +333,7 @@ public record FaultSchedule(List<Entry> entries, String origin) {
                 FaultKind kind = mix.kinds().get(r.nextInt(mix.kinds().size()));
                 List<FaultTarget.Node> nodes = List.copyOf(kind.targets());
                 FaultTarget target;
-                if (kind == FaultKind.PARTITION) {
+                if (kind.takesTwoSides()) {
                     FaultTarget.Node a = nodes.get(r.nextInt(nodes.size()));
                     List<FaultTarget.Node> others = nodes.stream().filter(n -> n != a).toList();
                     target = FaultTarget.between(a, others.get(r.nextInt(others.size())));

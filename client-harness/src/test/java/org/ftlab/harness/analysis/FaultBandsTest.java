@@ -15,7 +15,7 @@ class FaultBandsTest {
 
     /** A crash of the primary, restored at {@code restoredUs}, repaired at {@code repairedUs} (NONE: never). */
     private static FaultRecord crash(String id, long injectedUs, long restoredUs, long repairedUs) {
-        return new FaultRecord(id, FaultKind.CRASH, "primary", "r1", injectedUs, injectedUs + 50_000,
+        return new FaultRecord(id, FaultKind.parse("crash"), "primary", "r1", injectedUs, injectedUs + 50_000,
                 injectedUs + 60_000, restoredUs, 1, repairedUs, repairedUs == NONE ? "" : "replaced", 0, 0, "crash",
                 1);
     }
@@ -33,7 +33,7 @@ class FaultBandsTest {
     void onlyTheFaultsThatOverlapTheWindowAreDrawn() {
         List<FaultRecord> faults = List.of(crash("before", 1_000_000, 2_000_000, 3_000_000),
                 crash("touching", 4_000_000, 5_000_000, 6_000_000), crash("after", 11_000_000, 12_000_000, NONE),
-                new FaultRecord("never", FaultKind.CRASH, "primary", "r1", NONE, NONE, NONE, NONE, 1, NONE, "", 0, 0,
+                new FaultRecord("never", FaultKind.parse("crash"), "primary", "r1", NONE, NONE, NONE, NONE, 1, NONE, "", 0, 0,
                         "", 1));
         List<Band> bands = FaultBands.within(faults, 0, 6_000_000, 10_000_000);
         assertEquals(List.of("touching"), bands.stream().map(Band::faultId).toList(),

@@ -117,9 +117,9 @@ class AttributionTest {
         // a lock wait of connection 12 only, overlapping both requests in time
         ProbeFile pf = block(Map.of(50, 8_000L, 120, 8_000L), Map.of(), Map.of(), Map.of(), Map.of(),
                 Map.of(120, 30L));
-        Stall wait50 = new Stall("db", Stall.Cause.DB_LOCK_WAIT, sendOf(50) + 1_000, sendOf(50) + 7_000,
+        Stall wait50 = new Stall("db", Stall.Cause.ROW_LOCK_WAIT, sendOf(50) + 1_000, sendOf(50) + 7_000,
                 "connection 12 waited for a row lock", 12);
-        Stall wait120 = new Stall("db", Stall.Cause.DB_LOCK_WAIT, sendOf(120) + 1_000, sendOf(120) + 7_000,
+        Stall wait120 = new Stall("db", Stall.Cause.ROW_LOCK_WAIT, sendOf(120) + 1_000, sendOf(120) + 7_000,
                 "connection 12 waited for a row lock", 12);
         Attribution.Result r = attribute(pf, events(wait50, wait120));
         Attribution.Outlier o = outlier(r, 50);
@@ -134,7 +134,7 @@ class AttributionTest {
         // seq 50 waited on r1's connection 12, timed out, and was answered by r2 on connection 30 (the recorded one)
         ProbeFile pf = block(Map.of(50, 8_000L, 120, 8_000L), Map.of(50, "r2*", 120, "r2*"), Map.of(), Map.of(),
                 Map.of(), Map.of(50, 30L, 120, 30L));
-        Stall waitOnR1 = new Stall("db", Stall.Cause.DB_LOCK_WAIT, sendOf(50) + 500, sendOf(50) + 7_000,
+        Stall waitOnR1 = new Stall("db", Stall.Cause.ROW_LOCK_WAIT, sendOf(50) + 500, sendOf(50) + 7_000,
                 "connection 12 waited for a row lock", 12);
         Stall gcOfR1 = new Stall("r1", Stall.Cause.GC_PAUSE, sendOf(120) + 500, sendOf(120) + 7_000, "G1Full");
         Attribution.Result r = attribute(pf, events(waitOnR1, gcOfR1));
@@ -145,7 +145,7 @@ class AttributionTest {
     @Test
     void aRequestWithoutAKnownDatabaseConnectionIsHeldUpByNoLockWait() throws Exception {
         ProbeFile pf = block(Map.of(50, 8_000L), Map.of(), Map.of(), Map.of(), Map.of(), Map.of(50, -1L));
-        Stall wait = new Stall("db", Stall.Cause.DB_LOCK_WAIT, sendOf(50) + 1_000, sendOf(50) + 7_000,
+        Stall wait = new Stall("db", Stall.Cause.ROW_LOCK_WAIT, sendOf(50) + 1_000, sendOf(50) + 7_000,
                 "connection 12 waited for a row lock", 12);
         assertEquals("unexplained", outlier(attribute(pf, events(wait)), 50).cause());
     }

@@ -79,8 +79,9 @@ class JfrStallsTest {
             r.stop();
             r.dump(file);
             List<Stall> stalls = JfrStalls.read(file, "rm");
-            assertEquals(1, stalls.stream().filter(s -> s.cause() == Stall.Cause.DB_LOCK_WAIT).count(), stalls.toString());
-            Stall s = stalls.stream().filter(x -> x.cause() == Stall.Cause.DB_LOCK_WAIT).findFirst().orElseThrow();
+            assertEquals(1, stalls.stream().filter(s -> s.cause() == Stall.Cause.ROW_LOCK_WAIT).count(),
+                    stalls.toString());
+            Stall s = stalls.stream().filter(x -> x.cause() == Stall.Cause.ROW_LOCK_WAIT).findFirst().orElseThrow();
             assertEquals("db", s.process(), "a wait in the database, whichever process sampled it");
             assertEquals(41, s.connection());
             assertTrue(s.holdsUp(41) && !s.holdsUp(42));

@@ -17,6 +17,9 @@ import org.junit.jupiter.api.Test;
 
 /** How the attribution bench scores a run: recall per injected stall, precision per named cause. */
 class AttributionBenchTest {
+    private static final FaultKind CPU_HOG = FaultKind.parse("cpu-hog");
+    private static final FaultKind DB_LOCK = FaultKind.parse("db-lock");
+    private static final FaultKind GC = FaultKind.parse("gc");
     private static final long T0 = 1_700_000_000_000_000L;
 
     private static FaultRecord fault(String id, FaultKind kind, String replica, long fromMs, long toMs) {
@@ -37,9 +40,9 @@ class AttributionBenchTest {
 
     @Test
     void aStallIsFoundWhenMostOfTheSlowRequestsItDelayedNameItsCause() {
-        List<FaultRecord> faults = List.of(fault("f1", FaultKind.GC, "r1", 1_000, 1_100),
-                fault("f2", FaultKind.GC, "r1", 5_000, 5_100), fault("f3", FaultKind.DB_LOCK, null, 9_000, 9_300),
-                fault("f4", FaultKind.CPU_HOG, "r1", 20_000, 20_500));
+        List<FaultRecord> faults = List.of(fault("f1", GC, "r1", 1_000, 1_100),
+                fault("f2", GC, "r1", 5_000, 5_100), fault("f3", DB_LOCK, null, 9_000, 9_300),
+                fault("f4", CPU_HOG, "r1", 20_000, 20_500));
         List<Attribution.Outlier> outliers = List.of(
                 slow(1_050, 80, "gc-pause(r1)", "G1Full (Diagnostic Command)"),
                 slow(1_060, 70, "gc-pause(r1)", "G1Full (Diagnostic Command)"),
@@ -73,11 +76,11 @@ class AttributionBenchTest {
 
     @Test
     void aStallDelaysTheRequestsInFlightWhileItWasOnAndNoOthers() {
-        FaultRecord gc = fault("f1", FaultKind.GC, "r1", 1_000, 1_400);
+        FaultRecord gc = fault("f1", GC, "r1", 1_000, 1_400);
         assertTrue(!InjectedStalls.overlaps(slow(900, 90, "cpu-runqueue(r1)", ""), gc), "done before it");
         assertTrue(InjectedStalls.overlaps(slow(990, 250, "gc-pause(r1)", ""), gc), "in flight when it began");
         assertTrue(InjectedStalls.overlaps(slow(1_200, 250, "gc-pause(r1)", ""), gc), "sent during it");
-        FaultRecord lock = fault("f2", FaultKind.DB_LOCK, null, 2_000, 2_300);
+        FaultRecord lock = fault("f2", DB_LOCK, null, 2_000, 2_300);
         assertTrue(InjectedStalls.overlaps(slow(2_010, 90, "db-lock-wait(db)", ""), lock));
         assertTrue(!InjectedStalls.overlaps(slow(2_300, 20, "unexplained", ""), lock), "sent once it was undone");
     }
@@ -86,7 +89,7 @@ class AttributionBenchTest {
     void theScheduleHasOneStallOfEachKindInEveryBlock() {
         FaultSchedule s = AttributionBench.schedule(3);
         assertEquals(9, s.entries().size());
-        assertEquals(List.of(FaultKind.GC, FaultKind.CPU_HOG, FaultKind.DB_LOCK), s.kinds());
+        assertEquals(List.of(GC, CPU_HOG, DB_LOCK), s.kinds());
         s.checkBlocks(3);
     }
 

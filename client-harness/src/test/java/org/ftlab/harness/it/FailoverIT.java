@@ -53,13 +53,12 @@ import org.junit.jupiter.api.function.Executable;
 @ExtendWith(RunningLab.class)
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class FailoverIT {
-    static final FaultSpec CRASH_PRIMARY = new FaultSpec(FaultKind.CRASH, FaultTarget.of(FaultTarget.Node.PRIMARY), 0,
-            0);
-    static final FaultSpec CRASH_BACKUP = new FaultSpec(FaultKind.CRASH, FaultTarget.of(FaultTarget.Node.BACKUP), 0,
-            0);
+    private static final FaultKind CRASH = FaultKind.parse("crash");
+    private static final FaultKind HANG = FaultKind.parse("hang");
+    static final FaultSpec CRASH_PRIMARY = new FaultSpec(CRASH, FaultTarget.of(FaultTarget.Node.PRIMARY), 0, 0);
+    static final FaultSpec CRASH_BACKUP = new FaultSpec(CRASH, FaultTarget.of(FaultTarget.Node.BACKUP), 0, 0);
     /** A hang far longer than detection: the manager fences it long before the lab would resume it. */
-    static final FaultSpec HANG_PRIMARY = new FaultSpec(FaultKind.HANG, FaultTarget.of(FaultTarget.Node.PRIMARY),
-            30_000, 0);
+    static final FaultSpec HANG_PRIMARY = new FaultSpec(HANG, FaultTarget.of(FaultTarget.Node.PRIMARY), 30_000, 0);
     private static ManagedLab lab;
 
     @BeforeAll

@@ -13,7 +13,7 @@ import org.ftlab.harness.lab.ManagedLab;
 import org.ftlab.os.Undo;
 import org.ftlab.rm.api.ManagerStatus;
 import org.ftlab.rm.api.ReplicaStatus;
-import org.ftlab.rm.fault.ProcessFaults;
+import org.ftlab.faults.ProcessFaults;
 import org.junit.jupiter.api.Test;
 
 /**

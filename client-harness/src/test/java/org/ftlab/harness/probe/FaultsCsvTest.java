@@ -12,14 +12,16 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 class FaultsCsvTest {
+    private static final FaultKind HANG = FaultKind.parse("hang");
+    private static final FaultKind SLOW = FaultKind.parse("slow");
     @TempDir
     Path dir;
 
     @Test
     void whatIsWrittenReadsBackTheSameAcrossSegmentsInSegmentOrder() throws Exception {
-        FaultRecord hang = new FaultRecord("f1", FaultKind.HANG, "primary", "r1", 100, 200, 210, 300, 1, 400,
+        FaultRecord hang = new FaultRecord("f1", HANG, "primary", "r1", 100, 200, 210, 300, 1, 400,
                 "fenced", 2000, 0, "hang", 1, "r2", 0.62);
-        FaultRecord slow = new FaultRecord("f2", FaultKind.SLOW, "backup", "r2", 500, ProbeFile.NONE, ProbeFile.NONE,
+        FaultRecord slow = new FaultRecord("f2", SLOW, "backup", "r2", 500, ProbeFile.NONE, ProbeFile.NONE,
                 ProbeFile.NONE, FaultRecord.UNKNOWN, 900, "undone", 1000, 10, "", 0);
         FaultRecord unprovoked = new FaultRecord("f3", null, "", "r3", ProbeFile.NONE, 700, 710, 720, 0,
                 ProbeFile.NONE, "", 0, 0, "crash", 1);

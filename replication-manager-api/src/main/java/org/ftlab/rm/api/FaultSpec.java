@@ -7,7 +7,7 @@ import java.util.Locale;
  * {@link FaultKind#amountUnit() unit}; 0 for kinds without one). Checked where it is made, so a bad schedule line or
  * request fails before anything is injected.
  *
- * @param durationMillis how long the fault lasts; 0 for a {@link FaultKind#CRASH} (the manager repairs it)
+ * @param durationMillis how long the fault lasts; 0 for a kind that does not {@link FaultKind#lasts() last}
  */
 public record FaultSpec(FaultKind kind, FaultTarget target, long durationMillis, double amount) {
     /** The longest fault a lab injects: longer ones are a run that no longer measures a service. */
@@ -20,9 +20,9 @@ public record FaultSpec(FaultKind kind, FaultTarget target, long durationMillis,
         if (target == null) {
             target = FaultTarget.of(kind.targets().iterator().next());
         }
-        if (kind == FaultKind.PARTITION != target.isPair()) {
-            throw new IllegalArgumentException(kind == FaultKind.PARTITION
-                    ? "partition needs two sides, such as primary|clients, was " + target
+        if (kind.takesTwoSides() != target.isPair()) {
+            throw new IllegalArgumentException(kind.takesTwoSides()
+                    ? kind.wireName() + " needs two sides, such as primary|clients, was " + target
                     : kind.wireName() + " takes one target, was " + target);
         }
         for (FaultTarget.Node n : new FaultTarget.Node[] {target.node(), target.peer()}) {

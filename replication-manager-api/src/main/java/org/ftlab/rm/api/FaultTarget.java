@@ -7,7 +7,8 @@ import java.util.stream.Collectors;
 
 /**
  * What a fault acts on, by role (the replica that is the primary when the fault is injected, not a fixed name): one
- * {@link Node}, or for a {@link FaultKind#PARTITION} two sides written {@code primary|clients}.
+ * {@link Node}, or for a kind that {@link FaultKind#takesTwoSides() takes two sides} a pair written
+ * {@code primary|clients}.
  *
  * @param node the host or side
  * @param peer the other side of a partition, null otherwise

@@ -8,13 +8,19 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import java.util.List;
 import org.ftlab.fd.FailureKind;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.function.Executable;
 
+/** The contract's records on the wire and their checks, with the stand-in kinds of {@link TestKinds}. */
 class ContractTest {
     private static final ObjectMapper JSON = new ObjectMapper();
+    private static final FaultKind DIM = FaultKind.parse("dim");
+    private static final FaultKind CUT = FaultKind.parse("cut");
+    private static final FaultKind BLIP = FaultKind.parse("blip");
+    private static final FaultTarget PRIMARY = FaultTarget.of(FaultTarget.Node.PRIMARY);
 
     @Test
     void everyRecordOfTheManagersStatusSurvivesTheWireUnchanged() throws Exception {
-        FaultSpec spec = new FaultSpec(FaultKind.PARTITION, FaultTarget.parse("fd|backup"), 2_000, 0);
+        FaultSpec spec = new FaultSpec(CUT, FaultTarget.parse("fd|backup"), 2_000, 0);
         ManagerStatus status = new ManagerStatus(7, "r2", 2, 2, List.of("r4"), 1, 12, 100, 500, 4242,
                 "jdbc:mysql://127.0.0.1:3306/ftlab",
                 List.of(new ReplicaStatus("r2", ReplicaState.PRIMARY, 11L, 0, 950, "remote+http://127.0.0.1:8180",
@@ -25,31 +31,39 @@ class ContractTest {
                 List.of(new InjectedFault("f1", spec, "r3", 0, 10, 2_010, InjectedFault.Repair.UNDONE)));
         String wire = JSON.writeValueAsString(status);
         assertEquals(status, JSON.readValue(wire, ManagerStatus.class));
-        assertTrue(wire.contains("\"kind\":\"partition\"") && wire.contains("\"target\":\"fd|backup\"")
+        assertTrue(wire.contains("\"kind\":\"cut\"") && wire.contains("\"target\":\"fd|backup\"")
                 && wire.contains("\"state\":\"primary\"") && wire.contains("\"source\":\"client\""), wire);
     }
 
     @Test
     void aFaultSpecIsCheckedWhereItIsMade() {
-        assertEquals(10, new FaultSpec(FaultKind.SLOW, FaultTarget.of(FaultTarget.Node.PRIMARY), 1_000, 0).amount(),
-                "the kind's default amount");
-        assertEquals(FaultTarget.of(FaultTarget.Node.DB), new FaultSpec(FaultKind.DB_HANG, null, 1_000, 0).target(),
-                "a database fault targets the database");
-        assertThrows(IllegalArgumentException.class,
-                () -> new FaultSpec(FaultKind.HANG, FaultTarget.of(FaultTarget.Node.PRIMARY), 0, 0), "needs a duration");
-        assertThrows(IllegalArgumentException.class,
-                () -> new FaultSpec(FaultKind.CRASH, FaultTarget.of(FaultTarget.Node.PRIMARY), 1_000, 0),
-                "a crash has no duration");
-        assertThrows(IllegalArgumentException.class,
-                () -> new FaultSpec(FaultKind.CRASH, FaultTarget.of(FaultTarget.Node.DB), 0, 0), "crash a replica");
-        assertThrows(IllegalArgumentException.class,
-                () -> new FaultSpec(FaultKind.PARTITION, FaultTarget.of(FaultTarget.Node.PRIMARY), 1_000, 0),
-                "a partition has two sides");
-        assertThrows(IllegalArgumentException.class,
-                () -> new FaultSpec(FaultKind.FLAKY, FaultTarget.of(FaultTarget.Node.PRIMARY), 1_000, 150),
-                "no more than 100% dropped");
+        assertEquals(10, new FaultSpec(DIM, PRIMARY, 1_000, 0).amount(), "the kind's default amount");
+        assertEquals(FaultTarget.of(FaultTarget.Node.DB), new FaultSpec(BLIP, null, 0, 0).target(),
+                "the kind's first target");
+        refused("dim needs a duration of 1 ms to 600 s, was 0 ms", () -> new FaultSpec(DIM, PRIMARY, 0, 0));
+        refused("dim needs a duration of 1 ms to 600 s, was 600001 ms",
+                () -> new FaultSpec(DIM, PRIMARY, 600_001, 0));
+        refused("blip has no duration (the manager repairs it)",
+                () -> new FaultSpec(BLIP, FaultTarget.of(FaultTarget.Node.DB), 1_000, 0));
+        refused("blip cannot target primary; it takes [db]", () -> new FaultSpec(BLIP, PRIMARY, 0, 0));
+        refused("cut needs two sides, such as primary|clients, was primary", () -> new FaultSpec(CUT, PRIMARY, 1_000,
+                0));
+        refused("dim takes one target, was primary|clients", () -> new FaultSpec(DIM, FaultTarget.parse(
+                "primary|clients"), 1_000, 0));
+        refused("dim amount must be 1 to 100 percent, was 150", () -> new FaultSpec(DIM, PRIMARY, 1_000, 150));
+        refused("a fault needs a kind; use one of dim, cut, blip", () -> new FaultSpec(null, PRIMARY, 1_000, 0));
         assertThrows(IllegalArgumentException.class, () -> FaultTarget.parse("primary|primary"));
-        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> FaultKind.parse("melt"));
-        assertTrue(e.getMessage().contains("db-hang"), "names every kind: " + e.getMessage());
+    }
+
+    @Test
+    void aFaultSpecReadsAsAScheduleLineDoes() {
+        assertEquals("dim primary for 1000 ms at 10 percent", new FaultSpec(DIM, PRIMARY, 1_000, 0).toString());
+        assertEquals("cut fd|backup for 2000 ms", new FaultSpec(CUT, FaultTarget.parse("fd|backup"), 2_000, 0)
+                .toString());
+        assertEquals("blip db", new FaultSpec(BLIP, null, 0, 0).toString());
+    }
+
+    private static void refused(String why, Executable making) {
+        assertEquals(why, assertThrows(IllegalArgumentException.class, making).getMessage());
     }
 }

@@ -1,37 +1,66 @@
 package org.ftlab.rm.api;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 
+/** The contract's registry of kinds, on the stand-in kinds of {@link TestKinds}. */
 class FaultKindTest {
+    private static final ObjectMapper JSON = new ObjectMapper();
+
     @Test
-    void aKindTakesAnAmountExactlyWhenARandomScheduleHasLevelsToDrawItFrom() {
-        for (FaultKind k : FaultKind.values()) {
-            assertEquals(k.amountUnit() != null, !k.amountLevels().isEmpty(), k.wireName());
-            for (double level : k.amountLevels()) {
-                assertEquals(level, k.checkAmount(level), k.wireName() + " accepts its own level " + level);
-            }
+    void theKindsAreTheRegisteredOnesInTheRegistrationsOrder() {
+        assertEquals(List.of("dim", "cut", "blip"), FaultKind.all().stream().map(FaultKind::wireName).toList());
+        assertEquals("dim, cut, blip", FaultKind.names());
+    }
+
+    @Test
+    void aKindIsFoundByItsWireNameInAnyCaseAndSpacingAndThereIsOneOfEach() {
+        for (FaultKind k : FaultKind.all()) {
+            assertSame(k, FaultKind.parse(k.wireName()));
+            assertSame(k, FaultKind.parse(" " + k.wireName().toUpperCase() + " "));
         }
     }
 
     @Test
-    void aReplicaFailsOnACrashAndOnAHangFreezeOrLinkDownThatOutlastsTheDetectorsTimeout() {
-        FaultTarget primary = FaultTarget.of(FaultTarget.Node.PRIMARY);
-        assertTrue(FaultKind.CRASH.failsAReplica(new FaultSpec(FaultKind.CRASH, primary, 0, 0), 500));
-        for (FaultKind k : new FaultKind[] {FaultKind.HANG, FaultKind.FREEZE, FaultKind.LINK_DOWN}) {
-            assertTrue(k.failsAReplica(new FaultSpec(k, primary, 2_000, 0), 500), k.wireName());
-            assertFalse(k.failsAReplica(new FaultSpec(k, primary, 300, 0), 500), k.wireName() + ", shorter");
+    void anUnknownNameIsAnErrorThatNamesEveryKind() {
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> FaultKind.parse("melt"));
+        assertEquals("unknown fault kind 'melt'; use one of dim, cut, blip", e.getMessage());
+    }
+
+    @Test
+    void aKindIsItsWireNameOnTheWire() throws Exception {
+        for (FaultKind k : FaultKind.all()) {
+            String wire = JSON.writeValueAsString(k);
+            assertEquals("\"" + k.wireName() + "\"", wire);
+            assertSame(k, JSON.readValue(wire, FaultKind.class));
         }
-        assertFalse(FaultKind.LINK_DOWN.failsAReplica(new FaultSpec(FaultKind.LINK_DOWN,
-                FaultTarget.of(FaultTarget.Node.DB), 2_000, 0), 500), "the database's link is not a replica's");
-        assertFalse(FaultKind.SLOW.failsAReplica(new FaultSpec(FaultKind.SLOW, primary, 60_000, 10), 500),
-                "a slow replica still heartbeats");
-        assertTrue(FaultKind.PARTITION.failsAReplica(new FaultSpec(FaultKind.PARTITION, FaultTarget.between(
-                FaultTarget.Node.PRIMARY, FaultTarget.Node.FD), 2_000, 0), 500), "cut off from the detector");
-        assertFalse(FaultKind.PARTITION.failsAReplica(new FaultSpec(FaultKind.PARTITION, FaultTarget.between(
-                FaultTarget.Node.PRIMARY, FaultTarget.Node.DB), 2_000, 0), 500), "the detector still hears it");
+    }
+
+    @Test
+    void anAmountIsTheDefaultForZeroAndOtherwiseWithinItsBounds() {
+        FaultKind dim = FaultKind.parse("dim");
+        assertEquals(10, dim.checkAmount(0));
+        assertEquals(5, dim.checkAmount(5));
+        assertEquals("dim amount must be 1 to 100 percent, was 150", assertThrows(IllegalArgumentException.class,
+                () -> dim.checkAmount(150)).getMessage());
+        assertEquals("dim amount must be 1 to 100 percent, was 0.5", assertThrows(IllegalArgumentException.class,
+                () -> dim.checkAmount(0.5)).getMessage());
+        FaultKind blip = FaultKind.parse("blip");
+        assertEquals(0, blip.checkAmount(0));
+        assertEquals("blip takes no amount, was 3.0", assertThrows(IllegalArgumentException.class,
+                () -> blip.checkAmount(3)).getMessage());
+    }
+
+    @Test
+    void anAmountHasAUnitExactlyWhenARandomScheduleHasLevelsToDrawItFrom() {
+        assertThrows(IllegalArgumentException.class, () -> FaultAmount.of("percent", 10, 1, 100));
+        assertThrows(IllegalArgumentException.class, () -> new FaultAmount(null, 0, 0, 0, List.of(1.0)));
+        assertEquals(List.of(5.0, 10.0), FaultKind.parse("dim").amountLevels());
+        assertEquals(List.of(), FaultKind.parse("blip").amountLevels());
     }
 }

@@ -70,7 +70,7 @@ public final class LockWaitRecorder implements AutoCloseable {
 
     private LockWaitRecorder(DatabaseEndpoint endpoint) {
         this.endpoint = endpoint;
-        this.thread = SamplerThread.of("db-lock-waits", this::run);
+        this.thread = SamplerThread.of("row-lock-waits", this::run);
     }
 
     /** Starts sampling the database at {@code endpoint}. */

@@ -8,6 +8,8 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 import java.util.logging.Logger;
+import org.ftlab.faults.FaultSite;
+import org.ftlab.faults.LabFaultKind;
 import org.ftlab.os.Janitor;
 import org.ftlab.os.Undo;
 import org.ftlab.rm.api.FaultSpec;
@@ -33,14 +35,14 @@ public final class FaultsInEffect implements AutoCloseable {
         this.janitor = janitor;
     }
 
-    /** What {@code spec}'s fault needs in place before it is made ({@link FaultMakers#prepare}). */
+    /** What {@code spec}'s fault needs in place before it is made ({@link LabFaultKind#prepare}). */
     public void prepare(FaultSpec spec, FaultSite site) throws IOException {
-        FaultMakers.prepare(spec, site);
+        LabFaultKind.of(spec.kind()).prepare(spec, site);
     }
 
-    /** Makes {@code spec}'s fault at {@code site} ({@link FaultMakers}); its undo is the janitor's too from now on. */
+    /** Makes {@code spec}'s fault at {@code site} (its kind does); its undo is the janitor's too from now on. */
     public Undo make(FaultSpec spec, FaultSite site) throws IOException {
-        Undo undo = FaultMakers.make(spec, site);
+        Undo undo = LabFaultKind.of(spec.kind()).make(spec, site);
         janitor.register(site.faultId(), undo.script());
         return undo;
     }

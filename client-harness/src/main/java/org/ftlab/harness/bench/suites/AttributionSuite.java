@@ -1,5 +1,7 @@
 package org.ftlab.harness.bench.suites;
 
+import org.ftlab.rm.api.FaultKind;
+import java.util.stream.Collectors;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.nio.file.Files;
 import java.util.List;
@@ -28,7 +30,9 @@ public final class AttributionSuite implements Suite {
 
     @Override
     public String description() {
-        return "stalls of known cause (gc, cpu-hog, db-lock) injected --stalls times each under load, and the share "
+        return "stalls of known cause (" + FaultKind.all().stream().filter(k -> k.cause().isPresent())
+                .map(FaultKind::wireName).collect(Collectors.joining(", ")) + ") injected --stalls times each under "
+                + "load, and the share "
                 + "the analysis names right (recall, precision); then what observing costs, in --cost-pairs pairs of "
                 + "blocks with and without it.";
     }

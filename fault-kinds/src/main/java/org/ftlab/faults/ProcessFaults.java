@@ -1,8 +1,10 @@
-package org.ftlab.rm.fault;
+package org.ftlab.faults;
 
 import java.io.IOException;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.concurrent.TimeUnit;
 import org.ftlab.os.Cgroup;
 import org.ftlab.os.Jcmd;
 import org.ftlab.os.Placement;
@@ -10,7 +12,9 @@ import org.ftlab.os.Undo;
 
 /**
  * Faults made to processes, each returning its {@link Undo}: SIGSTOP (a hang), the cgroup v1 freezer (every process
- * of a host frozen at once, as a stopped machine) and a cgroup v1 CPU quota (a process alive but slow). On this
+ * of a host frozen at once, as a stopped machine), a cgroup v1 CPU quota (a process alive but slow), a forced
+ * collection in a JVM, and busy loops that take CPUs from every other process. Mechanism only: which fault is made
+ * with which is the kinds'. On this
  * machine they are made here; on another ({@link Placement#isRemote()}) by the same signals and cgroup writes run
  * there, and undone there (the janitor's script reaches it over ssh too). A SIGKILL needs no undo and is sent by the
  * caller.
@@ -19,6 +23,8 @@ public final class ProcessFaults {
     /** The CFS period the quotas are a share of, µs; 1 s below 1% (the kernel's least quota is 1 ms). */
     static final long CPU_PERIOD_MICROS = 100_000;
     private static final long LONG_CPU_PERIOD_MICROS = 1_000_000;
+    /** The most busy loops one fault starts. */
+    public static final int MAX_BUSY_LOOPS = 64;
 
     private ProcessFaults() {
     }
@@ -85,15 +91,15 @@ public final class ProcessFaults {
         return Undo.of(where.shellCommand(undo), () -> where.run(undo));
     }
 
-    /**
-     * A full garbage collection in JVM {@code pid} of this machine (what {@code System.gc()} does there: with G1, a
-     * stop-the-world full collection); returns when it is over, with nothing left to undo.
-     */
     /** Attaches to JVM {@code pid} (a harmless command), so that the next command's attach costs nothing. */
     public static void attach(long pid) throws IOException {
         Jcmd.run(pid, "VM.uptime");
     }
 
+    /**
+     * A full garbage collection in JVM {@code pid} of this machine (what {@code System.gc()} does there: with G1, a
+     * stop-the-world full collection); returns when it is over, with nothing left to undo.
+     */
     public static Undo forceGc(long pid) throws IOException {
         Jcmd.run(pid, "GC.run");
         return Undo.NOTHING;
@@ -101,17 +107,19 @@ public final class ProcessFaults {
 
     /**
      * {@code processes} processes that burn CPU (a shell's busy loop each, in {@code where}'s namespace on this
-     * machine), started now; undone by SIGKILL. They compete with every process on the machine's CPUs: with as many as
-     * there are cores, each thread that wants one waits about half the time.
+     * machine), started now for the fault {@code who} (its errors name it); undone by SIGKILL. They compete with every
+     * process on the machine's CPUs: with as many as there are cores, each thread that wants one waits about half the
+     * time.
      */
-    public static Undo cpuHog(Placement where, int processes) throws IOException {
+    public static Undo busyLoops(String who, Placement where, int processes) throws IOException {
         if (where.isRemote()) {
-            throw new IllegalArgumentException("cpu-hog starts its processes on this machine only");
+            throw new IllegalArgumentException(who + " starts its processes on this machine only");
         }
-        if (processes < 1 || processes > 64) {
-            throw new IllegalArgumentException("cpu-hog takes 1 to 64 processes, was " + processes);
+        if (processes < 1 || processes > MAX_BUSY_LOOPS) {
+            throw new IllegalArgumentException(who + " takes 1 to " + MAX_BUSY_LOOPS + " processes, was "
+                    + processes);
         }
-        List<Process> hogs = new java.util.ArrayList<>();
+        List<Process> hogs = new ArrayList<>();
         try {
             for (int i = 0; i < processes; i++) {
                 hogs.add(new ProcessBuilder(where.wrap(List.of("sh", "-c", "while :; do :; done")))
@@ -129,7 +137,7 @@ public final class ProcessFaults {
     private static void kill(Process p) {
         p.destroyForcibly();
         try {
-            p.waitFor(5, java.util.concurrent.TimeUnit.SECONDS);
+            p.waitFor(5, TimeUnit.SECONDS);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }

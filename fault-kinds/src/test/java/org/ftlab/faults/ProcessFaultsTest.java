@@ -1,7 +1,8 @@
-package org.ftlab.rm.fault;
+package org.ftlab.faults;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
@@ -9,16 +10,20 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.function.BooleanSupplier;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.ftlab.os.Cgroup;
+import org.ftlab.os.Placement;
 import org.ftlab.os.Undo;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * Real cgroup v1 controllers and signals on a busy child process, checked by what the kernel reports (the process's
- * group and state, the group's files and throttling counters), never by how fast it ran: a loaded machine changes
- * rates, not these. Needs root and the controllers mounted (as in CI); skipped otherwise.
+ * Real cgroup v1 controllers, signals and busy loops on child processes, checked by what the kernel reports (a
+ * process's group and state, the group's files and throttling counters), never by how fast it ran or by waiting to see
+ * that it did not: a loaded machine changes rates, not these. The cgroup tests need root and the controllers mounted
+ * (as in CI), and are skipped otherwise.
  */
 class ProcessFaultsTest {
     private Process busy;
@@ -87,9 +92,14 @@ class ProcessFaultsTest {
         Path dir = Cgroup.mountOf("freezer").orElseThrow().resolve(group);
         assertEquals("FROZEN", Files.readString(dir.resolve("freezer.state")).strip());
         assertEquals("/" + group, group(busy.pid(), "freezer"));
-        long frozen = cpuTicks(busy.pid());
-        Thread.sleep(300);
-        assertEquals(frozen, cpuTicks(busy.pid()), "frozen: not one tick of CPU");
+        // a busy loop is always runnable (R); a frozen task waits in the kernel's refrigerator, uninterruptibly (D)
+        await(() -> {
+            try {
+                return state(busy.pid()) == 'D';
+            } catch (Exception e) {
+                return false;
+            }
+        }, "frozen: parked by the kernel, not runnable");
         assertTrue(undo.script().contains("THAWED"), "the janitor's script thaws it too");
         undo.run();
         assertEquals("/", group(busy.pid(), "freezer"), "back in the root group");
@@ -117,6 +127,35 @@ class ProcessFaultsTest {
         undo.run();
         assertEquals("/", group(busy.pid(), "cpu"), "back in the root group: the quota no longer applies");
         assertFalse(Files.exists(dir), "the group is gone");
+    }
+
+    @Test
+    void busyLoopsRunUntilTheirUndoKillsThem() throws Exception {
+        Undo undo = ProcessFaults.busyLoops("a test", Placement.LOCAL, 2);
+        Matcher kill = Pattern.compile("^kill -KILL (\\d+) (\\d+) ").matcher(undo.script());
+        assertTrue(kill.find(), "the janitor's script kills them by pid: " + undo.script());
+        List<Long> pids = List.of(Long.parseLong(kill.group(1)), Long.parseLong(kill.group(2)));
+        for (long pid : pids) {
+            await(() -> {
+                try {
+                    return state(pid) == 'R';
+                } catch (Exception e) {
+                    return false;
+                }
+            }, "busy: always runnable");
+        }
+        undo.run();
+        for (long pid : pids) {
+            assertFalse(ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false), "killed and reaped");
+        }
+    }
+
+    @Test
+    void busyLoopsRefuseACountOutOfRangeInTheWordsOfTheFaultThatAsked() {
+        assertEquals("cpu-hog takes 1 to 64 processes, was 65", assertThrows(IllegalArgumentException.class,
+                () -> ProcessFaults.busyLoops("cpu-hog", Placement.LOCAL, 65)).getMessage());
+        assertEquals("cpu-hog takes 1 to 64 processes, was 0", assertThrows(IllegalArgumentException.class,
+                () -> ProcessFaults.busyLoops("cpu-hog", Placement.LOCAL, 0)).getMessage());
     }
 
     @Test

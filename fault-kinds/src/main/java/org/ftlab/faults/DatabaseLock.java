@@ -1,4 +1,4 @@
-package org.ftlab.rm.fault;
+package org.ftlab.faults;
 
 import java.io.IOException;
 import java.sql.Connection;
@@ -8,11 +8,10 @@ import org.ftlab.os.Undo;
 import org.ftlab.os.access.DatabaseEndpoint;
 
 /**
- * A database session that holds rows other transactions need: the {@code db-lock} stall. It locks every account
- * ({@code SELECT … FOR UPDATE}); a post or a bid names its account in a foreign key, whose check waits for that lock
- * (InnoDB takes a shared lock on the parent row at any isolation level). Undone by rolling back and closing the
- * session; if the manager is killed first, its connection closes and the database rolls the transaction back itself,
- * so the janitor has nothing to do.
+ * A database session that holds rows other transactions need. It locks every account ({@code SELECT … FOR UPDATE}); a
+ * post or a bid names its account in a foreign key, whose check waits for that lock (InnoDB takes a shared lock on the
+ * parent row at any isolation level). Undone by rolling back and closing the session; if the manager is killed first,
+ * its connection closes and the database rolls the transaction back itself, so the janitor has nothing to do.
  */
 final class DatabaseLock {
     private static final int STATEMENT_TIMEOUT_SECONDS = 10;
@@ -20,12 +19,13 @@ final class DatabaseLock {
     private DatabaseLock() {
     }
 
-    static Undo holdAccounts(DatabaseEndpoint database) throws IOException {
+    /** Locks every account in a session of its own, for the fault {@code who} (its errors name it). */
+    static Undo holdAccounts(String who, DatabaseEndpoint database) throws IOException {
         Connection c;
         try {
             c = database.connect();
         } catch (SQLException e) {
-            throw new IOException("db-lock could not connect to the database: " + e.getMessage(), e);
+            throw new IOException(who + " could not connect to the database: " + e.getMessage(), e);
         }
         try (Statement s = c.createStatement()) {
             c.setAutoCommit(false);
@@ -34,7 +34,7 @@ final class DatabaseLock {
             s.executeQuery("SELECT id FROM account FOR UPDATE").close();
         } catch (SQLException e) {
             release(c);
-            throw new IOException("db-lock could not lock the accounts: " + e.getMessage(), e);
+            throw new IOException(who + " could not lock the accounts: " + e.getMessage(), e);
         }
         return Undo.of(": # the database rolls back a killed manager's session itself", () -> release(c));
     }
