@@ -1,5 +1,7 @@
 package org.ftlab.fd;
 
+import java.util.Locale;
+
 /** What a suspected replica's process is doing: gone (crash) or alive without heartbeats (hang). */
 public enum FailureKind {
     /** The process is gone or a zombie: its sockets closed. */
@@ -13,6 +15,6 @@ public enum FailureKind {
     }
 
     public String wireName() {
-        return name().toLowerCase(java.util.Locale.ROOT);
+        return name().toLowerCase(Locale.ROOT);
     }
 }

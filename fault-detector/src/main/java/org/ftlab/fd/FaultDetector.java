@@ -19,6 +19,9 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.locks.LockSupport;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 import org.jgroups.Address;
@@ -46,7 +49,7 @@ public final class FaultDetector implements AutoCloseable {
     private final String authorization = "Bearer " + System.getenv().getOrDefault(TOKEN_ENV, "");
     /** How long a raw suspect whose process still exists is watched for its exit. */
     private static final long EXIT_WATCH_NANOS = 100_000_000L;
-    private final java.util.concurrent.ExecutorService watcher = java.util.concurrent.Executors
+    private final ExecutorService watcher = Executors
             .newCachedThreadPool(r -> {
                 Thread t = new Thread(r, "exit-watch");
                 t.setDaemon(true);
@@ -183,7 +186,7 @@ public final class FaultDetector implements AutoCloseable {
                     }
                     return;
                 }
-                java.util.concurrent.locks.LockSupport.parkNanos(1_000_000L);
+                LockSupport.parkNanos(1_000_000L);
             }
             logLine("suspicion replica=" + member.replica() + " pid=" + member.pid()
                     + " process alive; left to verification");

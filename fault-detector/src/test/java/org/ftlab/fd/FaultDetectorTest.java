@@ -5,7 +5,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.sun.net.httpserver.HttpServer;
 import java.io.BufferedReader;
+import java.io.IOException;
 import java.io.InputStreamReader;
+import java.io.Writer;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
@@ -14,6 +16,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.Map;
+import java.util.Random;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
@@ -185,8 +188,8 @@ class FaultDetectorTest {
         assertEquals("joined", line, "member process did not join");
         Thread drain = new Thread(() -> {
             try {
-                out.transferTo(java.io.Writer.nullWriter());
-            } catch (java.io.IOException e) {
+                out.transferTo(Writer.nullWriter());
+            } catch (IOException e) {
                 // the member died; nothing more to read
             }
         });
@@ -197,13 +200,13 @@ class FaultDetectorTest {
 
     /** Two adjacent free ports below the ephemeral range, where no outgoing connection can take them first. */
     private static int freePortPair() throws Exception {
-        int start = new java.util.Random().nextInt(1000);
+        int start = new Random().nextInt(1000);
         for (int i = 0; i < 1000; i++) {
             int p = 30_000 + 2 * ((start + i) % 1000);
             try (ServerSocket a = new ServerSocket(p, 1, InetAddress.getLoopbackAddress());
                     ServerSocket b = new ServerSocket(p + 1, 1, InetAddress.getLoopbackAddress())) {
                 return p;
-            } catch (java.io.IOException taken) {
+            } catch (IOException taken) {
                 // try the next pair
             }
         }

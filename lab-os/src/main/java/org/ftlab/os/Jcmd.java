@@ -2,6 +2,7 @@ package org.ftlab.os;
 
 import com.sun.tools.attach.AttachNotSupportedException;
 import com.sun.tools.attach.VirtualMachine;
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.lang.reflect.InvocationTargetException;
@@ -104,7 +105,7 @@ public final class Jcmd {
      * was cut).
      */
     private static byte[] readToEnd(InputStream in) throws IOException {
-        java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
         in.transferTo(out);
         return out.toByteArray();
     }

@@ -1,13 +1,17 @@
 package org.ftlab.os;
 
 import java.io.IOException;
+import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Function;
+import java.util.stream.Stream;
 
 /** Small process chores: pid files, polite then forceful termination, real POSIX signals. */
 public final class ProcessTools {
@@ -45,9 +49,9 @@ public final class ProcessTools {
      * would leave the JVM's other threads where they were). Lowering a nice value needs root (CAP_SYS_NICE).
      */
     public static void renice(long pid, int niceness) throws IOException {
-        List<String> cmd = new java.util.ArrayList<>(List.of("renice", "-n",
+        List<String> cmd = new ArrayList<>(List.of("renice", "-n",
                 Integer.toString(niceness), "-p"));
-        try (java.util.stream.Stream<Path> tasks = Files.list(Path.of("/proc", Long.toString(pid), "task"))) {
+        try (Stream<Path> tasks = Files.list(Path.of("/proc", Long.toString(pid), "task"))) {
             tasks.forEach(t -> cmd.add(t.getFileName().toString()));
         }
         try {
@@ -72,7 +76,7 @@ public final class ProcessTools {
      * {@code timeout} passed, first (the caller tells which, and quotes {@link #readOutput}).
      */
     public static <T> T awaitOutput(Process process, Path console, Duration timeout,
-            java.util.function.Function<String, T> match) throws IOException, InterruptedException {
+            Function<String, T> match) throws IOException, InterruptedException {
         long deadline = System.nanoTime() + timeout.toNanos();
         while (true) {
             T found = match.apply(readOutput(console));
@@ -98,7 +102,7 @@ public final class ProcessTools {
      */
     public static String run(List<String> command, String stdin) throws IOException {
         Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
-        try (java.io.OutputStream in = p.getOutputStream()) {
+        try (OutputStream in = p.getOutputStream()) {
             if (stdin != null) {
                 in.write(stdin.getBytes(StandardCharsets.UTF_8));
             }

@@ -9,6 +9,7 @@ import java.nio.file.SimpleFileVisitor;
 import java.nio.file.attribute.BasicFileAttributes;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
+import java.security.SecureRandom;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HexFormat;
@@ -154,7 +155,7 @@ public record SshHost(String destination, int port, String identity, String addr
      */
     public boolean mirror(Path dir) throws IOException {
         Path abs = dir.toAbsolutePath().normalize();
-        String probe = HexFormat.of().formatHex(new java.security.SecureRandom().generateSeed(8));
+        String probe = HexFormat.of().formatHex(new SecureRandom().generateSeed(8));
         Files.writeString(abs.resolve(MIRROR_PROBE), probe);
         String id = contentId(abs);
         String there = run("cat " + quote(abs + "/" + MIRROR_PROBE) + " 2>/dev/null; echo; cat "

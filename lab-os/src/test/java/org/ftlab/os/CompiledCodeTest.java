@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
@@ -86,7 +87,7 @@ class CompiledCodeTest {
             assertEquals(Set.of("org.ftlab.os.CompiledCodeTest$Hot.work(J)J"),
                     code.atTier(CompiledCode.TOP_TIER, m -> m.contains("Hot.work")), code.tiers().size() + " methods");
             // the whole list, as the JDK's own jcmd prints it (the idle child compiles little meanwhile)
-            CompiledCode tool = CompiledCode.parse(ProcessTools.run(java.util.List.of(Path.of(
+            CompiledCode tool = CompiledCode.parse(ProcessTools.run(List.of(Path.of(
                     System.getProperty("java.home"), "bin", "jcmd").toString(), Long.toString(child.pid()),
                     "Compiler.codelist"), null));
             assertTrue(code.tiers().size() >= 0.9 * tool.tiers().size(), code.tiers().size() + " methods read, "

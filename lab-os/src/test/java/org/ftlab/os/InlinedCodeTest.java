@@ -7,6 +7,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -58,7 +60,7 @@ class InlinedCodeTest {
             throws Exception {
         Path console = dir.resolve("console.log");
         Path repository = dir.resolve("repo");
-        List<String> options = new java.util.ArrayList<>(InlinedCode.jvmOptions(dir));
+        List<String> options = new ArrayList<>(InlinedCode.jvmOptions(dir));
         options.add(FlightRecording.repositoryOption(repository));
         Process child = new ProcessBuilder(ChildJvm.command(Inliner.class.getName(),
                 options.toArray(String[]::new))).redirectErrorStream(true).redirectOutput(console.toFile()).start();
@@ -93,7 +95,7 @@ class InlinedCodeTest {
                 assertTrue(kept * 2 >= topTierBefore.size(), kept + " of the " + topTierBefore.size()
                         + " top-tier compilations in use before following are in use after it");
                 // what it inlined makes the helper count at the top tier, whatever the helper's own code
-                Map<String, Integer> withoutHelper = new java.util.HashMap<>(code.tiers());
+                Map<String, Integer> withoutHelper = new HashMap<>(code.tiers());
                 withoutHelper.remove(HELPER);
                 assertEquals(1.0, new CompiledCode(withoutHelper, code.compiles()).shareAtTier(Set.of(LOOP, HELPER),
                         CompiledCode.TOP_TIER, inlined::inlinedInto), 1e-9);

@@ -2,6 +2,7 @@ package org.ftlab.rm;
 
 import java.io.IOException;
 import java.nio.file.Path;
+import java.util.HashSet;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
@@ -11,6 +12,7 @@ import java.util.logging.Logger;
 import org.ftlab.os.CompiledCode;
 import org.ftlab.os.InlinedCode;
 import org.ftlab.os.SamplerThread;
+import org.ftlab.rm.api.ReplicaStatus;
 import org.ftlab.rm.replica.RequestPath;
 
 /**
@@ -31,7 +33,7 @@ final class Hotness implements AutoCloseable {
     private static final Logger LOG = Logger.getLogger(Hotness.class.getName());
 
     /** The least share of the reference at the top tier of a hot replica. */
-    static final double HOT_SHARE = org.ftlab.rm.api.ReplicaStatus.HOT_SHARE;
+    static final double HOT_SHARE = ReplicaStatus.HOT_SHARE;
     static final long PERIOD_MILLIS = 10_000;
     /** A replica's last reading: its share of the reference, and since when it has been hot (0: not hot). */
     record Reading(double share, long hotSinceEpochMillis) {
@@ -101,7 +103,7 @@ final class Hotness implements AutoCloseable {
     /** The replicas whose inlining is followed, by name, with the pid followed. */
     private final Map<String, Map.Entry<Long, Followed>> followed = new ConcurrentHashMap<>();
     private final LongSupplier clockMillis;
-    private final Set<String> reference = new java.util.HashSet<>();
+    private final Set<String> reference = new HashSet<>();
     /** The highest tier a primary of the lab has compiled at: 4 (C2), or what the replicas' JVMs are capped at. */
     private int topTier = -1;
     private final Map<String, Reading> readings = new ConcurrentHashMap<>();

@@ -1,6 +1,8 @@
 package org.ftlab.rm;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.exc.ValueInstantiationException;
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
 import java.io.IOException;
@@ -9,6 +11,7 @@ import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.concurrent.Executors;
@@ -148,10 +151,10 @@ public final class ManagerHttpApi implements AutoCloseable {
     private static <T> T parse(String body, Class<T> type, String what) {
         try {
             return JSON.readValue(body, type);
-        } catch (com.fasterxml.jackson.databind.exc.ValueInstantiationException e) {
+        } catch (ValueInstantiationException e) {
             Throwable cause = e.getCause() != null ? e.getCause() : e;
             throw new IllegalArgumentException(cause.getMessage());
-        } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+        } catch (JsonProcessingException e) {
             throw new IllegalArgumentException("the body is not " + what + ": " + e.getOriginalMessage());
         }
     }
@@ -173,7 +176,7 @@ public final class ManagerHttpApi implements AutoCloseable {
             // some clients see a closed connection instead of the status.
             String body = new String(ex.getRequestBody().readAllBytes(), StandardCharsets.UTF_8);
             String auth = ex.getRequestHeaders().getFirst("Authorization");
-            if (auth == null || !java.security.MessageDigest.isEqual(auth.getBytes(StandardCharsets.UTF_8),
+            if (auth == null || !MessageDigest.isEqual(auth.getBytes(StandardCharsets.UTF_8),
                     expectedAuthorization.getBytes(StandardCharsets.UTF_8))) {
                 send(ex, 403, Map.of("error", "missing or wrong token (see rm.json in the run directory)"));
                 return;

@@ -11,6 +11,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -19,6 +20,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.logging.Logger;
 import org.ftlab.auction.api.MicroClock;
+import org.ftlab.auction.api.StatefulTierControl;
 import org.ftlab.auction.api.StatefulTierSettings;
 import org.ftlab.auction.api.TierStatus;
 import org.ftlab.auction.client.ReplicaConnection;
@@ -53,11 +55,14 @@ import org.ftlab.rm.api.Platform;
 import org.ftlab.rm.api.PrimaryBackupView;
 import org.ftlab.rm.api.ReplicaState;
 import org.ftlab.rm.api.ReplicaStatus;
+import org.ftlab.rm.api.StatefulTierReport;
+import org.ftlab.rm.api.TierRecovery;
 import org.ftlab.rm.db.LockWaitRecorder;
 import org.ftlab.rm.db.SessionFence;
 import org.ftlab.rm.fault.FaultsInEffect;
 import org.ftlab.rm.replica.HeartbeatSettings;
 import org.ftlab.rm.replica.Replica;
+import org.ftlab.rm.replica.RequestPath;
 import org.ftlab.rm.replica.Suspension;
 
 /**
@@ -109,8 +114,8 @@ public final class ReplicationManager implements AutoCloseable {
      * Connections to the backups, opened ahead (tier-recoverer thread) so that a promotion's recovery call does not
      * first open one (a naming context and a ping: tens of ms).
      */
-    private final java.util.Map<String, ReplicaConnection> tierConnections =
-            new java.util.concurrent.ConcurrentHashMap<>();
+    private final Map<String, ReplicaConnection> tierConnections =
+            new ConcurrentHashMap<>();
     /** A stateful tier's recovery may replay the whole log: its call waits this long. */
     private static final long TIER_RECOVERY_TIMEOUT_MILLIS = 300_000;
 
@@ -462,7 +467,7 @@ public final class ReplicationManager implements AutoCloseable {
      */
     private List<Platform> doorsInUse() {
         Hotness h = hotness;
-        return h != null && h.referenceHas(org.ftlab.rm.replica.RequestPath.HTTP_DOOR_PACKAGE)
+        return h != null && h.referenceHas(RequestPath.HTTP_DOOR_PACKAGE)
                 ? List.of(Platform.EJB, Platform.REST) : List.of(Platform.EJB);
     }
 
@@ -715,7 +720,7 @@ public final class ReplicationManager implements AutoCloseable {
         }
         deactivateTier(others);
         try (ReplicaConnection c = connect(primary)) {
-            org.ftlab.auction.api.TierStatus s = c.tierControl(60_000).configure(epoch, settings);
+            TierStatus s = c.tierControl(60_000).configure(epoch, settings);
             statefulTier = settings;
             tierRecoverer.execute(this::connectBackups);
             return s;
@@ -756,7 +761,7 @@ public final class ReplicationManager implements AutoCloseable {
     }
 
     /** The stateful tier on the primary: its totals, and a checkpoint stored now when {@code checkpoint}. */
-    public org.ftlab.rm.api.StatefulTierReport statefulTierStatus(boolean checkpoint) throws Exception {
+    public StatefulTierReport statefulTierStatus(boolean checkpoint) throws Exception {
         String primary;
         synchronized (lock) {
             List<String> serving = view.servingNames();
@@ -766,23 +771,23 @@ public final class ReplicationManager implements AutoCloseable {
             primary = serving.get(0);
         }
         try (ReplicaConnection c = connect(primary)) {
-            org.ftlab.auction.api.StatefulTierControl control = c.tierControl(60_000);
+            StatefulTierControl control = c.tierControl(60_000);
             long id = checkpoint ? control.checkpointNow() : 0;
-            return new org.ftlab.rm.api.StatefulTierReport(control.status(), id);
+            return new StatefulTierReport(control.status(), id);
         }
     }
 
     /** In the tier-recoverer thread: the promoted replica restores and replays; the failure records how. */
     private void recoverTier(String faultId, String promoted, long epoch) {
         long started = epochMicros();
-        org.ftlab.rm.api.TierRecovery result;
+        TierRecovery result;
         ReplicaConnection ready = tierConnections.remove(promoted);
         try (ReplicaConnection c = ready != null ? ready : connect(promoted)) {
-            org.ftlab.auction.api.TierStatus s = c.tierControl(TIER_RECOVERY_TIMEOUT_MILLIS).recover(epoch);
-            result = new org.ftlab.rm.api.TierRecovery(promoted, started, epochMicros(), s.replayInputs(),
+            TierStatus s = c.tierControl(TIER_RECOVERY_TIMEOUT_MILLIS).recover(epoch);
+            result = new TierRecovery(promoted, started, epochMicros(), s.replayInputs(),
                     s.replayMicros(), s.restoreMicros(), null);
         } catch (Exception e) {
-            result = new org.ftlab.rm.api.TierRecovery(promoted, started, 0, 0, 0, 0, e.getMessage());
+            result = new TierRecovery(promoted, started, 0, 0, 0, 0, e.getMessage());
             LOG.warning("the stateful tier did not recover on " + promoted + ": "
                     + e.getMessage());
         }

@@ -1,6 +1,7 @@
 package org.ftlab.rm;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -11,6 +12,7 @@ import org.ftlab.rm.api.FaultKind;
 import org.ftlab.rm.api.InjectedFault;
 import org.ftlab.rm.api.PrimaryBackupView;
 import org.ftlab.rm.api.ReplicaState;
+import org.ftlab.rm.api.TierRecovery;
 
 /**
  * The view logic of warm-passive replication, apart from processes, signals and HTTP: which replicas serve (primary
@@ -152,7 +154,7 @@ final class ViewKeeper {
 
     /** The oldest failure still short of its degree is restored by replica {@code name}. */
     /** Records how the stateful tier recovered after failure {@code faultId}. */
-    void tierRecovered(String faultId, org.ftlab.rm.api.TierRecovery recovery) {
+    void tierRecovered(String faultId, TierRecovery recovery) {
         for (int i = 0; i < failures.size(); i++) {
             if (failures.get(i).faultId().equals(faultId)) {
                 failures.set(i, failures.get(i).withTierRecovery(recovery));
@@ -189,7 +191,7 @@ final class ViewKeeper {
      * of the request path at the top tier as {@code topTierShare} gives it (null: not read).
      */
     Failure fail(String name, FailureKind verdict, FailureRecord.Source source, long detectedEpochUs, long nowUs,
-            java.util.function.Function<String, Double> topTierShare) {
+            Function<String, Double> topTierShare) {
         ReplicaState state = states.get(name);
         if (state == null || state == ReplicaState.DEAD) {
             return null;
@@ -385,6 +387,6 @@ final class ViewKeeper {
             }
         }
         throw new IllegalStateException("replica " + name + " is " + s + ", expected one of "
-                + java.util.Arrays.toString(allowed));
+                + Arrays.toString(allowed));
     }
 }

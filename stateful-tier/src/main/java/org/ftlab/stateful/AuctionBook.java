@@ -2,6 +2,7 @@ package org.ftlab.stateful;
 
 import java.io.Serializable;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -137,7 +138,7 @@ public final class AuctionBook implements Serializable {
     }
 
     public Map<Long, Auction> auctions() {
-        return java.util.Collections.unmodifiableMap(auctions);
+        return Collections.unmodifiableMap(auctions);
     }
 
     /** Inputs handled (not their retries). */

@@ -1,6 +1,8 @@
 package org.ftlab.stateful;
 
 import java.io.Serializable;
+import java.util.Arrays;
+import java.util.List;
 import org.ftlab.tart.MergeScheduler;
 
 /**
@@ -15,9 +17,9 @@ public record Checkpoint(long messages, AuctionBook book, MergeScheduler.State<S
     /** The checkpoint before anything was handled, for {@code gateways} gateways. */
     public static Checkpoint empty(int gateways) {
         long[] none = new long[gateways];
-        java.util.Arrays.fill(none, Long.MIN_VALUE);
+        Arrays.fill(none, Long.MIN_VALUE);
         return new Checkpoint(0, new AuctionBook(), new MergeScheduler.State<>(none.clone(), none.clone(),
-                java.util.List.of()), none.clone(), none.clone());
+                List.of()), none.clone(), none.clone());
     }
 
     public byte[] toBytes() {

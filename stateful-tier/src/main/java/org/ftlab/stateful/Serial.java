@@ -6,6 +6,7 @@ import java.io.IOException;
 import java.io.ObjectInputFilter;
 import java.io.ObjectInputStream;
 import java.io.ObjectOutputStream;
+import java.io.ObjectStreamClass;
 import java.io.Serializable;
 
 /**
@@ -33,7 +34,7 @@ public final class Serial {
     public static <T> T fromBytes(byte[] bytes, Class<T> type) {
         try (ObjectInputStream in = new ObjectInputStream(new ByteArrayInputStream(bytes)) {
             @Override
-            protected Class<?> resolveClass(java.io.ObjectStreamClass desc) throws IOException,
+            protected Class<?> resolveClass(ObjectStreamClass desc) throws IOException,
                     ClassNotFoundException {
                 try {
                     return Class.forName(desc.getName(), false, Serial.class.getClassLoader());

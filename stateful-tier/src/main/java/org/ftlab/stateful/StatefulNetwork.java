@@ -1,14 +1,18 @@
 package org.ftlab.stateful;
 
+import java.io.Serializable;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Comparator;
 import java.util.Deque;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.LongSupplier;
 import org.ftlab.tart.ConstantEstimator;
@@ -178,7 +182,7 @@ public final class StatefulNetwork implements AutoCloseable {
     }
 
     /** An estimator change of gateway {@code gateway}, as the log keeps it. */
-    public record GatewayFault(int gateway, DeterminismFault fault) implements java.io.Serializable {
+    public record GatewayFault(int gateway, DeterminismFault fault) implements Serializable {
     }
 
     public static String gatewayName(int g) {
@@ -189,7 +193,7 @@ public final class StatefulNetwork implements AutoCloseable {
     public long awaitReplayed(long timeout, TimeUnit unit) throws InterruptedException {
         try {
             replayed.get(timeout, unit);
-        } catch (java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException e) {
+        } catch (ExecutionException | TimeoutException e) {
             throw new IllegalStateException("the replay of " + replayInputs + " logged inputs did not end in "
                     + unit.toMillis(timeout) + " ms (" + replayLeft.get() + " left)");
         }
@@ -520,7 +524,7 @@ public final class StatefulNetwork implements AutoCloseable {
                 before = now instanceof LinearEstimator l ? l.ticksPerUnit()[0] : 0;
                 after = fitted.ticksPerUnit()[0];
             } else {
-                double mean = java.util.Arrays.stream(window).average().orElse(1);
+                double mean = Arrays.stream(window).average().orElse(1);
                 next = new ConstantEstimator(Math.max(1, Math.round(mean)));
                 before = now.minTicks();
                 after = next.minTicks();

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.util.List;
 import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
 
@@ -83,7 +84,7 @@ class EstimatorsTest {
         assertEquals(100, h.at(4_999).ticks(new long[0]), "before its effective time: the old estimator");
         assertEquals(50, h.at(5_000).ticks(new long[0]));
         assertEquals(50, h.minTicksFrom(4_000), "the least estimate from a time counts the changes after it");
-        assertEquals(java.util.List.of(f), h.faults());
+        assertEquals(List.of(f), h.faults());
         assertThrows(IllegalArgumentException.class, () -> h.apply(new DeterminismFault("gateway-2", 9_000,
                 new ConstantEstimator(1))));
     }

@@ -1,6 +1,10 @@
 package org.ftlab.auction.api;
 
 import java.io.Serializable;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.HexFormat;
 
 /**
  * The reply to an offered bid ({@link AuctionService#offerBid}): whether it was accepted, and the auction as the bid
@@ -24,10 +28,10 @@ public record BidOutcome(long auctionId, long amountCents, boolean accepted, lon
         String text = auctionId + "|" + amountCents + "|" + accepted + "|" + bidId + "|"
                 + (leadingBidder == null ? "" : leadingBidder) + "|" + highestBidCents + "|" + bidCount;
         try {
-            byte[] h = java.security.MessageDigest.getInstance("SHA-256")
-                    .digest(text.getBytes(java.nio.charset.StandardCharsets.UTF_8));
-            return java.util.HexFormat.of().formatHex(h, 0, 8);
-        } catch (java.security.NoSuchAlgorithmException e) {
+            byte[] h = MessageDigest.getInstance("SHA-256")
+                    .digest(text.getBytes(StandardCharsets.UTF_8));
+            return HexFormat.of().formatHex(h, 0, 8);
+        } catch (NoSuchAlgorithmException e) {
             throw new IllegalStateException("every Java platform has SHA-256", e);
         }
     }

@@ -1,6 +1,7 @@
 package org.ftlab.auction.api;
 
 import java.io.Serializable;
+import java.util.Locale;
 
 /**
  * The reply size a request asks for: the operation's natural reply ({@link #ORIGINAL}), or a payload of exactly
@@ -31,7 +32,7 @@ public final class ReplySize implements Serializable {
 
     /** Parses {@code original} / {@code orig} or a byte count such as {@code 512}. */
     public static ReplySize parse(String text) {
-        String t = text.trim().toLowerCase(java.util.Locale.ROOT);
+        String t = text.trim().toLowerCase(Locale.ROOT);
         if (t.equals("original") || t.equals("orig")) {
             return ORIGINAL;
         }

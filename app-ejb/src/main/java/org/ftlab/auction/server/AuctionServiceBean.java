@@ -1,6 +1,7 @@
 package org.ftlab.auction.server;
 
 import jakarta.annotation.Resource;
+import jakarta.ejb.EJB;
 import jakarta.ejb.EJBException;
 import jakarta.ejb.LocalBean;
 import jakarta.ejb.Stateless;
@@ -20,11 +21,9 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.Base64;
 import java.util.List;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.regex.Pattern;
 import javax.sql.DataSource;
-import org.ftlab.auction.server.stateful.StatefulTierBean;
-import org.ftlab.stateful.Input;
-import org.ftlab.stateful.Output;
 import org.ftlab.auction.api.AccountInfo;
 import org.ftlab.auction.api.AuctionClosedException;
 import org.ftlab.auction.api.AuctionDetails;
@@ -53,6 +52,10 @@ import org.ftlab.auction.api.ThreadSchedstat;
 import org.ftlab.auction.api.TierProbes;
 import org.ftlab.auction.api.UnknownAuctionException;
 import org.ftlab.auction.api.UnknownUserException;
+import org.ftlab.auction.server.stateful.StatefulTierBean;
+import org.ftlab.stateful.Input;
+import org.ftlab.stateful.Output;
+import org.ftlab.stateful.StatefulNetwork;
 
 /**
  * The auction service on one replica. Stateless: everything durable, logins included, lives in the database, so any
@@ -95,12 +98,12 @@ public class AuctionServiceBean implements AuctionService {
     private DataSource dataSource;
 
     /** The stateful tier on this replica: requests whose header says {@link RequestHeader#isStateful()}. */
-    @jakarta.ejb.EJB
+    @EJB
     private StatefulTierBean statefulTier;
 
     /** Login tokens the stateful tier has seen, with their user and expiry: checked once in the database. */
-    private static final java.util.concurrent.ConcurrentHashMap<String, Object[]> STATEFUL_LOGINS =
-            new java.util.concurrent.ConcurrentHashMap<>();
+    private static final ConcurrentHashMap<String, Object[]> STATEFUL_LOGINS =
+            new ConcurrentHashMap<>();
 
     @Override
     public String ping() {
@@ -300,7 +303,7 @@ public class AuctionServiceBean implements AuctionService {
     private StatefulTierBean.Answer tierAnswer;
 
     private <T extends Serializable> Reply<T> statefulReply(T value, RequestHeader header, long received) {
-        org.ftlab.stateful.StatefulNetwork.Result res = tierAnswer.result();
+        StatefulNetwork.Result res = tierAnswer.result();
         TierProbes probes = new TierProbes(res.logNanos() / 1000, res.pessimismDelayNanos() / 1000, res.probes(),
                 res.outOfOrder(), res.gateway() + 1, tierAnswer.recoveryWaitMicros(), res.vt());
         tierAnswer = null;

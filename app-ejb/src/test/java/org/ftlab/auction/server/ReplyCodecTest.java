@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import java.io.Serializable;
 import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
 import java.util.List;
 import org.ftlab.auction.api.AuctionPosted;
 import org.ftlab.auction.api.BidHistory;
@@ -31,7 +32,7 @@ class ReplyCodecTest {
             byte[] payload = ReplyCodec.sizedPayload(posted, ReplySize.ofBytes(size));
             assertEquals(size, payload.length);
             int shared = Math.min(size, natural.length);
-            assertArrayEquals(java.util.Arrays.copyOf(natural, shared), java.util.Arrays.copyOf(payload, shared));
+            assertArrayEquals(Arrays.copyOf(natural, shared), Arrays.copyOf(payload, shared));
             for (int i = shared; i < size; i++) {
                 assertEquals(0, payload[i]);
             }

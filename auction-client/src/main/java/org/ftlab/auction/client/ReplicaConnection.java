@@ -1,10 +1,15 @@
 package org.ftlab.auction.client;
 
+import java.net.URI;
 import java.util.Properties;
+import java.util.concurrent.TimeUnit;
 import javax.naming.Context;
 import javax.naming.InitialContext;
 import javax.naming.NamingException;
 import org.ftlab.auction.api.AuctionService;
+import org.ftlab.auction.api.StatefulTierControl;
+import org.jboss.ejb.client.Affinity;
+import org.jboss.ejb.client.EJBClient;
 
 /**
  * A remote EJB proxy to the auction service on one replica, authenticated as the run's application user.
@@ -48,16 +53,16 @@ public final class ReplicaConnection implements ServiceConnection {
             // Pin the proxy to this replica. Otherwise the EJB client, which knows every replica this JVM has
             // connected to, silently retries a failed call on another one: fail-over would happen unmeasured and
             // outside the client's chosen strategy.
-            org.jboss.ejb.client.EJBClient.setStrongAffinity(service,
-                    org.jboss.ejb.client.Affinity.forUri(java.net.URI.create(remotingUri)));
+            EJBClient.setStrongAffinity(service,
+                    Affinity.forUri(URI.create(remotingUri)));
             if (invocationTimeoutMillis > 0) {
                 // The first call also opens the connection (the first one of a JVM takes over a second); do it now,
                 // under a connection budget, so that the invocation timeout measures only invocations.
-                org.jboss.ejb.client.EJBClient.setInvocationTimeout(service, CONNECT_TIMEOUT_MILLIS,
-                        java.util.concurrent.TimeUnit.MILLISECONDS);
+                EJBClient.setInvocationTimeout(service, CONNECT_TIMEOUT_MILLIS,
+                        TimeUnit.MILLISECONDS);
                 service.ping();
-                org.jboss.ejb.client.EJBClient.setInvocationTimeout(service, invocationTimeoutMillis,
-                        java.util.concurrent.TimeUnit.MILLISECONDS);
+                EJBClient.setInvocationTimeout(service, invocationTimeoutMillis,
+                        TimeUnit.MILLISECONDS);
             }
             return new ReplicaConnection(remotingUri, context, service);
         } catch (NamingException | RuntimeException e) {
@@ -73,21 +78,21 @@ public final class ReplicaConnection implements ServiceConnection {
 
     @Override
     public void invocationTimeout(long millis) {
-        org.jboss.ejb.client.EJBClient.setInvocationTimeout(service, millis, java.util.concurrent.TimeUnit.MILLISECONDS);
+        EJBClient.setInvocationTimeout(service, millis, TimeUnit.MILLISECONDS);
     }
 
     /**
      * The replica's stateful tier control ({@link org.ftlab.auction.api.StatefulTierControl}), pinned to this replica,
      * its calls bounded by {@code invocationTimeoutMillis} (a recovery replays: give it minutes).
      */
-    public org.ftlab.auction.api.StatefulTierControl tierControl(long invocationTimeoutMillis)
+    public StatefulTierControl tierControl(long invocationTimeoutMillis)
             throws NamingException {
-        org.ftlab.auction.api.StatefulTierControl control = (org.ftlab.auction.api.StatefulTierControl) context
-                .lookup(org.ftlab.auction.api.StatefulTierControl.JNDI_NAME);
-        org.jboss.ejb.client.EJBClient.setStrongAffinity(control,
-                org.jboss.ejb.client.Affinity.forUri(java.net.URI.create(remotingUri)));
-        org.jboss.ejb.client.EJBClient.setInvocationTimeout(control, invocationTimeoutMillis,
-                java.util.concurrent.TimeUnit.MILLISECONDS);
+        StatefulTierControl control = (StatefulTierControl) context
+                .lookup(StatefulTierControl.JNDI_NAME);
+        EJBClient.setStrongAffinity(control,
+                Affinity.forUri(URI.create(remotingUri)));
+        EJBClient.setInvocationTimeout(control, invocationTimeoutMillis,
+                TimeUnit.MILLISECONDS);
         return control;
     }
 

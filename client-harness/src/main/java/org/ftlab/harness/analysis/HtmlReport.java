@@ -11,10 +11,15 @@ import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Properties;
+import java.util.Set;
+import java.util.TreeSet;
 import org.ftlab.harness.probe.FaultRecord;
+import org.ftlab.harness.probe.StatefulTierRecord;
 
 /**
  * {@code report/index.html}: one self-contained page (Chart.js and the data inlined, no network needed) with the
@@ -34,7 +39,7 @@ final class HtmlReport {
         meta(h, r);
         boolean faultRun = r.failover() != null && r.failover().hasFaults();
         long configurations = configurations(r);
-        org.ftlab.harness.probe.StatefulTierRecord tier = statefulTier(runDir, h);
+        StatefulTierRecord tier = statefulTier(runDir, h);
         nav(h, faultRun, r.comparison() != null, tier != null);
         if (faultRun) {
             // A fault run is read for its fail-over first; the latency statistics follow.
@@ -84,10 +89,10 @@ final class HtmlReport {
     }
 
     /** The run's stateful tier record, or null (none, or unreadable: then a warning on the page). */
-    private static org.ftlab.harness.probe.StatefulTierRecord statefulTier(Path runDir, StringBuilder h) {
+    private static StatefulTierRecord statefulTier(Path runDir, StringBuilder h) {
         try {
-            return org.ftlab.harness.probe.StatefulTierRecord.readFrom(runDir);
-        } catch (java.io.IOException e) {
+            return StatefulTierRecord.readFrom(runDir);
+        } catch (IOException e) {
             h.append("<div class=\"warn\">").append(esc(e.getMessage())).append("</div>\n");
             return null;
         }
@@ -497,7 +502,7 @@ final class HtmlReport {
      * side by side (nothing otherwise).
      */
     private static void byStrategy(StringBuilder h, FailoverAnalysis.Result f) {
-        java.util.Set<String> strategies = new java.util.TreeSet<>(f.phasesByStrategy().keySet());
+        Set<String> strategies = new TreeSet<>(f.phasesByStrategy().keySet());
         strategies.addAll(f.faultFreeByStrategy().keySet());
         if (strategies.isEmpty()) {
             return;
@@ -506,7 +511,7 @@ final class HtmlReport {
                 + "<th>faulty invocations</th><th>detection ms</th><th>fail-over ms</th><th>retry ms</th>"
                 + "<th>faulty invocation ms</th><th>fault-free mean ms</th><th>fault-free p99 ms</th></tr>\n");
         for (String s : strategies) {
-            java.util.Map<String, FailoverAnalysis.PhaseStats> p = new java.util.HashMap<>();
+            Map<String, FailoverAnalysis.PhaseStats> p = new HashMap<>();
             for (FailoverAnalysis.PhaseStats x : f.phasesByStrategy().getOrDefault(s, List.of())) {
                 p.put(x.phase(), x);
             }

@@ -8,6 +8,8 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Set;
+import java.util.TreeSet;
 import org.ftlab.harness.attribution.Attribution;
 import org.ftlab.harness.attribution.InjectedStalls;
 import org.ftlab.harness.probe.FaultRecord;
@@ -373,7 +375,7 @@ final class SummaryJson {
         n.set("phases", phases(f.phases()));
         if (!f.phasesByStrategy().isEmpty() || !f.faultFreeByStrategy().isEmpty()) {
             ObjectNode by = n.putObject("by_strategy");
-            java.util.Set<String> strategies = new java.util.TreeSet<>(f.phasesByStrategy().keySet());
+            Set<String> strategies = new TreeSet<>(f.phasesByStrategy().keySet());
             strategies.addAll(f.faultFreeByStrategy().keySet());
             for (String s : strategies) {
                 ObjectNode x = by.putObject(s);

@@ -2,6 +2,7 @@ package org.ftlab.harness.attribution;
 
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.function.ToDoubleFunction;
 import java.util.function.ToLongFunction;
@@ -86,7 +87,7 @@ public final class CpuUse {
         StringBuilder b = new StringBuilder();
         use.forEach((holder, cpus) -> {
             if (cpus >= 0.005) {
-                b.append(b.length() == 0 ? "" : ", ").append(String.format(java.util.Locale.ROOT, "%.2f %s", cpus,
+                b.append(b.length() == 0 ? "" : ", ").append(String.format(Locale.ROOT, "%.2f %s", cpus,
                         holder));
             }
         });

@@ -5,9 +5,11 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.function.ToLongFunction;
 import org.ftlab.harness.probe.Manifest;
 
 /**
@@ -93,7 +95,7 @@ public record RunEvents(boolean recorded, Map<String, List<Stall>> byProcess, Li
         }
         // a segment's dump is whole chunks, so two segments' files may hold the same events: each counted once
         byProcess.replaceAll((p, l) -> {
-            List<Stall> distinct = new ArrayList<>(new java.util.LinkedHashSet<>(l));
+            List<Stall> distinct = new ArrayList<>(new LinkedHashSet<>(l));
             distinct.sort(Comparator.comparingLong(Stall::startUs));
             return distinct;
         });
@@ -112,8 +114,8 @@ public record RunEvents(boolean recorded, Map<String, List<Stall>> byProcess, Li
      * Samples by start, each once: the same sample in two files (same start and end) is kept once. (A sampler
      * begins each interval a few µs before it ends the one before: neighbours overlap that much, and are kept.)
      */
-    static <T> List<T> once(List<T> samples, java.util.function.ToLongFunction<T> start,
-            java.util.function.ToLongFunction<T> end) {
+    static <T> List<T> once(List<T> samples, ToLongFunction<T> start,
+            ToLongFunction<T> end) {
         List<T> sorted = new ArrayList<>(samples);
         sorted.sort(Comparator.comparingLong(start));
         List<T> out = new ArrayList<>(sorted.size());

@@ -1,6 +1,7 @@
 package org.ftlab.harness.bench;
 
 import java.io.PrintWriter;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -263,7 +264,7 @@ public final class AttributionBench {
 
     /** {@code dir}, which must not exist yet: a bench measures a run of its own, never resumes an earlier one. */
     private static Path fresh(Path dir) {
-        if (java.nio.file.Files.exists(dir)) {
+        if (Files.exists(dir)) {
             throw new IllegalArgumentException(dir + " exists already (an earlier bench's run): give --out a new "
                     + "directory");
         }

@@ -6,6 +6,7 @@ import org.ftlab.harness.failover.FailoverClient;
 import org.ftlab.harness.lab.ManagedLab;
 import org.ftlab.harness.workload.ClientSession;
 import org.ftlab.harness.workload.auction.AuctionWorkload.AuctionClient;
+import org.ftlab.rm.api.Platform;
 
 /** A bench client: a session on the lab with the auction workload's account, login and anchor auction. */
 final class BenchClient implements AutoCloseable {
@@ -25,11 +26,11 @@ final class BenchClient implements AutoCloseable {
 
     /** A client of a built-in strategy on {@code lab}, set up as a grid client is. */
     static BenchClient open(ManagedLab lab, String strategy, String clientId) throws Exception {
-        return open(lab, strategy, clientId, org.ftlab.rm.api.Platform.EJB);
+        return open(lab, strategy, clientId, Platform.EJB);
     }
 
     /** As above, over middleware {@code platform}. */
-    static BenchClient open(ManagedLab lab, String strategy, String clientId, org.ftlab.rm.api.Platform platform)
+    static BenchClient open(ManagedLab lab, String strategy, String clientId, Platform platform)
             throws Exception {
         ClientSession s = ClientSession.on(lab, strategy, clientId, platform);
         try {

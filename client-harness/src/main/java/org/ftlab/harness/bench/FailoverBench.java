@@ -1,12 +1,22 @@
 package org.ftlab.harness.bench;
 
+import java.io.IOException;
 import java.io.PrintWriter;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.sql.SQLException;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.Deque;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
 import org.ftlab.auction.api.AuctionDraft;
 import org.ftlab.auction.api.ReplySize;
 import org.ftlab.auction.api.RequestHeader;
@@ -16,6 +26,7 @@ import org.ftlab.harness.grid.FaultSchedule;
 import org.ftlab.harness.grid.GridPlan;
 import org.ftlab.harness.grid.GridRunner;
 import org.ftlab.harness.grid.RunDirectory;
+import org.ftlab.harness.lab.DatabaseCounters;
 import org.ftlab.harness.lab.Home;
 import org.ftlab.harness.lab.ManagedLab;
 import org.ftlab.harness.probe.RunSettings;
@@ -99,7 +110,7 @@ public final class FailoverBench {
         FaultSchedule faultPlan = FaultSchedule.shorthand(kind, secondsBetweenFaults(clients), 0, 1);
         String name = kind + "-" + strategy + "-c" + clients + (shadowShare > 0 ? "-shadow" + shadowShare : "");
         Path dir = benchDir.resolve(name);
-        for (int n = 2; java.nio.file.Files.exists(dir); n++) {
+        for (int n = 2; Files.exists(dir); n++) {
             dir = benchDir.resolve(name + "-" + n); // the same run again (--shadows 0,0.5,0,0.5): a run of its own
         }
         out.printf(Locale.ROOT, "%s, %s clients, %d client%s, %d faults%s: %d posts per client (%.0f/s each)%n",
@@ -167,9 +178,9 @@ public final class FailoverBench {
         Map<String, double[]> idleCpu = new LinkedHashMap<>(); // CPU seconds of idle replicas, wall seconds
         int block = 0;
         for (int round = 0; round < rounds; round++) {
-            List<String> order = new java.util.ArrayList<>(strategies);
+            List<String> order = new ArrayList<>(strategies);
             if (round % 2 == 1) {
-                java.util.Collections.reverse(order);
+                Collections.reverse(order);
             }
             for (String strategy : order) {
                 block++;
@@ -239,8 +250,8 @@ public final class FailoverBench {
     /** USER_HZ: the unit of utime and stime in /proc/PID/stat on Linux. */
     private static final double CLOCK_TICKS_PER_S = 100;
 
-    private Map<String, Long> databaseCounters() throws java.io.IOException, java.sql.SQLException {
-        return org.ftlab.harness.lab.DatabaseCounters.read(lab.runDir(), DATABASE_COUNTERS);
+    private Map<String, Long> databaseCounters() throws IOException, SQLException {
+        return DatabaseCounters.read(lab.runDir(), DATABASE_COUNTERS);
     }
 
     /** Counter by counter, after − before (a counter missing before counts from 0 change). */
@@ -257,7 +268,7 @@ public final class FailoverBench {
     }
 
     /** utime + stime, in clock ticks, of each replica outside the view's primary (backups and spares), by pid. */
-    private Map<String, Long> idleReplicaCpuTicks() throws java.io.IOException {
+    private Map<String, Long> idleReplicaCpuTicks() throws IOException {
         Map<String, Long> m = new LinkedHashMap<>();
         for (ReplicaStatus r : lab.manager().status().replicas()) {
             ReplicaState state = r.state();
@@ -265,10 +276,10 @@ public final class FailoverBench {
                     && r.pid() != null) {
                 String pid = Long.toString(r.pid());
                 try {
-                    String stat = java.nio.file.Files.readString(Path.of("/proc", pid, "stat"));
+                    String stat = Files.readString(Path.of("/proc", pid, "stat"));
                     String[] f = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
                     m.put(pid, Long.parseLong(f[11]) + Long.parseLong(f[12])); // fields 14 and 15 of stat(5)
-                } catch (java.io.IOException | RuntimeException e) {
+                } catch (IOException | RuntimeException e) {
                     // a replica that has just ended: it no longer counts
                 }
             }
@@ -293,12 +304,12 @@ public final class FailoverBench {
         // Measured on the lab the run will meet: a spare still booting from the previous run (or the lab's start)
         // takes CPU from the service.
         lab.awaitFullStrength(() -> true, () -> true);
-        List<BenchClient> sessions = new java.util.ArrayList<>();
-        List<Thread> threads = new java.util.ArrayList<>();
-        java.util.concurrent.atomic.AtomicLong posted = new java.util.concurrent.atomic.AtomicLong();
-        java.util.concurrent.atomic.AtomicReference<Exception> failure =
-                new java.util.concurrent.atomic.AtomicReference<>();
-        java.util.concurrent.atomic.AtomicBoolean stop = new java.util.concurrent.atomic.AtomicBoolean();
+        List<BenchClient> sessions = new ArrayList<>();
+        List<Thread> threads = new ArrayList<>();
+        AtomicLong posted = new AtomicLong();
+        AtomicReference<Exception> failure =
+                new AtomicReference<>();
+        AtomicBoolean stop = new AtomicBoolean();
         try {
             for (int c = 0; c < clients; c++) {
                 sessions.add(BenchClient.open(lab, strategy, "calibrate-" + c + "-"
@@ -320,7 +331,7 @@ public final class FailoverBench {
                 threads.add(t);
                 t.start();
             }
-            java.util.Deque<Double> windows = new java.util.ArrayDeque<>();
+            Deque<Double> windows = new ArrayDeque<>();
             long start = System.nanoTime();
             long t0 = start;
             long n0 = posted.get();

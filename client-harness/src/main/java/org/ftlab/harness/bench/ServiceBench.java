@@ -5,10 +5,12 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.concurrent.BrokenBarrierException;
 import java.util.concurrent.CyclicBarrier;
 import java.util.concurrent.atomic.AtomicReference;
 import org.ftlab.auction.api.AuctionDetails;
@@ -24,6 +26,7 @@ import org.ftlab.harness.failover.Outcome;
 import org.ftlab.harness.lab.ManagedLab;
 import org.ftlab.harness.probe.ProbeTable;
 import org.ftlab.os.access.DatabaseEndpoint;
+import org.ftlab.rm.api.Platform;
 
 /**
  * Fault-free latency and throughput of the service against the floors of the same stack, measured in rounds so that
@@ -84,7 +87,7 @@ public final class ServiceBench {
                         + Long.toString(System.nanoTime() % 1_000_000, 36)));
                 if (workloads.stream().anyMatch(w -> w.endsWith(REST))) {
                     restSessions.add(BenchClient.open(lab, "preconnected", "bench-rest-" + c + "-"
-                            + Long.toString(System.nanoTime() % 1_000_000, 36), org.ftlab.rm.api.Platform.REST));
+                            + Long.toString(System.nanoTime() % 1_000_000, 36), Platform.REST));
                 }
             }
             List<Sample> samples = new ArrayList<>();
@@ -158,7 +161,7 @@ public final class ServiceBench {
         }
         try {
             start.await();
-        } catch (java.util.concurrent.BrokenBarrierException e) {
+        } catch (BrokenBarrierException e) {
             // a client failed during warm-up; reported below
         }
         for (Thread t : threads) {
@@ -343,7 +346,7 @@ public final class ServiceBench {
     public record Spread(double median, double min, double max, int n) {
         public static Spread of(double[] v) {
             double[] s = v.clone();
-            java.util.Arrays.sort(s);
+            Arrays.sort(s);
             return new Spread(s[(s.length - 1) / 2], s[0], s[s.length - 1], s.length);
         }
     }

@@ -5,6 +5,7 @@ import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Locale;
 import java.util.Properties;
 import java.util.concurrent.Callable;
 import java.util.regex.Pattern;
@@ -48,7 +49,7 @@ public final class NewStrategyCommand implements Callable<Integer> {
         int dot = className.lastIndexOf('.');
         String pkg = className.substring(0, dot);
         String simple = className.substring(dot + 1);
-        String artifact = target.getFileName().toString().toLowerCase(java.util.Locale.ROOT)
+        String artifact = target.getFileName().toString().toLowerCase(Locale.ROOT)
                 .replaceAll("[^a-z0-9._-]", "-");
         Path sources = target.resolve("src/main/java").resolve(pkg.replace('.', '/'));
         Path tests = target.resolve("src/test/java").resolve(pkg.replace('.', '/'));

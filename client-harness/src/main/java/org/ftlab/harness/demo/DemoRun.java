@@ -9,6 +9,8 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Objects;
+import java.util.function.Function;
 import org.ftlab.auction.api.MicroClock;
 import org.ftlab.harness.analysis.FailoverAnalysis;
 import org.ftlab.harness.analysis.Format;
@@ -172,7 +174,7 @@ public final class DemoRun {
      */
     private static List<String[]> compareStrategies(Path runDir, Map<String, RunAnalysis.Result> crashRuns,
             StringBuilder summary) throws IOException {
-        List<String[]> rows = new java.util.ArrayList<>();
+        List<String[]> rows = new ArrayList<>();
         RunAnalysis.Result reactive = crashRuns.get("reactive");
         for (Map.Entry<String, RunAnalysis.Result> e : crashRuns.entrySet()) {
             RunAnalysis.Result a = e.getValue();
@@ -198,11 +200,11 @@ public final class DemoRun {
         "retry", "max", "extra %", "hand-over"};
 
     private static String[] sideBySideRow(String strategy, FailoverAnalysis.Result f) {
-        java.util.function.Function<String, String> phase = name -> f.phases().stream()
+        Function<String, String> phase = name -> f.phases().stream()
                 .filter(p -> p.phase().equals(name)).findFirst().map(p -> Format.ms(p.medianUs())).orElse("-");
         String max = f.phases().stream().filter(p -> p.phase().equals("total")).findFirst()
                 .map(p -> Format.ms(p.maxUs())).orElse("-");
-        String handover = f.faults().stream().map(s -> s.handover()).filter(java.util.Objects::nonNull)
+        String handover = f.faults().stream().map(s -> s.handover()).filter(Objects::nonNull)
                 .map(h -> String.format(Locale.ROOT, "%.2f", h.ratio())).reduce((x, y) -> x + " " + y).orElse("-");
         return new String[] {strategy, "" + (f.faulty() == null ? 0 : f.faulty().count()), phase.apply("total"),
             phase.apply("detection"), phase.apply("failover"), phase.apply("retry"), max,

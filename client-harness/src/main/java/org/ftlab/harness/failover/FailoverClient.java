@@ -2,8 +2,10 @@ package org.ftlab.harness.failover;
 
 import java.io.IOException;
 import java.time.Duration;
+import java.util.List;
 import javax.naming.NamingException;
 import org.ftlab.auction.api.AuctionException;
+import org.ftlab.auction.client.ClusterConnection;
 import org.ftlab.auction.client.ServiceConnection;
 import org.ftlab.harness.lab.ManagerClient;
 import org.ftlab.os.access.ApplicationUser;
@@ -84,13 +86,13 @@ public final class FailoverClient implements AutoCloseable {
             }
 
             @Override
-            public ServiceConnection connectCluster(java.util.List<PrimaryBackupView.Member> members,
+            public ServiceConnection connectCluster(List<PrimaryBackupView.Member> members,
                     long invocationTimeoutMillis) throws NamingException {
                 if (platform != Platform.EJB) {
                     throw new IllegalArgumentException(WildFlyClusterStrategy.NAME + " is WildFly's remote EJB "
                             + "client: it runs over --platform ejb only, not " + platform.wireName());
                 }
-                return org.ftlab.auction.client.ClusterConnection.open(members.stream().map(PrimaryBackupView.Member::uri)
+                return ClusterConnection.open(members.stream().map(PrimaryBackupView.Member::uri)
                         .toList(), user.username(), user.password(), invocationTimeoutMillis);
             }
         };

@@ -5,6 +5,7 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import org.ftlab.auction.api.AuctionException;
 
@@ -30,7 +31,7 @@ final class PluginStrategy implements FailoverStrategy {
     /** Invocations in flight: the thread and when it entered the plug-in (nanoTime). */
     private final Map<Thread, Long> inFlight = new ConcurrentHashMap<>();
     private volatile PluginFailure failure;
-    private final java.util.concurrent.ScheduledFuture<?> watching;
+    private final ScheduledFuture<?> watching;
 
     PluginStrategy(String name, FailoverStrategy plugin, long hangNanos) {
         this.name = name;

@@ -1,5 +1,7 @@
 package org.ftlab.harness.failover;
 
+import java.io.IOException;
+import javax.naming.NamingException;
 import org.ftlab.auction.api.AuctionException;
 import org.ftlab.harness.failover.ReplicaSet.Target;
 
@@ -21,7 +23,7 @@ final class PreconnectedStrategy implements FailoverStrategy {
     }
 
     /** The ready standby; without one, the reactive way. Shared with the strategies that build on this one. */
-    Target next(Target failed, long deadlineNanos) throws java.io.IOException, javax.naming.NamingException {
+    Target next(Target failed, long deadlineNanos) throws IOException, NamingException {
         Target t = replicas.failedOver(failed);
         return t != null ? t : replicas.awaitNewPrimary(failed, deadlineNanos);
     }

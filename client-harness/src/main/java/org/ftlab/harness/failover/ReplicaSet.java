@@ -2,6 +2,7 @@ package org.ftlab.harness.failover;
 
 import java.io.IOException;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -10,6 +11,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.LockSupport;
@@ -133,7 +135,7 @@ public final class ReplicaSet implements AutoCloseable {
         }
     }
 
-    private static java.util.concurrent.ThreadFactory daemon(String name) {
+    private static ThreadFactory daemon(String name) {
         return r -> {
             Thread t = new Thread(r, name);
             t.setDaemon(true);
@@ -419,7 +421,7 @@ public final class ReplicaSet implements AutoCloseable {
         try {
             PrimaryBackupView v = manager.view();
             view = v;
-            Set<String> names = new java.util.HashSet<>();
+            Set<String> names = new HashSet<>();
             v.members().forEach(m -> names.add(m.name()));
             suspected.retainAll(names); // a replica that left the view is gone; names are never reused
             for (PrimaryBackupView.Member m : v.members()) {

@@ -10,6 +10,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
 import javax.naming.NamingException;
 import org.ftlab.auction.api.AuctionService;
@@ -240,14 +241,14 @@ public final class SimulatedReplicas {
                     if (replica.fenced.await(timeout, TimeUnit.MILLISECONDS)) {
                         throw new EJBException("simulated: connection to " + replica.name + " closed (fenced)");
                     }
-                    throw new EJBException(new java.util.concurrent.TimeoutException("simulated: no answer from "
+                    throw new EJBException(new TimeoutException("simulated: no answer from "
                             + replica.name + " in " + timeout + " ms"));
                 }
                 default -> {
                     long delay = replica.delayMillis;
                     if (delay > timeout) {
                         Thread.sleep(timeout);
-                        throw new EJBException(new java.util.concurrent.TimeoutException("simulated: no answer "
+                        throw new EJBException(new TimeoutException("simulated: no answer "
                                 + "from " + replica.name + " in " + timeout + " ms"));
                     }
                     if (delay > 0) {

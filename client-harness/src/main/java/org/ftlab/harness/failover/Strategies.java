@@ -1,7 +1,10 @@
 package org.ftlab.harness.failover;
 
+import java.nio.file.Path;
+import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.function.Function;
 
@@ -60,7 +63,7 @@ public final class Strategies {
      *
      * @param giveUp the clients' bound on one request's fail-overs (a plug-in call running well past it has hung)
      */
-    public static Kind resolve(String name, java.nio.file.Path pluginLocation, java.time.Duration giveUp) {
+    public static Kind resolve(String name, Path pluginLocation, Duration giveUp) {
         if (PluginStrategies.isPlugin(name)) {
             return PluginStrategies.load(name, pluginLocation, giveUp);
         }
@@ -73,7 +76,7 @@ public final class Strategies {
 
     /** The built-in strategy called {@code name} (case and blanks ignored); the message lists the valid ones. */
     public static Kind named(String name) {
-        Kind k = name == null ? null : KINDS.get(name.trim().toLowerCase(java.util.Locale.ROOT));
+        Kind k = name == null ? null : KINDS.get(name.trim().toLowerCase(Locale.ROOT));
         if (k == null) {
             throw new IllegalArgumentException("fail-over strategy must be one of " + String.join(", ", names())
                     + " or class:NAME (a plug-in); was '" + name + "'");

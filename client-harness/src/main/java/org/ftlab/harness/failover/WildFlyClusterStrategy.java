@@ -9,6 +9,7 @@ import javax.naming.NamingException;
 import org.ftlab.auction.api.AuctionException;
 import org.ftlab.auction.api.MicroClock;
 import org.ftlab.auction.api.Reply;
+import org.ftlab.auction.client.ClusterConnection;
 import org.ftlab.auction.client.ServiceConnection;
 import org.ftlab.rm.api.PrimaryBackupView;
 
@@ -94,7 +95,7 @@ final class WildFlyClusterStrategy implements FailoverStrategy, AutoCloseable {
 
     /** The replica the EJB client sent this thread's last call to, by name where a view named it. */
     private String lastMember() {
-        URI destination = org.ftlab.auction.client.ClusterConnection.lastDestination();
+        URI destination = ClusterConnection.lastDestination();
         if (destination == null) {
             return "cluster";
         }

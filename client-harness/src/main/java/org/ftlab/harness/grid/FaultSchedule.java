@@ -1,5 +1,7 @@
 package org.ftlab.harness.grid;
 
+import java.math.BigDecimal;
+import java.math.RoundingMode;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
@@ -356,7 +358,7 @@ public record FaultSchedule(List<Entry> entries, String origin) {
 
     /** A number with at most two decimals and no trailing zeros ({@code 55}, {@code 12.5}). */
     private static String percent(double v) {
-        return java.math.BigDecimal.valueOf(v).setScale(2, java.math.RoundingMode.HALF_UP).stripTrailingZeros()
+        return BigDecimal.valueOf(v).setScale(2, RoundingMode.HALF_UP).stripTrailingZeros()
                 .toPlainString();
     }
 }

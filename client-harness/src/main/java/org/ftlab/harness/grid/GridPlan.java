@@ -8,6 +8,7 @@ import java.util.Locale;
 import java.util.Random;
 import org.ftlab.auction.api.ReplySize;
 import org.ftlab.harness.probe.ConfigId;
+import org.ftlab.rm.api.Platform;
 
 /**
  * What a grid run measures and how: the factor levels (their product is the list of configurations), how many
@@ -157,7 +158,7 @@ public record GridPlan(String profile, List<Integer> clients, List<Integer> thin
             if (platforms.stream().distinct().count() < platforms.size()) {
                 throw new IllegalArgumentException("--platform names a level twice: " + String.join(",", platforms));
             }
-            platforms.forEach(org.ftlab.rm.api.Platform::parse); // one line for an unknown one
+            platforms.forEach(Platform::parse); // one line for an unknown one
             if (strategies.stream().distinct().count() < strategies.size()) {
                 throw new IllegalArgumentException("--strategy names a level twice: " + String.join(",", strategies));
             }
@@ -198,9 +199,9 @@ public record GridPlan(String profile, List<Integer> clients, List<Integer> thin
 
         /** Every configuration of {@code workload} at every level of the factors this run varies. */
         List<GridConfig> cross(List<GridConfig> workload) {
-            List<String> s = variesStrategy() ? strategies : java.util.Collections.singletonList(null);
+            List<String> s = variesStrategy() ? strategies : Collections.singletonList(null);
             List<Integer> n = variesReplicas() ? replicas : List.of(0);
-            List<String> p = variesPlatform() ? platforms : java.util.Collections.singletonList(null);
+            List<String> p = variesPlatform() ? platforms : Collections.singletonList(null);
             List<GridConfig> out = new ArrayList<>();
             for (GridConfig c : workload) {
                 for (String strategy : s) {

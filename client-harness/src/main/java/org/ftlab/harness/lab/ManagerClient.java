@@ -23,6 +23,7 @@ import org.ftlab.rm.api.ManagerEndpoint;
 import org.ftlab.rm.api.ManagerStatus;
 import org.ftlab.rm.api.ObserveSwitch;
 import org.ftlab.rm.api.PrimaryBackupView;
+import org.ftlab.rm.api.StatefulTierReport;
 
 /** Talks to the Replication Manager's HTTP interface (see ManagerHttpApi), in the records of its contract. */
 public final class ManagerClient {
@@ -101,7 +102,7 @@ public final class ManagerClient {
     public TierStatus configureStatefulTier(StatefulTierSettings settings)
             throws IOException {
         return JSON.treeToValue(post("/stateful", "application/json", JSON.writeValueAsString(settings),
-                Duration.ofSeconds(90)), org.ftlab.auction.api.TierStatus.class);
+                Duration.ofSeconds(90)), TierStatus.class);
     }
 
     /**
@@ -114,9 +115,9 @@ public final class ManagerClient {
     }
 
     /** The primary's stateful tier; with {@code checkpoint}, a checkpoint stored now (its id in the report). */
-    public org.ftlab.rm.api.StatefulTierReport statefulTier(boolean checkpoint) throws IOException {
+    public StatefulTierReport statefulTier(boolean checkpoint) throws IOException {
         return JSON.treeToValue(post("/stateful-status", "application/x-www-form-urlencoded",
-                "checkpoint=" + checkpoint, Duration.ofSeconds(90)), org.ftlab.rm.api.StatefulTierReport.class);
+                "checkpoint=" + checkpoint, Duration.ofSeconds(90)), StatefulTierReport.class);
     }
 
     public void shutdown() throws IOException {

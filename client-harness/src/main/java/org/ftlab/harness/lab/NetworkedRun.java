@@ -8,6 +8,7 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import org.ftlab.os.AtomicFiles;
 import org.ftlab.os.ChildJvm;
 import org.ftlab.os.Janitor;
@@ -27,8 +28,8 @@ public final class NetworkedRun {
     public static final String ENV = "FTLAB_NETWORK";
     private static final ObjectMapper JSON = new ObjectMapper();
     /** A process runs one networked command: its network is removed once. */
-    private static final java.util.concurrent.atomic.AtomicBoolean REMOVED =
-            new java.util.concurrent.atomic.AtomicBoolean();
+    private static final AtomicBoolean REMOVED =
+            new AtomicBoolean();
 
     private NetworkedRun() {
     }

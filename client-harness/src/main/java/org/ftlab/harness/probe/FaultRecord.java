@@ -1,6 +1,8 @@
 package org.ftlab.harness.probe;
 
+import java.util.Locale;
 import org.ftlab.rm.api.FaultKind;
+import org.ftlab.rm.api.ReplicaStatus;
 
 
 /**
@@ -44,7 +46,7 @@ public record FaultRecord(String id, FaultKind kind, String target, String repli
      */
     public String promotedHotness() {
         Boolean hot = promotedHot();
-        return hot == null ? null : String.format(java.util.Locale.ROOT, "%s: %.0f%% (%s)", promoted,
+        return hot == null ? null : String.format(Locale.ROOT, "%s: %.0f%% (%s)", promoted,
                 100 * promotedTopTierShare, hot ? "hot" : "not hot");
     }
 
@@ -53,7 +55,7 @@ public record FaultRecord(String id, FaultKind kind, String target, String repli
         if (Double.isNaN(promotedTopTierShare) || promoted.isEmpty()) {
             return null;
         }
-        return promotedTopTierShare >= org.ftlab.rm.api.ReplicaStatus.HOT_SHARE;
+        return promotedTopTierShare >= ReplicaStatus.HOT_SHARE;
     }
 
     /** The kind's name, or {@code unprovoked} for a failure nobody injected. */

@@ -6,6 +6,8 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.util.Arrays;
+import java.util.regex.Pattern;
 import org.ftlab.auction.api.Reply;
 import org.ftlab.auction.api.ServerProbes;
 import org.ftlab.harness.failover.FailoverPhases;
@@ -25,7 +27,7 @@ import org.ftlab.harness.failover.FailoverPhases;
  */
 public final class ProbeTable {
     /** A reply digest: lower-case hex, at most 256 bits. */
-    private static final java.util.regex.Pattern DIGEST = java.util.regex.Pattern.compile("[0-9a-f]{1,64}");
+    private static final Pattern DIGEST = Pattern.compile("[0-9a-f]{1,64}");
     /** A server time that was not measured (a workload whose replies carry no server probes). */
     private static final long NO_PROBE = Long.MIN_VALUE;
 
@@ -144,7 +146,7 @@ public final class ProbeTable {
         dbCpu = new long[capacity];
         dbRunQueue = new long[capacity];
         dbConnection = new long[capacity];
-        java.util.Arrays.fill(clientRunQueue, -1);
+        Arrays.fill(clientRunQueue, -1);
         replica = new String[capacity];
         outcome = new String[capacity];
         detect = new long[capacity];
@@ -182,36 +184,36 @@ public final class ProbeTable {
 
     private void grow() {
         int n = Math.max(16, seq.length * 2);
-        seq = java.util.Arrays.copyOf(seq, n);
-        method = java.util.Arrays.copyOf(method, n);
-        replyBytes = java.util.Arrays.copyOf(replyBytes, n);
-        clientSend = java.util.Arrays.copyOf(clientSend, n);
-        clientRecv = java.util.Arrays.copyOf(clientRecv, n);
-        serverRecv = java.util.Arrays.copyOf(serverRecv, n);
-        dbStart = java.util.Arrays.copyOf(dbStart, n);
-        dbEnd = java.util.Arrays.copyOf(dbEnd, n);
-        serverSend = java.util.Arrays.copyOf(serverSend, n);
-        commitStart = java.util.Arrays.copyOf(commitStart, n);
-        serverThread = java.util.Arrays.copyOf(serverThread, n);
-        serverCpu = java.util.Arrays.copyOf(serverCpu, n);
-        serverRunQueue = java.util.Arrays.copyOf(serverRunQueue, n);
-        dbCpu = java.util.Arrays.copyOf(dbCpu, n);
-        dbRunQueue = java.util.Arrays.copyOf(dbRunQueue, n);
-        dbConnection = java.util.Arrays.copyOf(dbConnection, n);
+        seq = Arrays.copyOf(seq, n);
+        method = Arrays.copyOf(method, n);
+        replyBytes = Arrays.copyOf(replyBytes, n);
+        clientSend = Arrays.copyOf(clientSend, n);
+        clientRecv = Arrays.copyOf(clientRecv, n);
+        serverRecv = Arrays.copyOf(serverRecv, n);
+        dbStart = Arrays.copyOf(dbStart, n);
+        dbEnd = Arrays.copyOf(dbEnd, n);
+        serverSend = Arrays.copyOf(serverSend, n);
+        commitStart = Arrays.copyOf(commitStart, n);
+        serverThread = Arrays.copyOf(serverThread, n);
+        serverCpu = Arrays.copyOf(serverCpu, n);
+        serverRunQueue = Arrays.copyOf(serverRunQueue, n);
+        dbCpu = Arrays.copyOf(dbCpu, n);
+        dbRunQueue = Arrays.copyOf(dbRunQueue, n);
+        dbConnection = Arrays.copyOf(dbConnection, n);
         int old = clientRunQueue.length;
-        clientRunQueue = java.util.Arrays.copyOf(clientRunQueue, n);
-        java.util.Arrays.fill(clientRunQueue, Math.min(old, n), n, -1);
-        replica = java.util.Arrays.copyOf(replica, n);
-        outcome = java.util.Arrays.copyOf(outcome, n);
-        detect = java.util.Arrays.copyOf(detect, n);
-        failover = java.util.Arrays.copyOf(failover, n);
-        retry = java.util.Arrays.copyOf(retry, n);
-        faultId = java.util.Arrays.copyOf(faultId, n);
-        divertedFrom = java.util.Arrays.copyOf(divertedFrom, n);
-        replyDigest = java.util.Arrays.copyOf(replyDigest, n);
-        intended = java.util.Arrays.copyOf(intended, n);
-        phase = java.util.Arrays.copyOf(phase, n);
-        sentTo = java.util.Arrays.copyOf(sentTo, n);
+        clientRunQueue = Arrays.copyOf(clientRunQueue, n);
+        Arrays.fill(clientRunQueue, Math.min(old, n), n, -1);
+        replica = Arrays.copyOf(replica, n);
+        outcome = Arrays.copyOf(outcome, n);
+        detect = Arrays.copyOf(detect, n);
+        failover = Arrays.copyOf(failover, n);
+        retry = Arrays.copyOf(retry, n);
+        faultId = Arrays.copyOf(faultId, n);
+        divertedFrom = Arrays.copyOf(divertedFrom, n);
+        replyDigest = Arrays.copyOf(replyDigest, n);
+        intended = Arrays.copyOf(intended, n);
+        phase = Arrays.copyOf(phase, n);
+        sentTo = Arrays.copyOf(sentTo, n);
     }
 
     /**

@@ -11,6 +11,7 @@ import org.ftlab.harness.failover.ClientTuning;
 import org.ftlab.harness.failover.FailoverClient;
 import org.ftlab.harness.failover.Strategies;
 import org.ftlab.harness.lab.ManagedLab;
+import org.ftlab.rm.api.Platform;
 
 /**
  * One client for the whole run: its own id, fail-over client (its own proxies) and sequence numbers, which continue
@@ -38,11 +39,11 @@ public final class ClientSession implements AutoCloseable {
 
     /** A client of a built-in strategy with adaptive timing on {@code lab}, over remote EJB. */
     public static ClientSession on(ManagedLab lab, String strategy, String clientId) throws Exception {
-        return on(lab, strategy, clientId, org.ftlab.rm.api.Platform.EJB);
+        return on(lab, strategy, clientId, Platform.EJB);
     }
 
     /** As above, over middleware {@code platform}. */
-    public static ClientSession on(ManagedLab lab, String strategy, String clientId, org.ftlab.rm.api.Platform platform)
+    public static ClientSession on(ManagedLab lab, String strategy, String clientId, Platform platform)
             throws Exception {
         return new ClientSession(clientId, new FailoverClient(lab.manager(), lab.user(), Strategies.named(strategy),
                 ClientTuning.ADAPTIVE, GIVE_UP, platform));

@@ -3,6 +3,7 @@ package org.ftlab.harness.analysis;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.util.Arrays;
 import java.util.List;
 import org.HdrHistogram.Histogram;
 import org.junit.jupiter.api.Test;
@@ -12,7 +13,7 @@ class CoordinatedOmissionTest {
     /** 99 requests of 1 ms and one stall of 100 ms, think time 0: the stall hid 99 requests. */
     private static long[] stalled() {
         long[] v = new long[100];
-        java.util.Arrays.fill(v, 1_000);
+        Arrays.fill(v, 1_000);
         v[50] = 100_000;
         return v;
     }

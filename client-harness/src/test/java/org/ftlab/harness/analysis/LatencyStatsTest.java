@@ -12,6 +12,7 @@ import java.math.MathContext;
 import java.util.Arrays;
 import java.util.Random;
 import java.util.stream.LongStream;
+import org.apache.commons.math3.stat.descriptive.DescriptiveStatistics;
 import org.junit.jupiter.api.Test;
 
 class LatencyStatsTest {
@@ -83,8 +84,8 @@ class LatencyStatsTest {
         Random random = new Random(7);
         for (int n : new int[] {1, 2, 3, 17, 1000, 20_000}) {
             long[] v = new long[n];
-            org.apache.commons.math3.stat.descriptive.DescriptiveStatistics d =
-                    new org.apache.commons.math3.stat.descriptive.DescriptiveStatistics();
+            DescriptiveStatistics d =
+                    new DescriptiveStatistics();
             for (int i = 0; i < n; i++) {
                 v[i] = (long) Math.exp(8 + random.nextGaussian());
                 d.addValue(v[i]);

@@ -6,7 +6,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -81,7 +83,7 @@ class AttributionTest {
         for (Stall s : stalls) {
             byProcess.computeIfAbsent(s.process(), p -> new ArrayList<>()).add(s);
         }
-        byProcess.values().forEach(l -> l.sort(java.util.Comparator.comparingLong(Stall::startUs)));
+        byProcess.values().forEach(l -> l.sort(Comparator.comparingLong(Stall::startUs)));
         return new RunEvents(true, byProcess, List.of());
     }
 
@@ -345,7 +347,7 @@ class AttributionTest {
     @Test
     void probeAndRecordingClocksAlignOnTheEpochMicrosecond() {
         // JFR's instants and the probes are both the host's wall clock, truncated to the µs as MicroClock does
-        java.time.Instant t = java.time.Instant.ofEpochSecond(1_700_000_000L, 123_456_789);
+        Instant t = Instant.ofEpochSecond(1_700_000_000L, 123_456_789);
         assertEquals(1_700_000_000_123_456L, JfrStalls.us(t));
         Stall s = new Stall("r1", Stall.Cause.GC_PAUSE, JfrStalls.us(t), JfrStalls.us(t.plusNanos(2_000_000)), "x");
         assertEquals(2_000, s.durationUs());

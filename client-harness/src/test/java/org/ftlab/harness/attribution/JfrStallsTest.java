@@ -7,6 +7,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -46,12 +48,12 @@ class JfrStallsTest {
         try (Recording r = new Recording()) {
             for (String e : List.of("jdk.GCPhasePause", "jdk.GarbageCollection", "jdk.SafepointBegin",
                     "jdk.SafepointEnd", "jdk.ExecuteVMOperation")) {
-                r.enable(e).withThreshold(java.time.Duration.ZERO);
+                r.enable(e).withThreshold(Duration.ZERO);
             }
             r.start();
-            long before = JfrStalls.us(java.time.Instant.now());
+            long before = JfrStalls.us(Instant.now());
             System.gc();
-            long after = JfrStalls.us(java.time.Instant.now());
+            long after = JfrStalls.us(Instant.now());
             r.stop();
             r.dump(file);
             List<Stall> gcs = JfrStalls.read(file, "harness").stream()
@@ -65,9 +67,9 @@ class JfrStallsTest {
     void theManagersRecordedLockWaitIsAStallOfTheDatabaseForTheConnectionThatWaited() throws Exception {
         Path file = dir.resolve("rm-seg1.jfr");
         try (Recording r = new Recording()) {
-            r.enable(DatabaseLockWait.NAME).withThreshold(java.time.Duration.ZERO);
+            r.enable(DatabaseLockWait.NAME).withThreshold(Duration.ZERO);
             r.start();
-            long before = JfrStalls.us(java.time.Instant.now());
+            long before = JfrStalls.us(Instant.now());
             DatabaseLockWait wait = new DatabaseLockWait();
             wait.begin();
             wait.connection = 41;
@@ -75,7 +77,7 @@ class JfrStallsTest {
             wait.waitedBeforeMicros = 5_000; // it had waited 5 ms when the sampler first saw it
             Thread.sleep(20);
             wait.commit();
-            long after = JfrStalls.us(java.time.Instant.now());
+            long after = JfrStalls.us(Instant.now());
             r.stop();
             r.dump(file);
             List<Stall> stalls = JfrStalls.read(file, "rm");
@@ -95,8 +97,8 @@ class JfrStallsTest {
     void theManagersHostAndProcessSamplesAreReadBackWithTheirIntervalsAndUnits() throws Exception {
         Path file = dir.resolve("rm-seg1.jfr");
         try (Recording r = new Recording()) {
-            r.enable(HostCpuSample.NAME).withThreshold(java.time.Duration.ZERO);
-            r.enable(ProcessSample.NAME).withThreshold(java.time.Duration.ZERO);
+            r.enable(HostCpuSample.NAME).withThreshold(Duration.ZERO);
+            r.enable(ProcessSample.NAME).withThreshold(Duration.ZERO);
             r.start();
             HostCpuSample h = new HostCpuSample();
             h.begin();
@@ -133,12 +135,12 @@ class JfrStallsTest {
 
     @Test
     void theMachinesContextSwitchRateIsTheSampleNearestEachCpuLoadWithinASecond() {
-        java.util.TreeMap<Long, Double> switches = new java.util.TreeMap<>(Map.of(1_000_120L, 4_000.0,
+        TreeMap<Long, Double> switches = new TreeMap<>(Map.of(1_000_120L, 4_000.0,
                 2_000_090L, 6_000.0));
         assertEquals(4_000.0, JfrStalls.nearest(switches, 1_000_100));
         assertEquals(6_000.0, JfrStalls.nearest(switches, 2_000_000));
         assertTrue(Double.isNaN(JfrStalls.nearest(switches, 9_000_000)), "none within a second");
-        assertTrue(Double.isNaN(JfrStalls.nearest(new java.util.TreeMap<>(), 1)));
+        assertTrue(Double.isNaN(JfrStalls.nearest(new TreeMap<>(), 1)));
     }
 
     @Test

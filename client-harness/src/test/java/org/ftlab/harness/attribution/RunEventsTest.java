@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
 import jdk.jfr.Recording;
 import org.junit.jupiter.api.Test;
@@ -33,8 +34,8 @@ class RunEventsTest {
     void aPauseInTheFilesOfTwoSegmentsCountsOnceAndAListedFileThatIsMissingIsOneProblemLine() throws Exception {
         Files.createDirectories(dir.resolve("events"));
         try (Recording r = new Recording()) {
-            r.enable("jdk.GCPhasePause").withThreshold(java.time.Duration.ZERO);
-            r.enable("jdk.GarbageCollection").withThreshold(java.time.Duration.ZERO);
+            r.enable("jdk.GCPhasePause").withThreshold(Duration.ZERO);
+            r.enable("jdk.GarbageCollection").withThreshold(Duration.ZERO);
             r.start();
             System.gc();
             r.stop();

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.List;
 import java.util.Map;
+import java.util.stream.IntStream;
 import org.ftlab.harness.attribution.Attribution;
 import org.ftlab.harness.attribution.InjectedStalls;
 import org.ftlab.harness.grid.FaultSchedule;
@@ -95,7 +96,7 @@ class AttributionBenchTest {
 
     @Test
     void theCostRunObservesOneBlockOfEachPairInTheOrderOnOffOffOn() {
-        List<Boolean> order = java.util.stream.IntStream.rangeClosed(1, 8).mapToObj(AttributionBench::observedIn)
+        List<Boolean> order = IntStream.rangeClosed(1, 8).mapToObj(AttributionBench::observedIn)
                 .toList();
         assertEquals(List.of(true, false, false, true, true, false, false, true), order);
     }

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.util.List;
 import org.junit.jupiter.api.Test;
 
 class AdaptivePoliciesTest {
@@ -80,9 +81,9 @@ class AdaptivePoliciesTest {
     @Test
     void strategiesAreFoundByNameAndAnUnknownNameListsTheValidOnes() {
         assertEquals("hedged", Strategies.named(" Hedged ").name());
-        assertEquals(java.util.List.of("reactive", "preconnected", "hedged", "active", "wildfly-cluster"),
+        assertEquals(List.of("reactive", "preconnected", "hedged", "active", "wildfly-cluster"),
                 Strategies.names());
-        assertEquals(java.util.List.of("reactive", "preconnected", "hedged", "active"), Strategies.ownNames(),
+        assertEquals(List.of("reactive", "preconnected", "hedged", "active"), Strategies.ownNames(),
                 "the baseline needs a lab of WildFly's cluster");
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> Strategies.named("fast"));
         assertEquals("fail-over strategy must be one of reactive, preconnected, hedged, active, wildfly-cluster or class:NAME (a plug-in); was 'fast'",

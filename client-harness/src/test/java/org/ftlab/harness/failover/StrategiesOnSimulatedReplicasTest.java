@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.time.Duration;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /** The built-in strategies against the test kit's replicas: where each sends a request when a replica fails. */
@@ -23,7 +24,7 @@ class StrategiesOnSimulatedReplicasTest {
             assertEquals("r2", o.result());
             assertTrue(o.faulty());
             assertEquals("r1", o.phases().failedReplica());
-            assertEquals(java.util.List.of("r2", "r3"), lab.view(), "the manager confirmed the crash");
+            assertEquals(List.of("r2", "r3"), lab.view(), "the manager confirmed the crash");
         }
     }
 
@@ -78,7 +79,7 @@ class StrategiesOnSimulatedReplicasTest {
                 Thread.sleep(5);
             }
             assertEquals(1, set.falseSuspicions());
-            assertEquals(java.util.List.of("r1", "r2"), lab.view(), "r1 still serves");
+            assertEquals(List.of("r1", "r2"), lab.view(), "r1 still serves");
         }
     }
 

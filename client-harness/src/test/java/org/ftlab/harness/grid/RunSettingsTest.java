@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.nio.file.Files;
 import java.nio.file.Path;
 import org.ftlab.harness.probe.RunSettings;
 import org.junit.jupiter.api.Test;
@@ -21,7 +22,7 @@ class RunSettingsTest {
                 FaultSchedule.NONE, 2, 1, "embedded MariaDB", tmp, s);
         assertEquals(s, dir.settings());
         assertEquals(s, RunDirectory.resume(tmp.resolve("run")).settings());
-        String manifest = java.nio.file.Files.readString(tmp.resolve("run/manifest.json"));
+        String manifest = Files.readString(tmp.resolve("run/manifest.json"));
         for (String key : new String[] {"\"heartbeat_ms\" : 50", "\"heartbeat_timeout_ms\" : 150",
             "\"invocation_timeout_ms\" : 200", "\"hedge_delay_ms\" : 0", "\"request_log\" : false"}) {
             assertTrue(manifest.contains(key), key);

@@ -9,10 +9,11 @@ import org.ftlab.auction.api.ReplySize;
 import org.ftlab.auction.api.RequestHeader;
 import org.ftlab.harness.failover.ClientTuning;
 import org.ftlab.harness.failover.FailoverClient;
+import org.ftlab.harness.failover.Outcome;
 import org.ftlab.harness.failover.Shadow;
 import org.ftlab.harness.failover.Strategies;
-import org.ftlab.harness.failover.Outcome;
 import org.ftlab.harness.lab.ManagedLab;
+import org.ftlab.rm.api.Platform;
 
 /**
  * A test client in its own thread: creates an account, logs in, then posts {@code posts} auctions titled
@@ -51,10 +52,10 @@ final class ClientLoop implements Runnable {
     }
 
     /** The middleware the client reaches the replicas through (remote EJB unless {@link #over} says otherwise). */
-    private org.ftlab.rm.api.Platform platform = org.ftlab.rm.api.Platform.EJB;
+    private Platform platform = Platform.EJB;
 
     /** This client over {@code p}. */
-    ClientLoop over(org.ftlab.rm.api.Platform p) {
+    ClientLoop over(Platform p) {
         this.platform = p;
         return this;
     }

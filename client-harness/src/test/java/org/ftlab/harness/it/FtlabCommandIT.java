@@ -15,6 +15,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.ftlab.harness.cli.FtlabCommand;
@@ -186,7 +187,7 @@ class FtlabCommandIT {
         assertOneLineError(List.of("bench", "--repeat", "0"), "--repeat must be between 1 and 100");
         assertOneLineError(List.of("bench", "--suites", "attribution", "--cost-pairs", "101"),
                 "--cost-pairs must be 0 to 100");
-        java.nio.file.Files.createDirectories(java.nio.file.Path.of("target", "bench-earlier", "attribution"));
+        Files.createDirectories(Path.of("target", "bench-earlier", "attribution"));
         assertOneLineError(List.of("bench", "--suites", "attribution", "--observe", "on", "--out",
                 "target/bench-earlier"),
                 "holds an earlier bench's attribution run: give --out a new directory");
@@ -220,7 +221,7 @@ class FtlabCommandIT {
     }
 
     private static Process ftlab(String... args) throws IOException {
-        List<String> cmd = new java.util.ArrayList<>(List.of(HOME.resolve("scripts/ftlab").toString()));
+        List<String> cmd = new ArrayList<>(List.of(HOME.resolve("scripts/ftlab").toString()));
         cmd.addAll(List.of(args));
         return new ProcessBuilder(cmd).redirectErrorStream(true).start();
     }

@@ -6,11 +6,14 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
 import java.io.File;
+import java.io.PrintWriter;
+import java.io.StringWriter;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Random;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -60,10 +63,10 @@ class HtmlReportIT {
         for (int i = 1; i <= 3; i++) {
             SyntheticRun.write(dir.resolve("student" + i), 30, 10 + i);
         }
-        java.io.StringWriter out = new java.io.StringWriter();
+        StringWriter out = new StringWriter();
         int rc = FtlabCommand.execute(new String[] {"analyze", dir.resolve("student1").toString(),
             "--compare", dir.resolve("student2").toString(), dir.resolve("student3").toString()},
-                new java.io.PrintWriter(out, true), new java.io.PrintWriter(new java.io.StringWriter(), true));
+                new PrintWriter(out, true), new PrintWriter(new StringWriter(), true));
         assertEquals(0, rc, out.toString());
         List<String> csv = Files.readAllLines(dir.resolve("student1/report/compare.csv"));
         assertEquals(4, csv.size(), "a header and a row per run");
@@ -103,7 +106,7 @@ class HtmlReportIT {
     void reportOfAReplicatedOpenLoopRunShowsTheFactorialAnovaAndDrawsEveryPlot(@TempDir Path dir) throws Exception {
         Path run = dir.resolve("run");
         Files.createDirectories(run.resolve("probes"));
-        java.util.Random random = new java.util.Random(5);
+        Random random = new Random(5);
         long t = 1_700_000_000_000_000L;
         for (String config : List.of("c01-rate50-rorig", "c02-rate50-rorig", "c01-rate100-rorig",
                 "c02-rate100-rorig")) {
@@ -143,7 +146,7 @@ class HtmlReportIT {
             @TempDir Path dir) throws Exception {
         Path run = dir.resolve("run");
         Files.createDirectories(run.resolve("probes"));
-        java.util.Random random = new java.util.Random(11);
+        Random random = new Random(11);
         long t0 = 1_700_000_000_000_000L;
         long faultAt = t0 + 3_000_000;
         StringBuilder csv = new StringBuilder(ProbeTable.HEADER_V3).append('\n');

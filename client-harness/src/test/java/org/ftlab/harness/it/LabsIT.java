@@ -15,6 +15,9 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import org.ftlab.harness.attribution.InjectedStalls;
+import org.ftlab.harness.probe.FaultRecord;
+import org.ftlab.harness.probe.FaultsCsv;
 import org.ftlab.os.Cgroup;
 import org.ftlab.os.net.VirtualNetwork;
 import org.junit.jupiter.api.Test;
@@ -265,9 +268,9 @@ class LabsIT {
         // the shortened run ends before the page's schedule does: each stall it did inject is judged. A stall can
         // also make the detector suspect its replica, which the manager then fences: faults.csv records that failure
         // too (a hang nobody injected), and it is no stall of known cause
-        List<org.ftlab.harness.probe.FaultRecord> faults = org.ftlab.harness.probe.FaultsCsv.readAll(run);
+        List<FaultRecord> faults = FaultsCsv.readAll(run);
         long injected = faults.stream().filter(f -> f.kind() != null
-                && org.ftlab.harness.attribution.InjectedStalls.judged(f.kind())).count();
+                && InjectedStalls.judged(f.kind())).count();
         assertTrue(injected >= 1, "the shortened run injects the schedule's first stalls");
         assertEquals(injected, summary.path("injected_stalls").size(), "each injected stall is judged: "
                 + summary.path("injected_stalls") + "; faults.csv: " + faults);

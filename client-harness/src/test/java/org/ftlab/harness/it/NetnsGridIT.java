@@ -12,6 +12,7 @@ import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Set;
 import java.util.stream.Stream;
 import org.ftlab.harness.cli.FtlabCommand;
 import org.ftlab.harness.grid.FaultSchedule;
@@ -61,7 +62,7 @@ class NetnsGridIT {
         for (FaultRecord f : faults) {
             if (f.kind() != null) {
                 assertTrue(f.repairedUs() >= f.injectedUs(), f + " was repaired");
-                assertTrue(java.util.Set.of("replaced", "undone", "fenced").contains(f.repair()), f.toString());
+                assertTrue(Set.of("replaced", "undone", "fenced").contains(f.repair()), f.toString());
             }
         }
         FaultRecord crash = faults.get(0);

@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import javax.tools.ToolProvider;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -105,7 +106,7 @@ class PluginStrategyIT {
             assertTrue(probes.noneMatch(p -> p.toString().endsWith(".csv")), "no block counted as done");
         }
         // the lab was stopped with the run, not left for the JVM's exit
-        java.util.List<String> left = java.util.List.of();
+        List<String> left = List.of();
         for (int attempt = 0; attempt < 100; attempt++) {
             left = ProcessHandle.allProcesses().filter(ph -> ph.info().commandLine()
                     .map(c -> c.contains(run.toString())).orElse(false))
@@ -115,6 +116,6 @@ class PluginStrategyIT {
             }
             Thread.sleep(200);
         }
-        assertEquals(java.util.List.of(), left, "processes of the run left running");
+        assertEquals(List.of(), left, "processes of the run left running");
     }
 }

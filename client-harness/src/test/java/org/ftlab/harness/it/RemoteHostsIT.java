@@ -7,10 +7,14 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.StringWriter;
+import java.net.InetSocketAddress;
+import java.net.Socket;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Stream;
@@ -143,7 +147,7 @@ class RemoteHostsIT {
             }
         } finally {
             for (Process sshd : sshds) {
-                ProcessTools.terminate(sshd.toHandle(), java.time.Duration.ofSeconds(10));
+                ProcessTools.terminate(sshd.toHandle(), Duration.ofSeconds(10));
             }
             net.removeAll(); // the bridge's namespace goes, and the test's link with it
         }
@@ -158,10 +162,10 @@ class RemoteHostsIT {
         for (String machine : machines) {
             String address = net.layout().address(machine);
             while (true) {
-                try (java.net.Socket s = new java.net.Socket()) {
-                    s.connect(new java.net.InetSocketAddress(address, 22), 1000);
+                try (Socket s = new Socket()) {
+                    s.connect(new InetSocketAddress(address, 22), 1000);
                     break;
-                } catch (java.io.IOException e) {
+                } catch (IOException e) {
                     if (System.nanoTime() > deadline) {
                         throw new AssertionError("sshd on " + machine + " did not start; see its log", e);
                     }

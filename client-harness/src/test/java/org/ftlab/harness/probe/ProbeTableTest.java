@@ -10,6 +10,7 @@ import java.util.List;
 import org.ftlab.auction.api.Reply;
 import org.ftlab.auction.api.ServerProbes;
 import org.ftlab.harness.failover.FailoverPhases;
+import org.junit.jupiter.api.Assertions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -47,7 +48,7 @@ class ProbeTableTest {
         assertEquals("00ff", t.replyDigestAt(row));
         t.replyDigest(row, null);
         assertEquals(null, t.replyDigestAt(row));
-        org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class,
+        Assertions.assertThrows(IllegalArgumentException.class,
                 () -> t.replyDigest(row, "a,b"), "a digest cannot break the row");
     }
 
@@ -82,9 +83,9 @@ class ProbeTableTest {
         // rows beyond the planned capacity (hold rows) still fit
         int hold = t.claim(11, "viewAuction", 7_000, ProbeTable.Phase.HOLD);
         t.failed(hold, 7_000, 7_100, new IllegalStateException("y"));
-        java.nio.file.Path dir = java.nio.file.Files.createTempDirectory("probe");
+        Path dir = Files.createTempDirectory("probe");
         ProbeTable.writeCsv(dir.resolve("x.csv"), List.of(t));
-        List<String> lines = java.nio.file.Files.readAllLines(dir.resolve("x.csv"));
+        List<String> lines = Files.readAllLines(dir.resolve("x.csv"));
         assertTrue(lines.get(1).endsWith(",5000,measure,3,1,,,,,,,,,"), lines.get(1));
         assertTrue(lines.get(2).endsWith(",6000,warmup,3,,,,,,,,,,"), lines.get(2));
         assertTrue(lines.get(3).endsWith(",7000,hold,3,,,,,,,,,,"), lines.get(3));

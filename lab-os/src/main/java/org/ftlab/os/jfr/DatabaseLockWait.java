@@ -6,6 +6,7 @@ import jdk.jfr.Event;
 import jdk.jfr.Label;
 import jdk.jfr.Name;
 import jdk.jfr.StackTrace;
+import jdk.jfr.Timespan;
 
 /**
  * A database session's wait for a row lock another session held, as the Replication Manager sampled it into its flight
@@ -37,7 +38,7 @@ public final class DatabaseLockWait extends Event {
      * before the event's start.
      */
     @Label("Waited Before First Seen")
-    @jdk.jfr.Timespan(jdk.jfr.Timespan.MICROSECONDS)
+    @Timespan(Timespan.MICROSECONDS)
     public long waitedBeforeMicros;
 
     /** The waiting transaction's id in the database. */

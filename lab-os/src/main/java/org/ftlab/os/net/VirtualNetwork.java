@@ -3,6 +3,7 @@ package org.ftlab.os.net;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.security.SecureRandom;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -70,7 +71,7 @@ public final class VirtualNetwork {
 
     /** A new network: a fresh tag, the switch namespace and its bridge. */
     public static VirtualNetwork create() throws IOException {
-        String tag = String.format(Locale.ROOT, "%06x", new java.security.SecureRandom().nextInt(1 << 24));
+        String tag = String.format(Locale.ROOT, "%06x", new SecureRandom().nextInt(1 << 24));
         VirtualNetwork net = new VirtualNetwork(new NetworkLayout(tag, "10.213.0"));
         String sw = net.layout.switchNamespace();
         ip(null, "netns add " + sw + "\n");

@@ -9,6 +9,7 @@ import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
 import java.util.List;
 import org.ftlab.os.Janitor;
 import org.ftlab.os.Placement;
@@ -42,7 +43,7 @@ class VirtualNetworkTest {
     }
 
     private static String in(String ns, String... command) throws Exception {
-        List<String> cmd = new java.util.ArrayList<>(List.of("ip", "netns", "exec", ns));
+        List<String> cmd = new ArrayList<>(List.of("ip", "netns", "exec", ns));
         cmd.addAll(List.of(command));
         return ProcessTools.run(cmd, null);
     }

@@ -1,5 +1,7 @@
 package org.ftlab.rm.api;
 
+import com.fasterxml.jackson.annotation.JsonCreator;
+import com.fasterxml.jackson.annotation.JsonValue;
 import org.ftlab.fd.FailureKind;
 
 /**
@@ -28,12 +30,12 @@ public record FailureRecord(String faultId, String replica, FailureKind verdict,
     public enum Source {
         FAULT_DETECTOR, CLIENT;
 
-        @com.fasterxml.jackson.annotation.JsonValue
+        @JsonValue
         public String wireName() {
             return WireNames.of(this);
         }
 
-        @com.fasterxml.jackson.annotation.JsonCreator
+        @JsonCreator
         public static Source parse(String s) {
             return WireNames.parse(Source.class, s);
         }

@@ -1,5 +1,8 @@
 package org.ftlab.rm.api;
 
+import com.fasterxml.jackson.annotation.JsonCreator;
+import com.fasterxml.jackson.annotation.JsonValue;
+
 /**
  * A fault the manager injected and what became of it; times in µs since the epoch on the manager's clock, 0 where a
  * step has not happened (yet). What the service did meanwhile (detection, promotion, restored degree) is in the
@@ -27,12 +30,12 @@ public record InjectedFault(String faultId, FaultSpec spec, String replica, long
         /** Undone early because the lab stopped. */
         AT_SHUTDOWN;
 
-        @com.fasterxml.jackson.annotation.JsonValue
+        @JsonValue
         public String wireName() {
             return WireNames.of(this);
         }
 
-        @com.fasterxml.jackson.annotation.JsonCreator
+        @JsonCreator
         public static Repair parse(String s) {
             return WireNames.parse(Repair.class, s);
         }

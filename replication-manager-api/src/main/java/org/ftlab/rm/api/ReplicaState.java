@@ -1,5 +1,8 @@
 package org.ftlab.rm.api;
 
+import com.fasterxml.jackson.annotation.JsonCreator;
+import com.fasterxml.jackson.annotation.JsonValue;
+
 /** Where a replica is in its life, as the Replication Manager sees it. */
 public enum ReplicaState {
     /** Launched; WildFly is booting and joining the heartbeat group. */
@@ -13,12 +16,12 @@ public enum ReplicaState {
     /** Reported failed (crash or hang), fenced with SIGKILL; a replacement is relaunched. */
     DEAD;
 
-    @com.fasterxml.jackson.annotation.JsonValue
+    @JsonValue
     public String wireName() {
         return WireNames.of(this);
     }
 
-    @com.fasterxml.jackson.annotation.JsonCreator
+    @JsonCreator
     public static ReplicaState parse(String s) {
         return WireNames.parse(ReplicaState.class, s);
     }

@@ -4,6 +4,7 @@ import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.util.Locale;
 
 /**
  * Which server is behind a {@code jdbc:mysql:} URL. Connector/J reports MariaDB as "MySQL", so Hibernate would pick
@@ -26,7 +27,7 @@ public enum DatabaseFlavor {
     public static DatabaseFlavor of(Connection connection) throws SQLException {
         try (Statement st = connection.createStatement(); ResultSet rs = st.executeQuery("SELECT VERSION()")) {
             rs.next();
-            return rs.getString(1).toLowerCase(java.util.Locale.ROOT).contains("mariadb") ? MARIADB : MYSQL;
+            return rs.getString(1).toLowerCase(Locale.ROOT).contains("mariadb") ? MARIADB : MYSQL;
         }
     }
 }

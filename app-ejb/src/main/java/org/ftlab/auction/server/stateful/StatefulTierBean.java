@@ -1,5 +1,6 @@
 package org.ftlab.auction.server.stateful;
 
+import jakarta.annotation.PostConstruct;
 import jakarta.annotation.PreDestroy;
 import jakarta.annotation.Resource;
 import jakarta.ejb.ConcurrencyManagement;
@@ -8,13 +9,16 @@ import jakarta.ejb.EJBException;
 import jakarta.ejb.LocalBean;
 import jakarta.ejb.Remote;
 import jakarta.ejb.Singleton;
+import jakarta.ejb.Startup;
 import jakarta.ejb.TransactionManagement;
 import jakarta.ejb.TransactionManagementType;
 import java.sql.Connection;
 import java.sql.SQLException;
+import java.util.Locale;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.logging.Logger;
 import javax.sql.DataSource;
 import org.ftlab.auction.api.MicroClock;
 import org.ftlab.auction.api.StatefulTierControl;
@@ -22,10 +26,13 @@ import org.ftlab.auction.api.StatefulTierSettings;
 import org.ftlab.auction.api.TierStatus;
 import org.ftlab.stateful.Checkpoint;
 import org.ftlab.stateful.Input;
+import org.ftlab.stateful.InputLog;
 import org.ftlab.stateful.JdbcInputLog;
+import org.ftlab.stateful.LoggedInput;
 import org.ftlab.stateful.StatefulNetwork;
 import org.ftlab.stateful.TierSettings;
 import org.ftlab.stateful.TierStore;
+import org.ftlab.tart.DeterminismFault;
 
 /**
  * The stateful tier on this replica (seed 003; docs/architecture.md "The stateful tier"): while this replica is its
@@ -41,7 +48,7 @@ import org.ftlab.stateful.TierStore;
  * reads only the tail and runs code already compiled.
  */
 @Singleton(name = "StatefulTierBean")
-@jakarta.ejb.Startup
+@Startup
 @ConcurrencyManagement(ConcurrencyManagementType.BEAN)
 @TransactionManagement(TransactionManagementType.BEAN)
 @Remote(StatefulTierControl.class)
@@ -143,7 +150,7 @@ public class StatefulTierBean implements StatefulTierControl {
             current = run;
             lock.notifyAll();
             TierStatus st = status();
-            LOG.info(String.format(java.util.Locale.ROOT, "stateful tier recovered at epoch %d: claim %.1f ms, read "
+            LOG.info(String.format(Locale.ROOT, "stateful tier recovered at epoch %d: claim %.1f ms, read "
                     + "%.1f ms (checkpoint after %d messages%s, %d inputs after it), replay %.1f ms", epoch,
                     (claimed - t0) / 1e6, (restore * 1000 - (claimed - t0)) / 1e6, r.checkpoint().messages(),
                     r.checkpointId() != 0 && r.checkpointId() == heldStandbyId ? ", held as standby" : "",
@@ -152,7 +159,7 @@ public class StatefulTierBean implements StatefulTierControl {
         }
     }
 
-    private static final java.util.logging.Logger LOG = java.util.logging.Logger.getLogger(
+    private static final Logger LOG = Logger.getLogger(
             StatefulTierBean.class.getName());
 
     private Running start(long epoch, TierSettings settings, TierStore.Recovered from, long restoreMicros) {
@@ -189,7 +196,7 @@ public class StatefulTierBean implements StatefulTierControl {
         }
     }
 
-    @jakarta.annotation.PostConstruct
+    @PostConstruct
     void startStandby() {
         standbyThread = new Thread(this::keepStandby, "tart-standby");
         standbyThread.setDaemon(true);
@@ -241,14 +248,14 @@ public class StatefulTierBean implements StatefulTierControl {
      * is logged or stored; nothing reaches a client.
      */
     private static void rehearse(TierStore.Recovered tail) {
-        org.ftlab.stateful.InputLog nowhere = new org.ftlab.stateful.InputLog() {
+        InputLog nowhere = new InputLog() {
             @Override
-            public void append(org.ftlab.stateful.LoggedInput input) throws Fenced {
+            public void append(LoggedInput input) throws Fenced {
                 throw new Fenced("a rehearsal logs nothing");
             }
 
             @Override
-            public void appendFault(int gateway, org.ftlab.tart.DeterminismFault fault) throws Fenced {
+            public void appendFault(int gateway, DeterminismFault fault) throws Fenced {
                 throw new Fenced("a rehearsal logs nothing");
             }
         };

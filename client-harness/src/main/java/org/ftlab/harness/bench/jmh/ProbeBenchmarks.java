@@ -1,5 +1,7 @@
 package org.ftlab.harness.bench.jmh;
 
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.concurrent.TimeUnit;
 import org.ftlab.auction.api.MicroClock;
 import org.ftlab.auction.api.Reply;
@@ -37,7 +39,7 @@ public class ProbeBenchmarks {
     @Setup
     public void setUp() throws Exception {
         // this thread's counters, read as another thread's would be (the file of a task of a process)
-        long tid = Long.parseLong(java.nio.file.Files.readSymbolicLink(java.nio.file.Path.of("/proc/thread-self"))
+        long tid = Long.parseLong(Files.readSymbolicLink(Path.of("/proc/thread-self"))
                 .getFileName().toString());
         other = ThreadSchedstat.Other.open(ProcessHandle.current().pid(), tid);
         table = new ProbeTable("jmh-client", ROWS);
