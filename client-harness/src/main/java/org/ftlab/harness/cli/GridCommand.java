@@ -77,10 +77,11 @@ public final class GridCommand implements Callable<Integer> {
     String workload;
 
     @Option(names = "--strategy", paramLabel = "LIST",
-            description = "Client fail-over: reactive, preconnected, hedged or active (docs/architecture.md; "
-                    + "default: preconnected, or the profile's levels), or class:NAME, a strategy of your own from --plugin-dir "
-                    + "(docs/labs/plugins.md). Several, e.g. preconnected,active: a factor of the grid, crossed with "
-                    + "the others, each level with clients of its own.")
+            description = "Client fail-over: reactive, preconnected, hedged, active, or wildfly-cluster (WildFly's "
+                    + "own clustering over remote EJB: a grid with it boots a lab of WildFly's cluster) "
+                    + "(docs/architecture.md; default: preconnected, or the profile's levels), or class:NAME, a strategy "
+                    + "of your own from --plugin-dir (docs/labs/plugins.md). Several, e.g. preconnected,active: a "
+                    + "factor of the grid, crossed with the others, each level with clients of its own.")
     String strategy;
 
     @Option(names = "--platform", paramLabel = "LIST",
