@@ -115,7 +115,7 @@ public final class SyntheticRun {
                         "sequential", null, "closed", List.of(), 0, null, null, null, null),
                 "preconnected", RunSettings.DEFAULTS, Manifest.Faults.of("synthetic", faults.size(), List.of("crash"),
                         null), 2, 0, "synthetic", null, null, null, null, null, null, List.of(), List.of(), List.of(),
-                List.of(), List.of(), null, null, "ejb", null).writeTo(dir);
+                List.of(), List.of(), null, null, "ejb", null, null).writeTo(dir);
         return rows;
     }
 }

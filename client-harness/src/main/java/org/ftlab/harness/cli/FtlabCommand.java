@@ -15,8 +15,8 @@ import picocli.CommandLine;
 /** {@code ftlab}: the one entry point of the lab (started by {@code scripts/ftlab}). */
 @Command(name = "ftlab", mixinStandardHelpOptions = true, version = "ftlab 0.1.0",
         description = "A replicated three-tier EJB auction service and the lab around it.",
-        subcommands = {DemoCommand.class, GridCommand.class, AnalyzeCommand.class, StatusCommand.class,
-            BenchCommand.class, NewStrategyCommand.class, LabCommand.class})
+        subcommands = {DemoCommand.class, GridCommand.class, AnalyzeCommand.class, CheckCommand.class,
+            StatusCommand.class, BenchCommand.class, NewStrategyCommand.class, LabCommand.class})
 public final class FtlabCommand implements Runnable {
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;

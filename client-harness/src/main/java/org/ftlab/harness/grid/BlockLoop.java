@@ -7,6 +7,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.ExecutorService;
+import org.ftlab.harness.history.History;
 import org.ftlab.harness.probe.ProbeTable;
 import org.ftlab.rm.api.ManagerStatus;
 
@@ -27,9 +28,11 @@ final class BlockLoop {
     private final Eta eta;
     private final RunControl control;
     private final PrintWriter progress;
+    private final History history;
 
     BlockLoop(GridPlan plan, RunDirectory dir, GridLab lab, BlockRunner blocks, DegreeChanges degree,
-            RunFaults faults, GridRunner.BeforeBlock beforeBlock, Eta eta, RunControl control, PrintWriter progress) {
+            RunFaults faults, GridRunner.BeforeBlock beforeBlock, Eta eta, RunControl control, PrintWriter progress,
+            History history) {
         this.plan = plan;
         this.dir = dir;
         this.lab = lab;
@@ -40,6 +43,7 @@ final class BlockLoop {
         this.eta = eta;
         this.control = control;
         this.progress = progress;
+        this.history = history;
     }
 
     /**
@@ -69,6 +73,7 @@ final class BlockLoop {
             }
             dir.writeProbes(block, tables);
             faults.write(status);
+            history.flush();
             done++;
             double seconds = (System.nanoTime() - t0) / 1e9;
             progress.printf(Locale.ROOT, "[%d/%d] %s done in %.1f s (%d rows); ETA %s%n", done, schedule.size(),

@@ -9,6 +9,7 @@ import java.util.Locale;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.BooleanSupplier;
 import org.ftlab.auction.api.MicroClock;
+import org.ftlab.harness.history.History;
 import org.ftlab.rm.api.FailureRecord;
 import org.ftlab.rm.api.InjectedFault;
 import org.ftlab.rm.api.ManagerStatus;
@@ -38,12 +39,15 @@ final class FaultInjector {
     private volatile BlockState current = new BlockState(0, 0, null);
     private volatile long startNanos;
     private int injectedInRun;
+    /** Where each fault's start is recorded, beside the operations it meets. */
+    private final History history;
     private Thread thread;
 
-    FaultInjector(GridLab lab, FaultSchedule schedule, PrintWriter progress) {
+    FaultInjector(GridLab lab, FaultSchedule schedule, PrintWriter progress, History history) {
         this.lab = lab;
         this.entries = schedule.inOrder();
         this.progress = progress;
+        this.history = history;
     }
 
     void start() {
@@ -134,6 +138,7 @@ final class FaultInjector {
                     continue;
                 }
                 injectedInRun++;
+                history.faultStarted(f.faultId(), e.spec().kind().wireName(), f.replica());
                 if (at.periodic()) {
                     periodicDueNanos = System.nanoTime() + at.everyMillis() * 1_000_000L;
                 } else {

@@ -16,6 +16,7 @@ import org.ftlab.harness.failover.ClientTuning;
 import org.ftlab.harness.failover.PluginStrategies;
 import org.ftlab.harness.failover.Shadow;
 import org.ftlab.harness.failover.Strategies;
+import org.ftlab.harness.history.History;
 import org.ftlab.harness.lab.ManagedLab;
 import org.ftlab.harness.probe.ProbeTable;
 import org.ftlab.harness.probe.RunSettings;
@@ -33,7 +34,8 @@ import org.ftlab.rm.api.Platform;
  * ({@link Workload#order}; the auction's: posts, then views), closed loop (think time) or open loop (a schedule of
  * intended send times the client keeps whatever the replies do). Probes go to preallocated tables and are written
  * after the block, atomically, as {@code probes/<block>.csv}. Faults are injected as the {@link FaultSchedule} says
- * and joined to the requests they overlapped; after the run the workload's checker audits it (the auction's: every
+ * and joined to the requests they overlapped. Every operation, the warm-up's and the clients' setup included, and
+ * every fault enter the run's {@link History}, written after each block as a part of {@code history/}. After the run the workload's checker audits it (the auction's: every
  * post exactly once in the database), the completed requests of an interrupted block included.
  *
  * <p>This class composes the run's parts, each a class of its own: {@link LabPreparation} readies the lab,
@@ -155,18 +157,24 @@ public final class GridRunner {
         List<ProbeTable> all = new ArrayList<>();
         DatabaseWork database = null;
         ExecutorService pool = Executors.newFixedThreadPool(plan.maxClients(), daemon("grid-client"));
-        FaultInjector injector = new FaultInjector(lab, faults, progress);
+        History history = History.of(dir.path());
+        FaultInjector injector = new FaultInjector(lab, faults, progress, history);
         try {
             if (!todo.isEmpty()) {
                 preparation.prepare(faults.enabled(), workload);
-                clients.open(lab, workload, tuning, plan.maxClients(), runTag, control);
+                clients.open(lab, workload, tuning, plan.maxClients(), runTag, control, history);
                 database = DatabaseWork.before(lab.runDir(), progress);
                 all.addAll(labWarmup(clients, pool, sender));
+                history.flush();
             }
             injector.start();
-            all.addAll(blockLoop(sender, degree, runFaults).run(schedule, todo, clients, pool, injector));
+            all.addAll(blockLoop(sender, degree, runFaults, history).run(schedule, todo, clients, pool, injector));
         } finally {
-            release(degree, injector, pool, clients);
+            try {
+                release(degree, injector, pool, clients);
+            } finally {
+                history.flush(); // what was recorded, however the run ended
+            }
         }
         return new RunEnd(lab, dir, workload, runFaults, control, progress).finish(all, database);
     }
@@ -207,11 +215,11 @@ public final class GridRunner {
     }
 
     /** The loop over the blocks, its parts composed. */
-    private BlockLoop blockLoop(RequestSender sender, DegreeChanges degree, RunFaults runFaults) {
+    private BlockLoop blockLoop(RequestSender sender, DegreeChanges degree, RunFaults runFaults, History history) {
         BlockRunner blocks = new BlockRunner(share, new ClosedLoopClient(share, sender, control),
                 new OpenLoopClient(share, plan.design(), sender, control), control);
         return new BlockLoop(plan, dir, lab, blocks, degree, runFaults, beforeBlock, new Eta(share.size()), control,
-                progress);
+                progress, history);
     }
 
     /** With shadow traffic: what the clients' shadows came to. */

@@ -7,6 +7,7 @@ import org.ftlab.auction.api.RequestHeader;
 import org.ftlab.auction.api.ThreadSchedstat;
 import org.ftlab.harness.failover.Outcome;
 import org.ftlab.harness.failover.PluginFailure;
+import org.ftlab.harness.history.History;
 import org.ftlab.harness.probe.ProbeTable;
 import org.ftlab.harness.workload.Workload;
 
@@ -39,10 +40,15 @@ final class RequestSender {
         boolean observed = r.header().observed();
         // outside the timed path, as the second reading
         long runQueue = observed ? ThreadSchedstat.runQueueNanos() : ThreadSchedstat.UNKNOWN;
+        // the history's invocation before the first reading, its completion after the second: off the timed path
+        History.Operation history = c.session().invoked(r.request().invocation(), r.header().seq());
         long sent = MicroClock.nowEpochMicros();
         try {
             Outcome<?> o = r.request().invoke(c.session().client);
             long received = MicroClock.nowEpochMicros();
+            if (history != null) {
+                history.ok(r.request().replyValue(o), o.servedBy(), r.request().replyKey(o));
+            }
             if (observed) {
                 table.clientRunQueue(row, ThreadSchedstat.deltaMicros(runQueue, ThreadSchedstat.runQueueNanos()));
             }
@@ -54,10 +60,20 @@ final class RequestSender {
                 c.session().client.mirror(r.request().shadow()); // after the timed path; only with shadow traffic
             }
         } catch (PluginFailure e) {
+            long failed = MicroClock.nowEpochMicros();
             control.pluginFailed(e);
-            table.failed(row, sent, MicroClock.nowEpochMicros(), e);
+            recordFailure(history, e);
+            table.failed(row, sent, failed, e);
         } catch (Exception e) {
-            table.failed(row, sent, MicroClock.nowEpochMicros(), e);
+            long failed = MicroClock.nowEpochMicros();
+            recordFailure(history, e);
+            table.failed(row, sent, failed, e);
+        }
+    }
+
+    private static void recordFailure(History.Operation history, Exception e) {
+        if (history != null) {
+            history.failed(e);
         }
     }
 

@@ -9,6 +9,7 @@ import org.ftlab.harness.failover.ClientTuning;
 import org.ftlab.harness.failover.PluginFailure;
 import org.ftlab.harness.failover.Shadow;
 import org.ftlab.harness.failover.Strategies;
+import org.ftlab.harness.history.History;
 import org.ftlab.harness.workload.Workload;
 import org.ftlab.rm.api.Platform;
 
@@ -35,11 +36,11 @@ final class RunClients implements AutoCloseable {
 
     /**
      * Opens {@code perLevel} clients of every level, their ids tagged with {@code runTag} (and the level's number
-     * when there are several). A plug-in whose constructor (or first requests) failed stops the run: nothing is
-     * measured.
+     * when there are several), their operations recorded in {@code history}. A plug-in whose constructor (or first
+     * requests) failed stops the run: nothing is measured.
      */
-    void open(GridLab lab, Workload workload, ClientTuning tuning, int perLevel, String runTag, RunControl control)
-            throws Exception {
+    void open(GridLab lab, Workload workload, ClientTuning tuning, int perLevel, String runTag, RunControl control,
+            History history) throws Exception {
         try {
             int level = 0;
             for (Map.Entry<String, Strategies.Kind> s : strategies.entrySet()) {
@@ -51,7 +52,8 @@ final class RunClients implements AutoCloseable {
                         GridClient c = GridClient.open(lab, workload, s.getValue(), tuning, platform,
                                 strategies.size() * platforms.size() == 1
                                         ? String.format(Locale.ROOT, "g%s-%02d", runTag, i + 1)
-                                        : String.format(Locale.ROOT, "g%s-s%d-%02d", runTag, level, i + 1));
+                                        : String.format(Locale.ROOT, "g%s-s%d-%02d", runTag, level, i + 1),
+                                history);
                         own.add(c);
                         all.add(c);
                     }

@@ -22,6 +22,7 @@ import java.util.TreeMap;
 import org.ftlab.auction.api.ReplySize;
 import org.ftlab.harness.failover.PluginStrategies;
 import org.ftlab.harness.failover.Strategies;
+import org.ftlab.harness.history.History;
 import org.ftlab.harness.probe.FaultRecord;
 import org.ftlab.harness.probe.FaultsCsv;
 import org.ftlab.harness.probe.Manifest;
@@ -134,7 +135,7 @@ public final class RunDirectory {
                         + " " + System.getProperty("os.arch"), Runtime.getRuntime().availableProcessors(),
                         totalMemory()), gitRevision(home), now, null, List.of(), List.of(),
                 List.of(new Manifest.Segment(now, null, null)), List.of(), List.of(), null, null, platform,
-                workloadParameters);
+                workloadParameters, History.FORMAT);
         RunDirectory run = new RunDirectory(dir, m);
         run.saveManifest();
         return run;

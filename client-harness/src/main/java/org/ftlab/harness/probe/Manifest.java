@@ -45,6 +45,8 @@ import org.ftlab.os.AtomicFiles;
  *     varies it, its first level; null in runs from before it was recorded (then {@code ejb}, the only one)
  * @param workloadParameters what the workload was given beyond its name, as its options wrote them and as it reads
  *     them back ({@link #workloadParametersOf}, {@link #readWorkloadParameters}); null when it was given nothing
+ * @param historyFormat the format of the run's history ({@code history/}, docs/probe-format.md); null in runs from
+ *     before histories were recorded
  */
 @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
 @JsonInclude(JsonInclude.Include.NON_NULL)
@@ -53,7 +55,7 @@ public record Manifest(int formatVersion, String status, String profile, String 
         String database, Map<String, String> versions, String jvm, Host host, String gitRevision, String start,
         String end, List<String> configsDone, List<String> partial, List<Segment> segments,
         List<LabWarmup> labWarmup, List<String> topology, Audit audit, String error, String platform,
-        ObjectNode workloadParameters) {
+        ObjectNode workloadParameters, Integer historyFormat) {
     public static final String FILE = "manifest.json";
     public static final int FORMAT_VERSION = 3;
     /** The workload of every run from before workloads were named. */
@@ -195,7 +197,7 @@ public record Manifest(int formatVersion, String status, String profile, String 
                 faults == null ? new Faults(null, null, null, null, null, null, null, null) : faults, replicas, spares, database, versions, jvm,
                 host, gitRevision, start, end, orEmpty(configsDone), orEmpty(partial), orEmpty(segments),
                 orEmpty(labWarmup), orEmpty(topology), audit, error, platform == null ? "ejb" : platform,
-                workloadParameters);
+                workloadParameters, historyFormat);
     }
 
     // ---- changes as a run goes on: each returns the new manifest ------------------------------------------------
@@ -262,7 +264,7 @@ public record Manifest(int formatVersion, String status, String profile, String 
             String error) {
         return new Manifest(formatVersion, status, profile, workload, grid, failoverStrategy, settings, faults,
                 replicas, spares, database, versions, jvm, host, gitRevision, start, end, configsDone, partial,
-                segments, labWarmup, topology, audit, error, platform, workloadParameters);
+                segments, labWarmup, topology, audit, error, platform, workloadParameters, historyFormat);
     }
 
     private static <T> List<T> append(List<T> list, T item) {

@@ -1,15 +1,23 @@
 package org.ftlab.harness.workload;
 
+import java.io.Serializable;
 import java.time.Duration;
+import java.util.Map;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Function;
+import org.ftlab.auction.api.Reply;
 import org.ftlab.auction.api.ReplySize;
 import org.ftlab.auction.api.RequestHeader;
+import org.ftlab.harness.failover.Call;
 import org.ftlab.harness.failover.ClientTuning;
 import org.ftlab.harness.failover.FailoverClient;
+import org.ftlab.harness.failover.Outcome;
 import org.ftlab.harness.failover.Strategies;
+import org.ftlab.harness.history.History;
+import org.ftlab.harness.history.Invocation;
 import org.ftlab.harness.lab.ManagedLab;
 import org.ftlab.rm.api.Platform;
 
@@ -30,6 +38,8 @@ public final class ClientSession implements AutoCloseable {
     private volatile boolean observed = true;
     /** Open loop only: the threads that carry this client's concurrent requests. */
     private ThreadPoolExecutor workers;
+    /** Where this client's operations enter the run's history; null when nothing records one. */
+    private volatile History.Client history;
 
     /** A session of {@code client}, which it closes. */
     public ClientSession(String clientId, FailoverClient client) {
@@ -49,16 +59,63 @@ public final class ClientSession implements AutoCloseable {
                 ClientTuning.ADAPTIVE, GIVE_UP, platform));
     }
 
+    /** Records this client's operations, from now on, in {@code run}'s history. */
+    public void recordInto(History run) {
+        this.history = run.client(clientId);
+    }
+
+    /**
+     * Records the invocation of {@code op}, request {@code seq}, in the run's history; returns its completion to
+     * record, or null when no history is kept.
+     */
+    public History.Operation invoked(Invocation op, long seq) {
+        History.Client h = history;
+        return h == null ? null : h.invoke(op, seq);
+    }
+
+    /**
+     * Sends one request outside the grid's timed requests (a client's setup: its account, its auctions) and records
+     * it in the run's history like any other: {@code op} its invocation, {@code reply} what the history keeps of the
+     * reply's value, {@code key} the key the reply names (null: the invocation's).
+     */
+    public <T extends Serializable> Outcome<Reply<T>> invoke(Invocation op, RequestHeader header,
+            Call<Reply<T>> call, Function<T, Object> reply, Function<T, String> key) throws Exception {
+        History.Operation h = invoked(op, header.seq());
+        try {
+            Outcome<Reply<T>> o = client.invoke(call);
+            if (h != null) {
+                T value = o.result().value();
+                h.ok(value == null ? null : reply.apply(value), o.servedBy(), value == null ? null : key.apply(value));
+            }
+            return o;
+        } catch (Exception e) {
+            if (h != null) {
+                h.failed(e);
+            }
+            throw e;
+        }
+    }
+
     /**
      * Creates this client's account (its id as the username) and logs in: returns the login token. Every workload's
      * client starts so.
      */
     public String signUp() throws Exception {
-        String username = clientId.replace('-', '_');
+        String username = username();
+        String account = "account " + username;
         RequestHeader create = next(ReplySize.ORIGINAL);
-        client.invoke(svc -> svc.createAccount(create, username, "grid-password"));
+        invoke(new Invocation("create-account", account, Map.of("username", username)), create,
+                svc -> svc.createAccount(create, username, "grid-password"), a -> Map.of("account", a.accountId()),
+                a -> null);
         RequestHeader login = next(ReplySize.ORIGINAL);
-        return client.invoke(svc -> svc.login(login, username, "grid-password")).result().value().token();
+        return invoke(new Invocation("login", account, Map.of("username", username)), login,
+                svc -> svc.login(login, username, "grid-password"), t -> Map.of("account", t.accountId()),
+                t -> null).result().value().token();
+    }
+
+    /** The username of this client's account, as the service knows it. */
+    public String username() {
+        return clientId.replace('-', '_');
     }
 
     /** The next header; sequence numbers are handed out by one thread (the one that schedules requests). */

@@ -9,6 +9,9 @@ import org.ftlab.auction.api.RequestHeader;
 import org.ftlab.harness.failover.Call;
 import org.ftlab.harness.failover.FailoverClient;
 import org.ftlab.harness.failover.Outcome;
+import org.ftlab.harness.history.History;
+import org.ftlab.harness.history.Invocation;
+import org.ftlab.harness.history.check.Model;
 import org.ftlab.harness.probe.ProbeTable;
 import org.ftlab.rm.api.FailureRecord;
 
@@ -79,6 +82,14 @@ public interface Workload {
     Checker checker();
 
     /**
+     * The service as a sequential object, which the run's history is checked against for linearizability, key by
+     * key ({@code ftlab check}); null when the workload has none.
+     */
+    default Model<?> model() {
+        return null;
+    }
+
+    /**
      * After the run's check, before its verdict is recorded: what the workload keeps of the run in its directory.
      * Nothing by default.
      */
@@ -119,6 +130,20 @@ public interface Workload {
 
         /** Sends it through the client's fail-over client: the timed path. */
         Outcome<?> invoke(FailoverClient client) throws Exception;
+
+        /** What it is, as the run's history records its invocation ({@link History}). */
+        Invocation invocation();
+
+        /**
+         * What its reply said, as the run's history records its completion: a value Jackson writes (a record, a
+         * map), or null.
+         */
+        Object replyValue(Outcome<?> outcome);
+
+        /** The key its reply names when its invocation could not (a post's auction); null by default. */
+        default String replyKey(Outcome<?> outcome) {
+            return null;
+        }
 
         /**
          * The same request as a shadow (its header's {@code shadow()}: rolled back, never stored), which the client

@@ -53,7 +53,7 @@ class ManifestTest {
                 "2026-01-01T00:00:00Z", null, List.of(), List.of(),
                 List.of(new Manifest.Segment("2026-01-01T00:00:00Z", null, null)), List.of(), List.of(), null, null,
                 "rest", (ObjectNode) new ObjectMapper().readTree("{\"hot_auctions\": 4, \"tier\": \"stateful\", "
-                        + "\"stateful\": {\"determinism\": \"off\", \"checkpoint_every\": 250}}")).withConfigDone("c01-t00-rorig-x1").withAudit(new Manifest.Audit(10, true, List.of()))
+                        + "\"stateful\": {\"determinism\": \"off\", \"checkpoint_every\": 250}}"), 1).withConfigDone("c01-t00-rorig-x1").withAudit(new Manifest.Audit(10, true, List.of()))
                 .withFinished("complete", "2026-01-01T00:01:00Z");
         m.writeTo(dir);
         assertTrue(Files.readString(dir.resolve(Manifest.FILE)).contains("\"format_version\" : " + Manifest.FORMAT_VERSION));

@@ -2,6 +2,7 @@ package org.ftlab.harness.workload.auction;
 
 import java.util.ArrayList;
 import java.util.List;
+import org.ftlab.auction.api.AuctionDetails;
 import org.ftlab.auction.api.AuctionDraft;
 import org.ftlab.auction.api.AuctionPosted;
 import org.ftlab.auction.api.Reply;
@@ -10,6 +11,7 @@ import org.ftlab.auction.api.RequestHeader;
 import org.ftlab.harness.failover.Call;
 import org.ftlab.harness.failover.FailoverClient;
 import org.ftlab.harness.failover.Outcome;
+import org.ftlab.harness.history.Invocation;
 import org.ftlab.harness.workload.ClientSession;
 import org.ftlab.harness.workload.OperationOrder;
 import org.ftlab.harness.workload.Workload;
@@ -47,6 +49,12 @@ public final class AuctionWorkload implements Workload {
         return AuctionClient.open(session);
     }
 
+    /** Each auction posted once and viewed as posted, checked for linearizability from the run's history. */
+    @Override
+    public PostedAuctionModel model() {
+        return new PostedAuctionModel();
+    }
+
     @Override
     public Checker checker() {
         return (runDir, tables) -> ExactlyOnceAudit.check(DatabaseEndpoint.loadForAudits(runDir), tables);
@@ -55,13 +63,15 @@ public final class AuctionWorkload implements Workload {
     /** One client of the auction: its account, its login, its anchor auction and the auctions it has posted. */
     public static final class AuctionClient implements Workload.Client {
         private final String clientId;
+        private final String username;
         private final String token;
         private final long anchorAuctionId;
         private final List<Long> posted = new ArrayList<>();
         private int nextView;
 
-        private AuctionClient(String clientId, String token, long anchorAuctionId) {
+        private AuctionClient(String clientId, String username, String token, long anchorAuctionId) {
             this.clientId = clientId;
+            this.username = username;
             this.token = token;
             this.anchorAuctionId = anchorAuctionId;
         }
@@ -70,10 +80,12 @@ public final class AuctionWorkload implements Workload {
         public static AuctionClient open(ClientSession s) throws Exception {
             String token = s.signUp();
             RequestHeader anchor = s.next(ReplySize.ORIGINAL);
-            long anchorId = s.client.invoke(svc -> svc.postAuction(anchor, token,
-                    new AuctionDraft("anchor of " + s.clientId, "viewed by sized-reply configurations", 100, 86_400)))
-                    .result().value().auctionId();
-            return new AuctionClient(s.clientId, token, anchorId);
+            AuctionDraft draft = new AuctionDraft("anchor of " + s.clientId, "viewed by sized-reply configurations",
+                    100, 86_400);
+            long anchorId = s.invoke(PostedAuctionModel.post(s.username(), draft), anchor,
+                    svc -> svc.postAuction(anchor, token, draft), PostedAuctionModel::posted,
+                    p -> Long.toString(p.auctionId())).result().value().auctionId();
+            return new AuctionClient(s.clientId, s.username(), token, anchorId);
         }
 
         /** The login token of the client's account. */
@@ -130,6 +142,23 @@ public final class AuctionWorkload implements Workload {
             }
 
             @Override
+            public Invocation invocation() {
+                return PostedAuctionModel.post(username, draft);
+            }
+
+            @Override
+            public Object replyValue(Outcome<?> outcome) {
+                return outcome.result() instanceof Reply<?> r && r.value() instanceof AuctionPosted p
+                        ? PostedAuctionModel.posted(p) : null;
+            }
+
+            @Override
+            public String replyKey(Outcome<?> outcome) {
+                return outcome.result() instanceof Reply<?> r && r.value() instanceof AuctionPosted p
+                        ? Long.toString(p.auctionId()) : null;
+            }
+
+            @Override
             public void completed(Outcome<?> outcome) {
                 if (outcome.result() instanceof Reply<?> r && r.value() instanceof AuctionPosted p) {
                     posted(p.auctionId());
@@ -152,6 +181,17 @@ public final class AuctionWorkload implements Workload {
             public Call<?> shadow() {
                 RequestHeader shadow = header.shadow();
                 return svc -> svc.viewAuction(shadow, auctionId);
+            }
+
+            @Override
+            public Invocation invocation() {
+                return new Invocation(PostedAuctionModel.VIEW, Long.toString(auctionId), null);
+            }
+
+            @Override
+            public Object replyValue(Outcome<?> outcome) {
+                return outcome.result() instanceof Reply<?> r && r.value() instanceof AuctionDetails d
+                        ? PostedAuctionModel.viewed(d) : null;
             }
         }
     }

@@ -1,5 +1,7 @@
 package org.ftlab.harness.workload.bids;
 
+import com.fasterxml.jackson.databind.PropertyNamingStrategies;
+import com.fasterxml.jackson.databind.annotation.JsonNaming;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -14,6 +16,7 @@ import org.ftlab.auction.api.ReplySize;
 import org.ftlab.auction.api.RequestHeader;
 import org.ftlab.harness.failover.FailoverClient;
 import org.ftlab.harness.failover.Outcome;
+import org.ftlab.harness.history.Invocation;
 import org.ftlab.harness.lab.ManagerClient;
 import org.ftlab.harness.workload.ClientSession;
 import org.ftlab.harness.workload.OperationOrder;
@@ -139,10 +142,19 @@ public final class BidsWorkload implements Workload {
                 RequestHeader post = onTier(s.next(ReplySize.ORIGINAL));
                 AuctionDraft draft = new AuctionDraft("hot auction " + (i + 1) + " of " + s.clientId,
                         "raced by every client of the run", STARTING_PRICE_CENTS, 7 * 86_400);
-                hot.add(s.client.invoke(svc -> svc.postAuction(post, token, draft)).result().value().auctionId());
+                hot.add(s.invoke(new Invocation(AuctionRaceModel.POST, null, Map.of("title", draft.title(),
+                                "start_cents", draft.startingPriceCents())), post,
+                        svc -> svc.postAuction(post, token, draft), p -> Map.of("auction", p.auctionId()),
+                        p -> Long.toString(p.auctionId())).result().value().auctionId());
             }
         }
-        return new Bidder(s.clientId, token, List.copyOf(hot.subList(0, hotAuctions)));
+        return new Bidder(s.clientId, s.username(), token, List.copyOf(hot.subList(0, hotAuctions)));
+    }
+
+    /** The race on each hot auction, checked for linearizability from the run's history. */
+    @Override
+    public AuctionRaceModel model() {
+        return new AuctionRaceModel();
     }
 
     @Override
@@ -173,6 +185,16 @@ public final class BidsWorkload implements Workload {
         return TierColumns.COLUMNS;
     }
 
+    /** An offer as the history records its invocation. */
+    @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
+    record OfferValue(String bidder, long amountCents) {
+    }
+
+    /** An offer's reply as the history records it: the auction after it. */
+    @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
+    record OfferReply(boolean accepted, String leader, long priceCents, int count, long bid) {
+    }
+
     /** One completed offer: who sent it, what it offered and what the service answered. */
     record Offer(String clientId, long seq, long auctionId, long amountCents, BidOutcome outcome) {
         /** The bidder's username, as the service knows it. */
@@ -184,13 +206,15 @@ public final class BidsWorkload implements Workload {
     /** One client's generator: its login and its own last bid on each hot auction. */
     public final class Bidder implements Workload.Client {
         private final String clientId;
+        private final String username;
         private final String token;
         private final List<Long> auctions;
         private final long[] offersOn;
         private final SplittableRandom random;
 
-        private Bidder(String clientId, String token, List<Long> auctions) {
+        private Bidder(String clientId, String username, String token, List<Long> auctions) {
             this.clientId = clientId;
+            this.username = username;
             this.token = token;
             this.auctions = auctions;
             this.offersOn = new long[auctions.size()];
@@ -223,6 +247,19 @@ public final class BidsWorkload implements Workload {
             @Override
             public Outcome<Reply<BidOutcome>> invoke(FailoverClient client) throws Exception {
                 return client.invoke(OFFER, svc -> svc.offerBid(header, token, auctionId, amountCents));
+            }
+
+            @Override
+            public Invocation invocation() {
+                return new Invocation(AuctionRaceModel.OFFER, Long.toString(auctionId),
+                        new OfferValue(username, amountCents));
+            }
+
+            @Override
+            public Object replyValue(Outcome<?> outcome) {
+                return outcome.result() instanceof Reply<?> r && r.value() instanceof BidOutcome o
+                        ? new OfferReply(o.accepted(), o.leadingBidder(), o.highestBidCents(), o.bidCount(),
+                                o.bidId()) : null;
             }
 
             @Override

@@ -13,6 +13,7 @@ import org.ftlab.auction.api.AuctionService;
 import org.ftlab.auction.api.RequestHeader;
 import org.ftlab.harness.failover.FailoverClient;
 import org.ftlab.harness.failover.Outcome;
+import org.ftlab.harness.history.Invocation;
 import org.ftlab.harness.probe.Manifest;
 import org.ftlab.harness.probe.ProbeTable;
 import org.ftlab.harness.workload.ClientSession;
@@ -160,6 +161,16 @@ public final class PingWorkload implements Workload {
         @Override
         public Outcome<String> invoke(FailoverClient client) throws Exception {
             return client.invoke(method, AuctionService::ping);
+        }
+
+        @Override
+        public Invocation invocation() {
+            return new Invocation(method, null, null);
+        }
+
+        @Override
+        public Object replyValue(Outcome<?> outcome) {
+            return Map.of("replica", String.valueOf(outcome.result()));
         }
 
         @Override
