@@ -3,6 +3,7 @@ package org.ftlab.harness.analysis;
 import static org.ftlab.harness.analysis.HtmlPage.esc;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.io.IOException;
@@ -40,10 +41,14 @@ final class HtmlReport {
         boolean faultRun = r.failover() != null && r.failover().hasFaults();
         long configurations = configurations(r);
         StatefulTierRecord tier = statefulTier(runDir, h);
-        nav(h, faultRun, r.comparison() != null, tier != null);
+        JsonNode check = linearizability(runDir, h);
+        nav(h, faultRun, r.comparison() != null, tier != null, check != null);
         if (faultRun) {
             // A fault run is read for its fail-over first; the latency statistics follow.
             failover(h, r.failover());
+        }
+        if (check != null) {
+            LinearizabilitySection.html(h, check);
         }
         if (tier != null) {
             StatefulTierSection.html(h, tier);
@@ -98,12 +103,27 @@ final class HtmlReport {
         }
     }
 
+    /** The run's linearizability verdict ({@code check.json}), or null (none, or unreadable: then a warning). */
+    private static JsonNode linearizability(Path runDir, StringBuilder h) {
+        try {
+            return LinearizabilitySection.read(runDir);
+        } catch (IOException e) {
+            h.append("<div class=\"warn\">").append(esc(LinearizabilityCheck.FILE + ": " + e.getMessage()))
+                    .append("</div>\n");
+            return null;
+        }
+    }
+
     /** Links to the sections, in the order they come: a fault run's fail-over first. */
-    private static void nav(StringBuilder h, boolean faultRun, boolean comparison, boolean statefulTier) {
+    private static void nav(StringBuilder h, boolean faultRun, boolean comparison, boolean statefulTier,
+            boolean linearizability) {
         List<String[]> nav = new ArrayList<>();
         if (faultRun) {
             nav.add(new String[] {"failover", "fail-over"});
             nav.add(new String[] {"performability", "performability"});
+        }
+        if (linearizability) {
+            nav.add(new String[] {"linearizable", "linearizable?"});
         }
         if (statefulTier) {
             nav.add(new String[] {"stateful", "stateful tier"});

@@ -11,10 +11,13 @@ import java.util.Locale;
 import java.util.Set;
 import java.util.concurrent.Callable;
 import org.ftlab.harness.analysis.FailoverAnalysis;
+import org.ftlab.harness.analysis.LinearizabilityCheck;
 import org.ftlab.harness.analysis.RunAnalysis;
 import org.ftlab.harness.analysis.RunComparison;
 import org.ftlab.harness.analysis.SideBySide;
 import org.ftlab.harness.analysis.TextReport;
+import org.ftlab.harness.history.HistoryFiles;
+import org.ftlab.harness.history.check.HistoryCheck;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
@@ -75,8 +78,12 @@ public final class AnalyzeCommand implements Callable<Integer> {
             }
             rows.add(SideBySide.row(other, o));
         }
-        RunAnalysis.write(runDir, result);
         PrintWriter out = spec.commandLine().getOut();
+        if (HistoryFiles.exists(runDir)) {
+            // the history's verdict goes in the report (check.json), as ftlab check writes it
+            LinearizabilityCheck.print(out, LinearizabilityCheck.run(runDir, HistoryCheck.Limits.DEFAULT));
+        }
+        RunAnalysis.write(runDir, result);
         TextReport.print(out, result);
         TextReport.printStatefulTier(out, runDir);
         TextReport.printDatabaseWork(out, runDir);

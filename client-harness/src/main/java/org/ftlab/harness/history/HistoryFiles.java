@@ -50,6 +50,11 @@ public final class HistoryFiles {
                 : new Tail(parts.size(), last.index() + 1, maxProcess + 1, last.timeNanos());
     }
 
+    /** Whether the run in {@code runDir} has a history. */
+    public static boolean exists(Path runDir) throws IOException {
+        return !parts(runDir.resolve(History.DIR)).isEmpty();
+    }
+
     /** The history of the run in {@code runDir}; one line when it has none or it cannot be read. */
     public static List<HistoryEvent> readRun(Path runDir) throws IOException {
         Path dir = runDir.resolve(History.DIR);
