@@ -1,5 +1,6 @@
 package org.ftlab.harness.history;
 
+import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.JsonToken;
@@ -8,6 +9,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -48,6 +50,51 @@ public final class HistoryFiles {
         }
         return last == null ? new Tail(parts.size(), 0, 0, 0)
                 : new Tail(parts.size(), last.index() + 1, maxProcess + 1, last.timeNanos());
+    }
+
+    /**
+     * Writes {@code events} as the next part of the history in {@code dir} (a history made elsewhere: a synthetic
+     * one, a converted one), in one rename.
+     */
+    public static void write(Path dir, List<HistoryEvent> events) throws IOException {
+        Files.createDirectories(dir);
+        Path file = dir.resolve(partName(parts(dir).size()));
+        Path tmp = file.resolveSibling(file.getFileName() + ".tmp");
+        try (JsonGenerator g = JSON.createGenerator(Files.newBufferedWriter(tmp))) {
+            g.setRootValueSeparator(null);
+            for (HistoryEvent e : events) {
+                g.writeStartObject();
+                g.writeNumberField("index", e.index());
+                g.writeStringField("type", e.type().wireName());
+                g.writeStringField("f", e.f());
+                if (e.value() != null) {
+                    g.writeFieldName("value");
+                    g.writeTree(e.value());
+                }
+                if (e.isNemesis()) {
+                    g.writeStringField("process", "nemesis");
+                } else {
+                    g.writeNumberField("process", e.process());
+                }
+                g.writeNumberField("time", e.timeNanos());
+                if (e.key() != null) {
+                    g.writeStringField("key", e.key());
+                }
+                if (e.client() != null) {
+                    g.writeStringField("client", e.client());
+                    g.writeNumberField("seq", e.seq());
+                }
+                if (e.replica() != null) {
+                    g.writeStringField("replica", e.replica());
+                }
+                if (e.fault() != null) {
+                    g.writeStringField("fault", e.fault());
+                }
+                g.writeEndObject();
+                g.writeRaw('\n');
+            }
+        }
+        Files.move(tmp, file, StandardCopyOption.ATOMIC_MOVE);
     }
 
     /** Whether the run in {@code runDir} has a history. */

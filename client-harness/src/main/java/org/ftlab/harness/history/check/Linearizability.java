@@ -18,6 +18,11 @@ import java.util.Set;
  * not placed yet. An operation whose outcome is unknown has its return at the end: it may be placed anywhere after
  * its invocation, or not at all (the search ends when every operation with a known outcome is placed).
  *
+ * <p>An operation that leaves the model's state as it is where it is placed (a read, an outbid offer) is placed there
+ * and not tried later: any order that places it later stays valid with it moved forward, so those orders need no
+ * search of their own (Lowe's observation for read-only operations; it keeps histories full of reads, and of reads of
+ * unknown outcome, from blowing the search up).
+ *
  * <p>The set of placed operations is kept as the operations before a frontier minus a few holes (operations are
  * numbered in the order they were invoked, and only the operations in flight and those of unknown outcome can be
  * holes), so a remembered configuration costs a few words, not a bit per operation.
@@ -91,6 +96,7 @@ public final class Linearizability {
         }
         int[] stackEntry = new int[n];
         Object[] stackState = new Object[n];
+        boolean[] stackForced = new boolean[n];
         int top = 0;
         S state = model.init();
         Placed placed = new Placed();
@@ -106,36 +112,50 @@ public final class Linearizability {
                 return new Result(Verdict.UNKNOWN, n, seen.size(), null, "the time budget ran out after "
                         + seen.size() + " configurations");
             }
+            boolean backtrack;
             if ((entry & 1) == 0) { // a call
                 Operation o = op[entry >> 1];
                 S after = model.step(state, o.input(), o.output());
-                if (after != null) {
-                    placed.add(o.id());
-                    if (seen.add(new Configuration(placed.frontier, placed.holes(), after))) {
-                        if (seen.size() > budget.maxConfigurations()) {
-                            return new Result(Verdict.UNKNOWN, n, seen.size(), null, "the search budget of "
-                                    + budget.maxConfigurations() + " configurations ran out");
-                        }
-                        stackEntry[top] = entry;
-                        stackState[top++] = state;
-                        state = after;
-                        lift(entry, next, prev);
-                        if (!o.outcomeUnknown()) {
-                            known--;
-                        }
-                        entry = next[head];
-                        continue;
-                    }
-                    placed.remove(o.id());
+                if (after == null) {
+                    entry = next[entry];
+                    continue;
                 }
-                entry = next[entry];
-            } else { // the return of an operation not placed yet: undo the last placement
+                // An operation that leaves the state as it is (an outbid offer, a view) is placed at once, and no
+                // order that places it later is tried: moving it forward to here keeps every such order valid.
+                boolean forced = after.equals(state);
+                placed.add(o.id());
+                if (seen.add(new Configuration(placed.frontier, placed.holes(), after))) {
+                    if (seen.size() > budget.maxConfigurations()) {
+                        return new Result(Verdict.UNKNOWN, n, seen.size(), null, "the search budget of "
+                                + budget.maxConfigurations() + " configurations ran out");
+                    }
+                    stackEntry[top] = entry;
+                    stackState[top] = state;
+                    stackForced[top++] = forced;
+                    state = after;
+                    lift(entry, next, prev);
+                    if (!o.outcomeUnknown()) {
+                        known--;
+                    }
+                    entry = next[head];
+                    continue;
+                }
+                placed.remove(o.id());
+                if (!forced) {
+                    entry = next[entry];
+                    continue;
+                }
+                backtrack = true; // placed here it was explored already: so was every order without it here
+            } else { // the return of an operation not placed yet
+                backtrack = true;
                 if (top > bestDepth) {
                     bestDepth = top;
                     bestBlocked = entry >> 1;
                     bestState = state;
                     bestPath = Arrays.copyOfRange(stackEntry, Math.max(0, top - SHOWN), top);
                 }
+            }
+            while (backtrack) { // undo the last placement that had alternatives
                 if (top == 0) {
                     return invalid(model, op, bestBlocked, bestState, bestPath, seen.size());
                 }
@@ -150,6 +170,7 @@ public final class Linearizability {
                 if (!o.outcomeUnknown()) {
                     known++;
                 }
+                backtrack = stackForced[top];
                 entry = next[entry];
             }
         }
