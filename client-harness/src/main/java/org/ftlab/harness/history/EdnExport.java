@@ -1,9 +1,11 @@
 package org.ftlab.harness.history;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.io.IOException;
 import java.io.StringWriter;
 import java.nio.file.Path;
+import java.util.HashMap;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
@@ -13,7 +15,8 @@ import org.ftlab.os.AtomicFiles;
  * A history as Jepsen writes one ({@code history.edn}): one EDN map per line, keywords for the type, the operation and
  * the names in values, so Knossos ({@code knossos.history/read-history}) and Elle read it unchanged. The nemesis'
  * process is {@code :nemesis}; ftlab's own fields ({@code :key}, {@code :client}, {@code :seq}, {@code :replica},
- * {@code :fault}) ride along, as Jepsen's histories carry extra keys.
+ * {@code :fault}) ride along, as Jepsen's histories carry extra keys; a completion's value also carries its
+ * invocation's arguments.
  */
 public final class EdnExport {
     private EdnExport() {
@@ -22,11 +25,36 @@ public final class EdnExport {
     /** Writes {@code history} to {@code file} in one rename. */
     public static void write(List<HistoryEvent> history, Path file) throws IOException {
         StringWriter out = new StringWriter(history.size() * 160);
+        Map<Long, JsonNode> invoked = new HashMap<>();
         for (HistoryEvent e : history) {
-            out.write(line(e));
+            HistoryEvent written = e;
+            if (e.isInvocation()) {
+                invoked.put(e.process(), e.value());
+            } else if (!e.isNemesis()) {
+                written = withArguments(e, invoked.remove(e.process()));
+            }
+            out.write(line(written));
             out.write('\n');
         }
         AtomicFiles.write(file, out.toString());
+    }
+
+    /**
+     * A completion whose value also holds its invocation's arguments (its own fields win): Knossos gives an
+     * invocation its completion's value, and a model needs both.
+     */
+    private static HistoryEvent withArguments(HistoryEvent completion, JsonNode arguments) {
+        if (arguments == null || !arguments.isObject()
+                || completion.value() != null && !completion.value().isObject()) {
+            return completion;
+        }
+        ObjectNode merged = ((ObjectNode) arguments).deepCopy();
+        if (completion.value() != null) {
+            merged.setAll((ObjectNode) completion.value());
+        }
+        return new HistoryEvent(completion.index(), completion.type(), completion.f(), merged, completion.process(),
+                completion.timeNanos(), completion.key(), completion.client(), completion.seq(),
+                completion.replica(), completion.fault());
     }
 
     /** One event as an EDN map. */

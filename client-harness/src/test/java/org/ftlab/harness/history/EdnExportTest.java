@@ -47,8 +47,9 @@ class EdnExportTest {
                 .get(Keyword.newKeyword("amount-cents")));
         assertEquals("7", invoke.get(Keyword.newKeyword("key")));
         assertEquals(Keyword.newKeyword("ok"), events.get(1).get(Keyword.newKeyword("type")));
-        assertEquals(true, ((Map<?, ?>) events.get(1).get(Keyword.newKeyword("value")))
-                .get(Keyword.newKeyword("accepted")));
+        Map<?, ?> reply = (Map<?, ?>) events.get(1).get(Keyword.newKeyword("value"));
+        assertEquals(true, reply.get(Keyword.newKeyword("accepted")));
+        assertEquals(1100L, reply.get(Keyword.newKeyword("amount-cents")), "a completion carries its arguments");
         assertEquals(Keyword.newKeyword("nemesis"), events.get(2).get(Keyword.newKeyword("process")));
         Map<?, ?> info = events.get(4);
         assertEquals(Keyword.newKeyword("info"), info.get(Keyword.newKeyword("type")));
