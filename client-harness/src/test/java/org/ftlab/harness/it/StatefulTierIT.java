@@ -52,6 +52,9 @@ class StatefulTierIT {
         assertTrue(m.find(), oracle);
         assertEquals(m.group(2), m.group(1), "every reply as the replay gives it: " + oracle);
         assertTrue(oracle.contains("final state equal"), oracle);
+        InProcessFtlab.Result check = InProcessFtlab.run("check", runDir.toString());
+        assertEquals(0, check.code(), "the history is linearizable: " + check.out() + check.err());
+        assertTrue(check.out().contains(": VALID - "), check.out());
 
         List<String> faults = Files.readAllLines(runDir.resolve("faults.csv"));
         assertEquals(3, faults.size(), "both faults were injected: " + faults);
@@ -122,5 +125,9 @@ class StatefulTierIT {
         assertTrue(Integer.parseInt(m.group(1)) < Integer.parseInt(m.group(2)), "replies diverge: " + oracle);
         assertTrue(oracle.contains("final state DIVERGES"), oracle);
         assertFalse(audit.path("passed").asBoolean() && r.code() != 0, "a failed audit is the run's only failure");
+        InProcessFtlab.Result check = InProcessFtlab.run("check", runDir.toString());
+        assertEquals(1, check.code(), "the negative control's history is not linearizable: " + check.out()
+                + check.err());
+        assertTrue(check.out().contains(": INVALID - ") && check.out().contains("INVALID, "), check.out());
     }
 }
