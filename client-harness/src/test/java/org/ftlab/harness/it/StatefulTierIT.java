@@ -125,9 +125,5 @@ class StatefulTierIT {
         assertTrue(Integer.parseInt(m.group(1)) < Integer.parseInt(m.group(2)), "replies diverge: " + oracle);
         assertTrue(oracle.contains("final state DIVERGES"), oracle);
         assertFalse(audit.path("passed").asBoolean() && r.code() != 0, "a failed audit is the run's only failure");
-        InProcessFtlab.Result check = InProcessFtlab.run("check", runDir.toString());
-        assertEquals(1, check.code(), "the negative control's history is not linearizable: " + check.out()
-                + check.err());
-        assertTrue(check.out().contains(": INVALID - ") && check.out().contains("INVALID, "), check.out());
     }
 }
