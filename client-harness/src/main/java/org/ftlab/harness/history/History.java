@@ -13,8 +13,8 @@ import org.ftlab.auction.api.AuctionException;
 import org.ftlab.os.AtomicFiles;
 
 /**
- * A run's history as it happens: every invocation and completion of the clients' operations, and every fault's start
- * and end, in one order (Jepsen's history; {@link HistoryEvent}). Recording an event takes a lock, a counter and a
+ * A run's history as it happens: every invocation and completion of the clients' operations, and every fault's start,
+ * in one order (Jepsen's history; {@link HistoryEvent}). Recording an event takes a lock, a counter and a
  * clock reading, nothing more: values are written to JSON only when the history is flushed, after each block, off the
  * timed path. Each flush writes the events since the last one as a part of its own,
  * {@code history/part-NNNNNN.jsonl}, in one rename ({@link AtomicFiles}): a run that is aborted or killed keeps every
@@ -37,9 +37,8 @@ public final class History {
     private long nextProcess;
     private List<Entry> entries = new ArrayList<>();
     private int nextPart;
-    /** The fault in progress (its id), or the last one that began; null before the first. Guarded by the lock. */
+    /** The last fault that began (its id); null before the first. Guarded by the lock. */
     private String lastFault;
-    private boolean faultActive;
     private long faultsBegun;
     private final Object flushLock = new Object();
 
@@ -72,21 +71,9 @@ public final class History {
     public void faultStarted(String faultId, String kind, String target) {
         synchronized (lock) {
             lastFault = faultId;
-            faultActive = true;
             faultsBegun++;
             add(new Entry(HistoryEvent.Type.INFO, "start", Map.of("fault", faultId, "kind", kind,
                     "target", target == null ? "" : target), HistoryEvent.NEMESIS, null, "nemesis", -1));
-        }
-    }
-
-    /** Records that a fault was healed (or is over: a crashed replica replaced). */
-    public void faultEnded(String faultId, String kind) {
-        synchronized (lock) {
-            if (faultId.equals(lastFault)) {
-                faultActive = false;
-            }
-            add(new Entry(HistoryEvent.Type.INFO, "stop", Map.of("fault", faultId, "kind", kind),
-                    HistoryEvent.NEMESIS, null, "nemesis", -1));
         }
     }
 
@@ -146,7 +133,7 @@ public final class History {
                     process = nextProcess++;
                 }
                 add(new Entry(HistoryEvent.Type.INVOKE, op.f(), op.value(), process, op.key(), clientId, seq));
-                return new Operation(this, op, process, seq, faultsBegun, faultActive ? lastFault : null);
+                return new Operation(this, op, process, seq, faultsBegun);
             }
         }
 
@@ -164,16 +151,14 @@ public final class History {
         private final long process;
         private final long seq;
         private final long faultsBegunAtInvoke;
-        private final String faultAtInvoke;
         private boolean done;
 
-        private Operation(Client client, Invocation op, long process, long seq, long faultsBegun, String fault) {
+        private Operation(Client client, Invocation op, long process, long seq, long faultsBegun) {
             this.client = client;
             this.op = op;
             this.process = process;
             this.seq = seq;
             this.faultsBegunAtInvoke = faultsBegun;
-            this.faultAtInvoke = fault;
         }
 
         /** It took effect; {@code value}: what the reply said; {@code replica}: who answered. */
@@ -201,8 +186,7 @@ public final class History {
             Entry e = new Entry(type, op.f(), value, process, key != null ? key : op.key(), client.clientId, seq);
             e.replica = replica;
             synchronized (lock) {
-                e.fault = faultAtInvoke != null ? faultAtInvoke : faultsBegun > faultsBegunAtInvoke ? lastFault
-                        : null;
+                e.fault = faultsBegun > faultsBegunAtInvoke ? lastFault : null; // one began while it was in flight
                 add(e);
             }
             if (type != HistoryEvent.Type.INFO) {

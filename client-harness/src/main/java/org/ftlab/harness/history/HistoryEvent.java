@@ -6,12 +6,12 @@ import java.util.Locale;
 /**
  * One line of a run's history, as Jepsen records one: an invocation ({@code invoke}) or a completion ({@code ok}: it
  * took effect and this is its reply; {@code fail}: it certainly took no effect; {@code info}: it may or may not
- * have), or a fault's start or end ({@code info} of the {@code nemesis} process). docs/probe-format.md describes the
+ * have), or a fault's start ({@code info} of the {@code nemesis} process). docs/probe-format.md describes the
  * file.
  *
  * @param index its place in the history, from 0, in the order things happened (one counter for the whole run)
  * @param type {@code invoke}, {@code ok}, {@code fail} or {@code info}
- * @param f the operation ({@code offer}, {@code post}, {@code view}, ...); a fault's {@code start} or {@code stop}
+ * @param f the operation ({@code offer}, {@code post}, {@code view}, ...); a fault's {@code start}
  * @param value the arguments on an invocation, what the reply said on an {@code ok}, why on a {@code fail} or
  *     {@code info}; null when there is nothing to say
  * @param process the client thread that sent it (a number); {@link #NEMESIS} for a fault. After an {@code info} the
@@ -22,7 +22,8 @@ import java.util.Locale;
  * @param client the client id ({@code clientId} of the request header)
  * @param seq the request's sequence number ({@code seq}); -1 for a fault
  * @param replica on a completion, the replica that answered (null when none did)
- * @param fault on a completion, the run's fault the request met (its id in {@code faults.csv}); null when none
+ * @param fault on a completion, the run's fault that began while it was in flight (its id in {@code faults.csv});
+ *     null when none
  */
 public record HistoryEvent(long index, Type type, String f, JsonNode value, long process, long timeNanos, String key,
         String client, long seq, String replica, String fault) {

@@ -25,8 +25,8 @@ class HistoryFilesTest {
         History.Operation post = c.invoke(new Invocation("post", null, Map.of("title", "t")), 3);
         post.ok(Map.of("auction", 41), "r1", "41");
         h.flush();
-        h.faultStarted("f1", "crash", "r1");
         History.Operation view = c.invoke(new Invocation("view", "41", null), 4);
+        h.faultStarted("f1", "crash", "r1");
         view.failed(new IllegalStateException("no replica answered"));
         History.Operation next = c.invoke(new Invocation("view", "41", null), 5);
         next.failed(new UnknownAuctionException("no auction 41"));
@@ -39,13 +39,14 @@ class HistoryFilesTest {
         assertEquals("41", ok.key());
         assertEquals(41, ok.value().get("auction").asInt());
         assertEquals("r1", ok.replica());
-        assertTrue(events.get(2).isNemesis());
+        assertTrue(events.get(3).isNemesis());
         HistoryEvent info = events.get(4);
         assertEquals(HistoryEvent.Type.INFO, info.type());
         assertEquals("f1", info.fault(), "the request met the fault that began while it was in flight");
         HistoryEvent fail = events.get(6);
         assertEquals(HistoryEvent.Type.FAIL, fail.type(), "the service refused it: it took no effect");
-        assertEquals(events.get(3).process() + 1, events.get(5).process(),
+        assertEquals(null, fail.fault(), "no fault began while it was in flight");
+        assertEquals(events.get(2).process() + 1, events.get(5).process(),
                 "after an info the client continues as a new process");
     }
 
