@@ -19,8 +19,8 @@ import picocli.CommandLine.Spec;
         description = {"Checks a grid run's history (RUN_DIR/history/) for linearizability against its workload's "
                 + "model, key by key (Wing & Gong's search with Lowe's memoization, as Knossos and Porcupine), and "
                 + "writes RUN_DIR/check.json.",
-                "Exit code: 0 valid, 1 invalid (the anomaly is printed), 3 unknown (a budget ran out; never "
-                        + "reported valid), 2 bad usage.",
+                "Exit code: 0 valid, 1 invalid (the anomaly is printed) or unreadable (one line), 3 unknown (a "
+                        + "budget ran out; never reported valid), 2 bad usage.",
                 "With --export edn: writes the history as Jepsen's EDN history (RUN_DIR/history.edn) for Knossos "
                         + "and Elle, and checks nothing (docs/analysis.md)."})
 public final class CheckCommand implements Callable<Integer> {
