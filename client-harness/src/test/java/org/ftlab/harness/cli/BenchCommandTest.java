@@ -35,7 +35,7 @@ class BenchCommandTest {
                 new PrintWriter(out, true), new PrintWriter(err, true));
         assertEquals(1, code);
         assertEquals("ftlab: --suites: unknown suite 'bogus'; choose from service, agreement, failover, analysis, jmh, "
-                + "attribution, tart" + System.lineSeparator(), err.toString());
+                + "attribution, tart, check" + System.lineSeparator(), err.toString());
         assertEquals("", out.toString());
     }
 
@@ -44,8 +44,9 @@ class BenchCommandTest {
         List<String> paragraphs = List.of(BENCH.usageMessage().description());
         assertEquals(BenchCommand.HEADER, paragraphs.get(0));
         assertEquals(List.of("service:", "failover:", "analysis:", "attribution (not in the default list):",
-                "tart (not in the default list):"), paragraphs.subList(1, paragraphs.size()).stream()
-                .map(p -> p.substring(0, p.indexOf(':') + 1)).toList());
+                "tart (not in the default list):", "check (not in the default list):"),
+                paragraphs.subList(1, paragraphs.size()).stream().map(p -> p.substring(0, p.indexOf(':') + 1))
+                        .toList());
     }
 
     @Test
