@@ -19,6 +19,7 @@ import java.security.SecureRandom;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.Base64;
 import java.util.List;
 import java.util.concurrent.ConcurrentHashMap;
@@ -53,6 +54,7 @@ import org.ftlab.auction.api.TierProbes;
 import org.ftlab.auction.api.UnknownAuctionException;
 import org.ftlab.auction.api.UnknownUserException;
 import org.ftlab.auction.server.stateful.StatefulTierBean;
+import org.ftlab.stateful.AuctionBook;
 import org.ftlab.stateful.Input;
 import org.ftlab.stateful.Output;
 import org.ftlab.stateful.StatefulNetwork;
@@ -262,6 +264,18 @@ public class AuctionServiceBean implements AuctionService {
             throws UnknownAuctionException, InvalidRequestException {
         long received = arrive(header);
         checkHeader(header);
+        if (header.isStateful()) { // the tier's book, read where it runs: no input logged
+            List<AuctionBook.AcceptedBid> accepted = statefulTier.acceptedBids(auctionId);
+            if (accepted == null) {
+                throw new UnknownAuctionException("no auction " + auctionId + " in the stateful tier");
+            }
+            List<BidRecord> bids = new ArrayList<>();
+            for (int i = accepted.size() - 1; i >= 0; i--) { // as the database's reply: highest first
+                AuctionBook.AcceptedBid b = accepted.get(i);
+                bids.add(new BidRecord(b.bidId(), b.bidder(), b.amountCents(), 0));
+            }
+            return reply(new BidHistory(auctionId, bids), header, false, received, 0, 0);
+        }
         return executeRead(header, received, () -> {
             readAuction(auctionId, "select a from Auction a where a.id = :id");
             List<BidRecord> bids = em.createQuery(

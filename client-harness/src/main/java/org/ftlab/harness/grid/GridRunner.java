@@ -12,6 +12,8 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ThreadFactory;
 import org.ftlab.auction.api.MicroClock;
+import org.ftlab.auction.api.ReplySize;
+import org.ftlab.auction.api.RequestHeader;
 import org.ftlab.harness.failover.ClientTuning;
 import org.ftlab.harness.failover.PluginStrategies;
 import org.ftlab.harness.failover.Shadow;
@@ -169,6 +171,9 @@ public final class GridRunner {
             }
             injector.start();
             all.addAll(blockLoop(sender, degree, runFaults, history).run(schedule, todo, clients, pool, injector));
+            if (!todo.isEmpty() && control.going()) {
+                finalReads(clients);
+            }
         } finally {
             try {
                 release(degree, injector, pool, clients);
@@ -187,6 +192,31 @@ public final class GridRunner {
                     schedule.size());
         }
         return todo;
+    }
+
+    /** The workload's final reads, by the run's first client, once the last block is over (in the history). */
+    private void finalReads(RunClients clients) {
+        GridClient first = clients.all().get(0);
+        List<RequestHeader> headers = new ArrayList<>();
+        List<Workload.Request> reads = first.workload().finalReads(() -> {
+            RequestHeader h = first.session().next(ReplySize.ORIGINAL);
+            headers.add(h);
+            return h;
+        });
+        int failed = 0;
+        for (int i = 0; i < reads.size(); i++) {
+            Workload.Request r = reads.get(i);
+            Exception e = RequestSender.untimed(r, headers.get(i).seq(), first);
+            if (e != null) {
+                failed++;
+                progress.println("final read " + r.method() + " failed: " + e.getClass().getSimpleName() + ": "
+                        + e.getMessage());
+            }
+        }
+        if (!reads.isEmpty()) {
+            progress.printf(Locale.ROOT, "final reads: %d of %d answered (in the history)%n", reads.size() - failed,
+                    reads.size());
+        }
     }
 
     /** The lab warm-up's tables, when the plan has one and the run goes on; none otherwise. */

@@ -77,6 +77,25 @@ final class RequestSender {
         }
     }
 
+    /**
+     * Sends {@code request} of {@code c} outside any block (a final read): recorded in the run's history, in no
+     * probe table; a failure is in the history too, and is returned.
+     */
+    static Exception untimed(Workload.Request request, long seq, GridClient c) {
+        History.Operation history = c.session().invoked(request.invocation(), seq);
+        try {
+            Outcome<?> o = request.invoke(c.session().client);
+            if (history != null) {
+                history.ok(request.replyValue(o), o.servedBy(), request.replyKey(o));
+            }
+            request.completed(o);
+            return null;
+        } catch (Exception e) {
+            recordFailure(history, e);
+            return e;
+        }
+    }
+
     /** Sends one closed-loop request and thinks. */
     void closedLoop(Sent r, GridClient c, ProbeTable table, int sizedBytes, int thinkMillis)
             throws InterruptedException {

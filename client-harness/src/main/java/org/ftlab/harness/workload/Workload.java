@@ -5,6 +5,7 @@ import java.io.IOException;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.ServiceLoader;
+import java.util.function.Supplier;
 import org.ftlab.auction.api.RequestHeader;
 import org.ftlab.harness.failover.Call;
 import org.ftlab.harness.failover.FailoverClient;
@@ -115,6 +116,16 @@ public interface Workload {
 
     /** One client's generator: the next request of an operation, prepared off the timed path. */
     interface Client {
+        /**
+         * What this client reads once the run's last block is over, Jepsen's final reads: requests sent by the run's
+         * first client (untimed, in the history like any other) so that the history shows the state the run left —
+         * an acknowledged write that vanished, or one that took effect twice, becomes visible to the history's
+         * checker. {@code header} gives each its header: one call per request, in the list's order. None by default.
+         */
+        default List<Request> finalReads(Supplier<RequestHeader> header) {
+            return List.of();
+        }
+
         /**
          * The request of operation {@code operation} (an index into {@link #operations()}) with {@code header}
          * (the client's next sequence number and the configuration's reply size); {@code tag} names the block.

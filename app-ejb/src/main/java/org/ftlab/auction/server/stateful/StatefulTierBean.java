@@ -14,6 +14,7 @@ import jakarta.ejb.TransactionManagement;
 import jakarta.ejb.TransactionManagementType;
 import java.sql.Connection;
 import java.sql.SQLException;
+import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -24,6 +25,7 @@ import org.ftlab.auction.api.MicroClock;
 import org.ftlab.auction.api.StatefulTierControl;
 import org.ftlab.auction.api.StatefulTierSettings;
 import org.ftlab.auction.api.TierStatus;
+import org.ftlab.stateful.AuctionBook;
 import org.ftlab.stateful.Checkpoint;
 import org.ftlab.stateful.Input;
 import org.ftlab.stateful.InputLog;
@@ -287,6 +289,19 @@ public class StatefulTierBean implements StatefulTierControl {
                 s.delayed(), s.probes(), s.outOfOrder(), s.checkpoints(), s.lastCheckpointBytes(),
                 s.checkpointNanos() / 1000, s.recalibrations(), s.replayInputs(), Math.max(0, s.replayNanos()) / 1000,
                 r.restoreMicros(), r.log().commits(), r.log().inputsPerCommit(), r.network().failure());
+    }
+
+    /**
+     * The accepted bids of auction {@code auctionId} in the tier's book now, oldest first (a read: nothing is logged,
+     * nothing changes); null when the book has no such auction. Fails when the tier does not run here.
+     */
+    public List<AuctionBook.AcceptedBid> acceptedBids(long auctionId) {
+        Running r = current;
+        if (r == null || !r.network().running()) {
+            throw new EJBException("the stateful tier does not run on " + REPLICA + " (it is not its primary)");
+        }
+        AuctionBook.Auction a = r.network().snapshot().book().auctions().get(auctionId);
+        return a == null ? null : a.bids();
     }
 
     @Override

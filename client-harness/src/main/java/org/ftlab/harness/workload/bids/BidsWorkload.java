@@ -1,5 +1,13 @@
 package org.ftlab.harness.workload.bids;
 
+import org.ftlab.auction.api.BidRecord;
+
+import org.ftlab.auction.api.BidHistory;
+
+import java.util.function.Supplier;
+
+import java.util.Comparator;
+
 import com.fasterxml.jackson.databind.PropertyNamingStrategies;
 import com.fasterxml.jackson.databind.annotation.JsonNaming;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -185,6 +193,41 @@ public final class BidsWorkload implements Workload {
         return TierColumns.COLUMNS;
     }
 
+    /** A final read of one auction's accepted bids ({@code bidHistory}). */
+    private record ReadRequest(RequestHeader header, long auctionId) implements Workload.Request {
+        @Override
+        public String method() {
+            return "bidHistory";
+        }
+
+        @Override
+        public Outcome<?> invoke(FailoverClient client) throws Exception {
+            return client.invoke("bidHistory", svc -> svc.bidHistory(header, auctionId));
+        }
+
+        @Override
+        public Invocation invocation() {
+            return new Invocation(AuctionRaceModel.READ, Long.toString(auctionId), null);
+        }
+
+        /** The accepted bids in the order they were accepted (rising amounts), as {@code {bids: [...]}}. */
+        @Override
+        public Object replyValue(Outcome<?> outcome) {
+            if (!(outcome.result() instanceof Reply<?> r && r.value() instanceof BidHistory h)) {
+                return null;
+            }
+            List<AcceptedValue> bids = h.bids().stream()
+                    .sorted(Comparator.comparingLong(BidRecord::amountCents).thenComparingLong(BidRecord::bidId))
+                    .map(b -> new AcceptedValue(b.bidId(), b.bidder(), b.amountCents())).toList();
+            return Map.of("bids", bids);
+        }
+    }
+
+    /** An accepted bid as a final read records it. */
+    @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
+    record AcceptedValue(long bid, String bidder, long amountCents) {
+    }
+
     /** An offer as the history records its invocation. */
     @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
     record OfferValue(String bidder, long amountCents) {
@@ -219,6 +262,16 @@ public final class BidsWorkload implements Workload {
             this.auctions = auctions;
             this.offersOn = new long[auctions.size()];
             this.random = new SplittableRandom(clientId.hashCode());
+        }
+
+        /** Each hot auction's accepted bids, read once the run is over: what the run left, in the history. */
+        @Override
+        public List<Workload.Request> finalReads(Supplier<RequestHeader> header) {
+            List<Workload.Request> reads = new ArrayList<>();
+            for (long auction : auctions) {
+                reads.add(new ReadRequest(onTier(header.get()), auction));
+            }
+            return reads;
         }
 
         @Override

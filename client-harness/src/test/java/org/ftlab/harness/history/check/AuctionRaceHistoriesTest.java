@@ -23,8 +23,12 @@ class AuctionRaceHistoriesTest {
     }
 
     private static String reply(boolean accepted, String leader, long price, int count) {
+        return reply(accepted, leader, price, count, 0);
+    }
+
+    private static String reply(boolean accepted, String leader, long price, int count, long bid) {
         return "{\"accepted\": " + accepted + ", \"leader\": " + (leader == null ? "null" : "\"" + leader + "\"")
-                + ", \"price_cents\": " + price + ", \"count\": " + count + "}";
+                + ", \"price_cents\": " + price + ", \"count\": " + count + ", \"bid\": " + bid + "}";
     }
 
     private static HistoryCheck.Report check(HistoryBuilder h) throws InterruptedException {
@@ -150,6 +154,66 @@ class AuctionRaceHistoriesTest {
             assertEquals(Linearizability.Verdict.INVALID, r.verdict());
             String why = r.invalidKeys().get(0).result().anomaly().explanation();
             assertTrue(why.contains("not posted"), why);
+        }
+    }
+
+    @Nested
+    class FinalReads {
+        private static String read(String... bids) {
+            return "{\"bids\": [" + String.join(", ", bids) + "]}";
+        }
+
+        private static String bid(long id, String bidder, long amount) {
+            return "{\"bid\": " + id + ", \"bidder\": \"" + bidder + "\", \"amount_cents\": " + amount + "}";
+        }
+
+        private HistoryBuilder twoAccepted() {
+            return posted()
+                    .invoke(0, "offer", "7", offer("a", 1100)).ok(0, reply(true, "a", 1100, 1, 31))
+                    .invoke(1, "offer", "7", offer("b", 1200)).ok(1, reply(true, "b", 1200, 2, 32));
+        }
+
+        @Test
+        void aFinalReadOfTheAcknowledgedBidsIsValid() throws Exception {
+            HistoryCheck.Report r = check(twoAccepted().invoke(2, "read", "7", null)
+                    .ok(2, read(bid(31, "a", 1100), bid(32, "b", 1200))));
+            assertEquals(Linearizability.Verdict.VALID, r.verdict());
+        }
+
+        @Test
+        void anAcknowledgedBidMissingFromTheFinalReadIsALostWrite() throws Exception {
+            HistoryCheck.Report r = check(twoAccepted().invoke(2, "read", "7", null)
+                    .ok(2, read(bid(32, "b", 1200))));
+            assertEquals(Linearizability.Verdict.INVALID, r.verdict());
+            String why = r.invalidKeys().get(0).result().anomaly().explanation();
+            assertTrue(why.startsWith("lost write: the acknowledged bid 1100 by a (bid 31)"), why);
+        }
+
+        @Test
+        void anAcknowledgedBidStoredUnderAnotherIdIsNamed() throws Exception {
+            HistoryCheck.Report r = check(twoAccepted().invoke(2, "read", "7", null)
+                    .ok(2, read(bid(31, "a", 1100), bid(33, "b", 1200))));
+            assertEquals(Linearizability.Verdict.INVALID, r.verdict());
+            String why = r.invalidKeys().get(0).result().anomaly().explanation();
+            assertTrue(why.contains("(bid 32)"), why);
+        }
+
+        @Test
+        void anOfferOfUnknownOutcomeThatTheFinalReadListsTookEffect() throws Exception {
+            HistoryCheck.Report r = check(posted()
+                    .invoke(0, "offer", "7", offer("a", 1100)).info(0)
+                    .invoke(2, "read", "7", null).ok(2, read(bid(40, "a", 1100))));
+            assertEquals(Linearizability.Verdict.VALID, r.verdict());
+        }
+
+        @Test
+        void aBidListedTwiceIsADuplicatedEffect() throws Exception {
+            HistoryCheck.Report r = check(posted()
+                    .invoke(0, "offer", "7", offer("a", 1100)).ok(0, reply(true, "a", 1100, 1, 31))
+                    .invoke(2, "read", "7", null).ok(2, read(bid(31, "a", 1100), bid(35, "a", 1100))));
+            assertEquals(Linearizability.Verdict.INVALID, r.verdict());
+            String why = r.invalidKeys().get(0).result().anomaly().explanation();
+            assertTrue(why.startsWith("duplicated effect: the final read lists 1100 by a more than once"), why);
         }
     }
 

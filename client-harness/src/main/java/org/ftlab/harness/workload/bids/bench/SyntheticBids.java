@@ -17,7 +17,8 @@ import org.ftlab.harness.workload.bids.AuctionRaceModel;
  * race on {@code keys} auctions, each with one offer in flight at a time; every offer takes effect at a random point
  * between its invocation and its completion, so any of the offers in flight may go first, and its reply is the
  * auction's state at that point. A share of offers ends in {@code info} (no reply), half of them having taken effect:
- * the checker must find where, or that they never did.
+ * the checker must find where, or that they never did. Each auction's accepted bids are read at the end (Jepsen's
+ * final read).
  */
 public final class SyntheticBids {
     private static final JsonNodeFactory NODES = JsonNodeFactory.instance;
@@ -46,12 +47,15 @@ public final class SyntheticBids {
         long[] price = new long[keys];
         String[] leader = new String[keys];
         int[] count = new int[keys];
+        List<List<ObjectNode>> accepted = new ArrayList<>();
+        long nextBid = 1;
         long start = 1_000;
         for (int k = 0; k < keys; k++) {
             ObjectNode v = NODES.objectNode().put("start_cents", start);
             sink.add(HistoryEvent.Type.INVOKE, AuctionRaceModel.POST, v, clients + k, null, "setup", k);
             sink.add(HistoryEvent.Type.OK, AuctionRaceModel.POST, NODES.objectNode().put("auction", k), clients + k,
                     Integer.toString(k), "setup", k);
+            accepted.add(new ArrayList<>());
         }
         long nextProcess = clients + keys;
         long[] process = new long[clients];
@@ -93,14 +97,18 @@ public final class SyntheticBids {
                 }
                 case EFFECT -> {
                     int k = key[c];
-                    boolean accepted = amount[c] > (count[k] == 0 ? start - 1 : price[k]);
-                    if (applies[c] && accepted) {
+                    boolean beats = amount[c] > (count[k] == 0 ? start - 1 : price[k]);
+                    long bid = 0;
+                    if (applies[c] && beats) {
                         price[k] = amount[c];
                         leader[k] = bidder;
                         count[k]++;
+                        bid = nextBid++;
+                        accepted.get(k).add(NODES.objectNode().put("bid", bid).put("bidder", bidder)
+                                .put("amount_cents", amount[c]));
                     }
-                    reply[c] = NODES.objectNode().put("accepted", accepted).put("leader", leader[k])
-                            .put("price_cents", price[k]).put("count", count[k]);
+                    reply[c] = NODES.objectNode().put("accepted", beats).put("leader", leader[k])
+                            .put("price_cents", price[k]).put("count", count[k]).put("bid", bid);
                 }
                 case RETURN -> {
                     if (lost[c]) {
@@ -117,6 +125,13 @@ public final class SyntheticBids {
                 }
                 default -> throw new IllegalStateException();
             }
+        }
+        for (int k = 0; k < keys; k++) { // the final reads: each auction's accepted bids
+            long reader = nextProcess++;
+            sink.add(HistoryEvent.Type.INVOKE, AuctionRaceModel.READ, null, reader, Integer.toString(k), "reader", k);
+            ObjectNode bids = NODES.objectNode();
+            bids.putArray("bids").addAll(accepted.get(k));
+            sink.add(HistoryEvent.Type.OK, AuctionRaceModel.READ, bids, reader, Integer.toString(k), "reader", k);
         }
         sink.flush();
         return new Written(sink.index, invoked, unknown);
