@@ -13,6 +13,18 @@ public final class ReplicaProperties {
     public static final String REQUEST_LOG = "ftlab.request_log";
 
     /**
+     * {@code on} makes the replica answer {@code auctionStatus} from a cache it fills at an auction's first status
+     * read and never invalidates: stale reads on purpose, the negative control of the history's linearizability check
+     * (docs/labs/12-linearizable.md) and nothing else. Default off. Set through {@code FTLAB_REPLICA_JAVA_OPTS}.
+     */
+    public static final String STALE_READS = "ftlab.stale_reads";
+
+    /** Whether this JVM's replica answers status reads from its never-invalidated cache (a negative control). */
+    public static boolean staleReadsOn() {
+        return "on".equals(System.getProperty(STALE_READS, "off"));
+    }
+
+    /**
      * How many rounds of the service's database paths the replica runs in itself at deployment, before it reports
      * ready (the manager's remote warm-up comes after): the lab's warm rounds ({@code --warm-rounds}). Default
      * {@value #DEFAULT_WARM_ROUNDS}; 0 deploys the replica cold.

@@ -22,6 +22,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Base64;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.regex.Pattern;
 import javax.sql.DataSource;
@@ -84,6 +85,11 @@ public class AuctionServiceBean implements AuctionService {
     private static final int LOCK_WAIT_TIMEOUT_ERROR = 1205;
     /** Runs of one request's transaction when the database rolls it back for a conflict (duplicate key, deadlock). */
     private static final int MAX_TRANSACTION_RUNS = 3;
+    /** On only for the stale-read negative control ({@link ReplicaProperties#STALE_READS}). */
+    static final boolean STALE_READS = ReplicaProperties.staleReadsOn();
+    /** The stale-read control's cache: an auction's first status, never invalidated. */
+    private static final Map<Long, AuctionStatus> STALE_STATUS = new ConcurrentHashMap<>();
+
     /** Off only for the exactly-once exercise ({@link ReplicaProperties#REQUEST_LOG}). */
     static final boolean REQUEST_LOG = ReplicaProperties.requestLogOn();
     /** Whether the lab records events: then the probes also read the scheduler's counters (a few µs a request). */
@@ -295,13 +301,33 @@ public class AuctionServiceBean implements AuctionService {
             throws UnknownAuctionException, InvalidRequestException {
         long received = arrive(header);
         checkHeader(header);
-        return executeRead(header, received, () -> {
+        if (STALE_READS && STALE_STATUS.containsKey(auctionId)) { // the negative control: never invalidated
+            return reply(STALE_STATUS.get(auctionId), header, false, received, 0, 0);
+        }
+        if (header.isStateful()) { // the tier's book, read where it runs: no input logged
+            List<AuctionBook.AcceptedBid> accepted = statefulTier.acceptedBids(auctionId);
+            if (accepted == null) {
+                throw new UnknownAuctionException("no auction " + auctionId + " in the stateful tier");
+            }
+            AuctionBook.AcceptedBid top = accepted.isEmpty() ? null : accepted.get(accepted.size() - 1);
+            AuctionStatus status = new AuctionStatus(auctionId, true, top == null ? 0 : top.amountCents(),
+                    top == null ? null : top.bidder(), accepted.size(), Long.MAX_VALUE);
+            if (STALE_READS) {
+                STALE_STATUS.putIfAbsent(auctionId, status);
+            }
+            return reply(status, header, false, received, 0, 0);
+        }
+        Reply<AuctionStatus> r = executeRead(header, received, () -> {
             Auction a = readAuction(auctionId,
                     "select a from Auction a left join fetch a.highestBidder where a.id = :id");
             String leader = a.getHighestBidder() == null ? null : a.getHighestBidder().getUsername();
             return new AuctionStatus(a.getId(), a.isOpenAt(Instant.now()), a.getHighestBidCents(), leader,
                     a.getBidCount(), a.getClosesAt().toEpochMilli());
         }, UnknownAuctionException.class);
+        if (STALE_READS && r.value() != null) {
+            STALE_STATUS.putIfAbsent(auctionId, r.value());
+        }
+        return r;
     }
 
     // ---- the stateful tier ------------------------------------------------------------------------------------

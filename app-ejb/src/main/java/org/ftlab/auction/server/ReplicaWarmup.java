@@ -41,6 +41,10 @@ public class ReplicaWarmup {
             LOG.warning("request log OFF (" + ReplicaProperties.REQUEST_LOG + "=off): a request "
                     + "that reaches this replica twice runs twice; for the exactly-once exercise only");
         }
+        if (AuctionServiceBean.STALE_READS) {
+            LOG.warning("stale reads ON (" + ReplicaProperties.STALE_READS + "=on): auction status is answered from a "
+                    + "cache never invalidated; for the linearizability check's negative control only");
+        }
         // By default enough rounds for the JIT to compile these paths (C1 compiles a method after some hundreds of
         // calls); the lab's warm rounds set it.
         int rounds = ReplicaProperties.warmRounds();

@@ -1,24 +1,21 @@
 package org.ftlab.harness.workload.bids;
 
-import org.ftlab.auction.api.BidRecord;
-
-import org.ftlab.auction.api.BidHistory;
-
-import java.util.function.Supplier;
-
-import java.util.Comparator;
-
 import com.fasterxml.jackson.databind.PropertyNamingStrategies;
 import com.fasterxml.jackson.databind.annotation.JsonNaming;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.SplittableRandom;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Supplier;
 import org.ftlab.auction.api.AuctionDraft;
+import org.ftlab.auction.api.AuctionStatus;
+import org.ftlab.auction.api.BidHistory;
 import org.ftlab.auction.api.BidOutcome;
+import org.ftlab.auction.api.BidRecord;
 import org.ftlab.auction.api.Reply;
 import org.ftlab.auction.api.ReplySize;
 import org.ftlab.auction.api.RequestHeader;
@@ -49,6 +46,7 @@ import org.ftlab.stateful.TierSettings;
 public final class BidsWorkload implements Workload {
     public static final String NAME = "bids";
     public static final String OFFER = "offerBid";
+    public static final String STATUS = "auctionStatus";
     public static final int DEFAULT_HOT_AUCTIONS = 4;
     public static final int MAX_HOT_AUCTIONS = 1000;
     /** Starting price of every hot auction, cents. */
@@ -82,13 +80,16 @@ public final class BidsWorkload implements Workload {
 
     @Override
     public List<String> operations() {
-        return List.of(OFFER);
+        return List.of(OFFER, STATUS);
     }
 
-    /** Its one operation, the plan's first count of it ({@code --bids N} is {@code --posts N --views 0}). */
+    /**
+     * Offers, then views of the hot auctions' status: the plan's first count of offers, its second of views
+     * ({@code --bids N} is {@code --posts N --views 0}; {@code --workload bids --posts N --views M} adds views).
+     */
     @Override
     public OperationOrder order(int posts, int views) {
-        return OperationOrder.single(this, posts, views);
+        return OperationOrder.of(new OperationOrder.Stretch(0, posts), new OperationOrder.Stretch(1, views));
     }
 
     @Override
@@ -193,6 +194,35 @@ public final class BidsWorkload implements Workload {
         return TierColumns.COLUMNS;
     }
 
+    /** A view of one auction's leader, price and bid count ({@code auctionStatus}). */
+    private record StatusRequest(RequestHeader header, long auctionId) implements Workload.Request {
+        @Override
+        public String method() {
+            return STATUS;
+        }
+
+        @Override
+        public Outcome<?> invoke(FailoverClient client) throws Exception {
+            return client.invoke(STATUS, svc -> svc.auctionStatus(header, auctionId));
+        }
+
+        @Override
+        public Invocation invocation() {
+            return new Invocation(AuctionRaceModel.VIEW, Long.toString(auctionId), null);
+        }
+
+        @Override
+        public Object replyValue(Outcome<?> outcome) {
+            return outcome.result() instanceof Reply<?> r && r.value() instanceof AuctionStatus st
+                    ? new StatusReply(st.leadingBidder(), st.highestBidCents(), st.bidCount()) : null;
+        }
+    }
+
+    /** A view's reply as the history records it. */
+    @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
+    record StatusReply(String leader, long priceCents, int count) {
+    }
+
     /** A final read of one auction's accepted bids ({@code bidHistory}). */
     private record ReadRequest(RequestHeader header, long auctionId) implements Workload.Request {
         @Override
@@ -277,6 +307,9 @@ public final class BidsWorkload implements Workload {
         @Override
         public Workload.Request next(int operation, RequestHeader header, String tag) {
             int a = random.nextInt(auctions.size());
+            if (operation == 1) {
+                return new StatusRequest(onTier(header), auctions.get(a));
+            }
             long amount = STARTING_PRICE_CENTS + offersOn[a]++ * STEP_CENTS + random.nextInt(SPREAD_CENTS);
             return new OfferRequest(onTier(header), auctions.get(a), amount);
         }
