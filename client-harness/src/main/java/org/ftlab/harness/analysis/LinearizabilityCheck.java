@@ -31,6 +31,7 @@ public final class LinearizabilityCheck {
     private static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
     /** Invalid or unknown keys described in full; the rest are counted. */
     private static final int KEYS_DESCRIBED = 10;
+    private static final int SHOWN_CHARS = 160;
 
     private LinearizabilityCheck() {
     }
@@ -163,10 +164,16 @@ public final class LinearizabilityCheck {
         HistoryEvent i = p.invoke();
         HistoryEvent c = p.completion();
         return String.format(Locale.ROOT, "process %d (%s #%d) %s %s, invoked at %.3f s%s", i.process(), i.client(),
-                i.seq(), i.f(), i.value() == null ? "" : i.value().toString(), i.timeNanos() / 1e9,
+                i.seq(), i.f(), i.value() == null ? "" : shorten(i.value().toString()), i.timeNanos() / 1e9,
                 c == null ? ", never completed" : String.format(Locale.ROOT, ", %s at %.3f s%s%s: %s",
                         c.type().wireName(), c.timeNanos() / 1e9, c.replica() == null ? "" : " from " + c.replica(),
                         c.fault() == null ? "" : " (fault " + c.fault() + ")",
-                        c.value() == null ? "" : c.value().toString()));
+                        c.value() == null ? "" : shorten(c.value().toString())));
+    }
+
+    /** A value of at most {@value #SHOWN_CHARS} characters, for a line of text (the history has it whole). */
+    private static String shorten(String value) {
+        return value.length() <= SHOWN_CHARS ? value : value.substring(0, SHOWN_CHARS) + "… (" + value.length()
+                + " characters)";
     }
 }

@@ -247,9 +247,10 @@ public final class AuctionRaceModel implements Model<AuctionRaceModel.State> {
                 return "duplicated effect: the offer was outbid by itself (leader " + seen.leader() + " at "
                         + o.amountCents() + ", its own amount), so it took effect before this reply";
             }
-            if (seen.count() > s.count + (o.amountCents() > s.toBeat() ? 1 : 0)) {
+            int most = s.count + (o.amountCents() > s.toBeat() ? 1 : 0);
+            if (seen.count() > most) {
                 return "an effect no operation explains: the reply counts " + seen.count() + " bids where at most "
-                        + (s.count + 1) + " can be (a duplicated or lost write)";
+                        + most + " can be (a duplicated write, or a state the acknowledged operations do not make)";
             }
         }
         if (seen.count() < s.count) {
