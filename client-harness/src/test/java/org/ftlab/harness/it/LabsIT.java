@@ -215,6 +215,29 @@ class LabsIT {
     }
 
     @Test
+    void lab12ChecksEachHistoryAndBothNegativeControlsAreNotLinearizable() throws Exception {
+        Ran r = run("12-", 600); // enough offers for the hedges to duplicate some (lab 4)
+        JsonNode healthy = check(r.runs().resolve("lab12-healthy"));
+        assertEquals("valid", healthy.path("verdict").asText(), r.output());
+        JsonNode logOff = check(r.runs().resolve("lab12-log-off"));
+        assertEquals("invalid", logOff.path("verdict").asText(), r.output());
+        String duplicated = logOff.path("not_valid").get(0).path("anomaly").path("explanation").asText();
+        assertTrue(duplicated.startsWith("duplicated effect") || duplicated.startsWith("an effect no operation"),
+                duplicated);
+        JsonNode stale = check(r.runs().resolve("lab12-stale"));
+        assertEquals("invalid", stale.path("verdict").asText(), r.output());
+        String staleRead = stale.path("not_valid").get(0).path("anomaly").path("explanation").asText();
+        assertTrue(staleRead.startsWith("stale read"), staleRead);
+        assertTrue(r.output().contains("INVALID, stale read"), r.output());
+        assertTrue(report(r.runs().resolve("lab12-stale")).contains("Is it linearizable?"), "the report's section");
+        NetnsGridIT.assertNothingLeft(r.runs().resolve("lab12-stale"));
+    }
+
+    private static JsonNode check(Path run) throws Exception {
+        return JSON.readTree(run.resolve("check.json").toFile());
+    }
+
+    @Test
     void lab11PutsTheStatefulTierBesideTheStatelessOneWithItsNegativeControl() throws Exception {
         Ran r = complete("11-", "lab11-stateful");
         assertComplete(r.runs().resolve("lab11-stateless"));
