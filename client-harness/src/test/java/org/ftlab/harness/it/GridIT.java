@@ -720,6 +720,13 @@ class GridIT {
         void theResumedRunHasTwoSegments() {
             assertEquals(2, resumed.path("segments").size());
         }
+
+        @Test
+        void theAbortedAndResumedRunsHistoryIsOneLinearizableHistory() {
+            InProcessFtlab.Result check = InProcessFtlab.run("check", runDir.toString());
+            assertEquals(0, check.code(), check.out() + check.err());
+            assertTrue(check.out().contains("posted auctions (auction)): VALID"), check.out());
+        }
     }
 
     /**
