@@ -19,6 +19,7 @@ import org.ftlab.harness.history.History;
 import org.ftlab.harness.history.HistoryEvent;
 import org.ftlab.harness.history.HistoryFiles;
 import org.ftlab.harness.history.check.HistoryCheck;
+import org.ftlab.harness.history.check.Linearizability;
 import org.ftlab.harness.workload.bids.AuctionRaceModel;
 import picocli.CommandLine.Option;
 
@@ -145,6 +146,28 @@ public final class CheckSuite implements Suite {
 
             deleteRecursively(dir);
         }
+        // the costly case: proving a history is not linearizable, at the headline's concurrency
+        int clients = options.clients.get(0);
+        Path dir = run.dir().resolve("check-history-broken");
+        deleteRecursively(dir);
+        SyntheticBids.write(dir.resolve(History.DIR), options.operations, options.keys, clients, 0.001, 42 + clients,
+                options.operations / 2);
+        long t0 = System.nanoTime();
+        HistoryCheck.Report r = HistoryCheck.check(HistoryFiles.readRun(dir), new AuctionRaceModel(),
+                HistoryCheck.Limits.of(Runtime.getRuntime().availableProcessors(), options.memoryMiB, 600));
+        double totalS = (System.nanoTime() - t0) / 1e9;
+        long invalid = r.keys().stream().filter(k -> k.result().verdict() == Linearizability.Verdict.INVALID)
+                .count();
+        ObjectNode broken = c.putObject("one_reply_broken");
+        broken.put("clients", clients);
+        broken.put("verdict", r.verdict().wireName());
+        broken.put("keys_invalid", invalid);
+        broken.put("total_s", totalS);
+        String line = String.format(Locale.ROOT, "  %3d clients, one reply broken half-way: %s (%d key%s) in %.1f "
+                + "s%n", clients, r.verdict().wireName(), invalid, invalid == 1 ? "" : "s", totalS);
+        pw.print(line);
+        table.append(line);
+        deleteRecursively(dir);
         run.report().table().append(table);
     }
 

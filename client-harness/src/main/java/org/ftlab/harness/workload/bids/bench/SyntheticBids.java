@@ -42,6 +42,15 @@ public final class SyntheticBids {
     /** Writes the history of {@code offers} offers into {@code historyDir}, as parts of a run's history. */
     public static Written write(Path historyDir, long offers, int keys, int clients, double unknownShare, long seed)
             throws IOException {
+        return write(historyDir, offers, keys, clients, unknownShare, seed, -1);
+    }
+
+    /**
+     * As above; when {@code brokenAt} is not negative, the first accepted offer completed after that many offers were
+     * invoked gets a reply that counts a bid too many: the history is then not linearizable, on that offer's key.
+     */
+    public static Written write(Path historyDir, long offers, int keys, int clients, double unknownShare, long seed,
+            long brokenAt) throws IOException {
         SplittableRandom random = new SplittableRandom(seed);
         Sink sink = new Sink(historyDir);
         long[] price = new long[keys];
@@ -118,6 +127,10 @@ public final class SyntheticBids {
                                 bidder, invoked);
                         process[c] = nextProcess++;
                     } else {
+                        if (brokenAt >= 0 && invoked >= brokenAt && reply[c].path("accepted").asBoolean()) {
+                            reply[c].put("count", reply[c].path("count").asInt() + 1);
+                            brokenAt = -1;
+                        }
                         sink.add(HistoryEvent.Type.OK, AuctionRaceModel.OFFER, reply[c], process[c],
                                 Integer.toString(key[c]), bidder, invoked);
                     }
