@@ -256,7 +256,8 @@ public final class AuctionRaceModel implements Model<AuctionRaceModel.State> {
         if (seen.count() < s.count) {
             return (input instanceof View ? "stale read" : "a reply from the past") + ": it saw " + seen.count()
                     + " bids after " + s.count + " were acknowledged (the auction as it was "
-                    + (s.count - seen.count()) + " accepted bids earlier)";
+                    + (s.count - seen.count()) + " accepted bid" + (s.count - seen.count() == 1 ? "" : "s")
+                    + " earlier)";
         }
         return "the reply (" + show(input, output) + ") matches no order of the operations before it; the state was "
                 + show(s);
