@@ -216,7 +216,7 @@ class LabsIT {
 
     @Test
     void lab12ChecksEachHistoryAndBothNegativeControlsAreNotLinearizable() throws Exception {
-        Ran r = run("12-", 600); // enough offers for the hedges to duplicate some (lab 4)
+        Ran r = run("12-");
         JsonNode healthy = check(r.runs().resolve("lab12-healthy"));
         assertEquals("valid", healthy.path("verdict").asText(), r.output());
         JsonNode logOff = check(r.runs().resolve("lab12-log-off"));
