@@ -29,7 +29,9 @@ import org.junit.jupiter.api.Test;
 /**
  * ftlab's linearizability checker held to one nobody here wrote: Porcupine (Go), with the auction's model written
  * apart from ftlab's (tools/porcupine-check). On races that are linearizable and on the same races broken in one
- * place, both must give every key the same verdict.
+ * place, both must give every key the same verdict. The races are small and of few clients, as the lab's runs are:
+ * Porcupine has no reduction for operations that leave the state as it is, and its search grows fast with many
+ * operations in flight.
  */
 class PorcupineAgreementIT {
     private static final Path HOME = Path.of(System.getProperty("ftlab.home", "..")).toAbsolutePath().normalize();
@@ -74,7 +76,7 @@ class PorcupineAgreementIT {
 
     private static Path race(String name, int clients, long seed) throws IOException {
         Path run = Files.createTempDirectory(Path.of("target").toAbsolutePath(), "porcupine-" + name + "-");
-        SyntheticBids.write(run.resolve(History.DIR), 20_000, 4, clients, 0.005, seed);
+        SyntheticBids.write(run.resolve(History.DIR), 4_000, 4, clients, 0.002, seed);
         return run;
     }
 
@@ -101,7 +103,7 @@ class PorcupineAgreementIT {
 
     @Test
     void onLinearizableRacesAtSeveralConcurrenciesBothSayEveryKeyIsLinearizable() throws Exception {
-        for (int clients : new int[] {2, 8, 24}) {
+        for (int clients : new int[] {2, 4}) {
             Path run = race("valid" + clients, clients, clients);
             Map<String, String> ours = ftlab(run);
             assertEquals(porcupine(run), ours, clients + " clients");
@@ -111,7 +113,7 @@ class PorcupineAgreementIT {
 
     @Test
     void onARaceWithOneReplyCountingABidTooManyBothNameTheSameKey() throws Exception {
-        Path run = race("count", 8, 3);
+        Path run = race("count", 4, 3);
         breakOne(run, e -> e.type() == HistoryEvent.Type.OK && e.f().equals("offer")
                 && e.value().path("accepted").asBoolean(), v -> v.put("count", v.path("count").asInt() + 1));
         Map<String, String> ours = ftlab(run);
@@ -121,7 +123,7 @@ class PorcupineAgreementIT {
 
     @Test
     void onARaceWhoseFinalReadLostAnAcknowledgedBidBothNameTheSameKey() throws Exception {
-        Path run = race("lost", 8, 4);
+        Path run = race("lost", 4, 4);
         breakOne(run, e -> e.type() == HistoryEvent.Type.OK && e.f().equals("read")
                 && e.value().path("bids").size() > 2, v -> {
                     ((ArrayNode) v.get("bids")).remove(1);
