@@ -1,23 +1,20 @@
 package org.ftlab.harness.history;
 
-import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
-import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import org.ftlab.auction.api.AuctionException;
-import org.ftlab.os.AtomicFiles;
 
 /**
  * A run's history as it happens: every invocation and completion of the clients' operations, and every fault's start,
  * in one order (Jepsen's history; {@link HistoryEvent}). Recording an event takes a lock, a counter and a
  * clock reading, nothing more: values are written to JSON only when the history is flushed, after each block, off the
  * timed path. Each flush writes the events since the last one as a part of its own,
- * {@code history/part-NNNNNN.jsonl}, in one rename ({@link AtomicFiles}): a run that is aborted or killed keeps every
+ * {@code history/part-NNNNNN.jsonl}, in one rename ({@link HistoryFiles}): a run that is aborted or killed keeps every
  * part written, and a reader never sees half a part ({@link HistoryFiles}).
  *
  * <p>A resumed run continues its history: indexes, processes and times go on from the parts already written.
@@ -100,15 +97,11 @@ public final class History {
                 entries = new ArrayList<>();
                 part = nextPart++;
             }
-            StringWriter text = new StringWriter(batch.size() * 160);
-            try (JsonGenerator g = JSON.createGenerator(text)) {
-                g.setRootValueSeparator(null);
-                for (Entry e : batch) {
-                    e.write(g);
-                    g.writeRaw('\n');
-                }
+            List<HistoryEvent> events = new ArrayList<>(batch.size());
+            for (Entry e : batch) {
+                events.add(e.event());
             }
-            AtomicFiles.write(dir.resolve(HistoryFiles.partName(part)), text.toString());
+            HistoryFiles.writePart(dir.resolve(HistoryFiles.partName(part)), events);
         }
     }
 
@@ -219,35 +212,10 @@ public final class History {
             this.seq = seq;
         }
 
-        void write(JsonGenerator g) throws IOException {
-            g.writeStartObject();
-            g.writeNumberField("index", index);
-            g.writeStringField("type", type.wireName());
-            g.writeStringField("f", f);
-            if (value != null) {
-                g.writeFieldName("value");
-                JSON.writeValue(g, value);
-            }
-            if (process == HistoryEvent.NEMESIS) {
-                g.writeStringField("process", "nemesis");
-            } else {
-                g.writeNumberField("process", process);
-            }
-            g.writeNumberField("time", timeNanos);
-            if (key != null) {
-                g.writeStringField("key", key);
-            }
-            if (process != HistoryEvent.NEMESIS) {
-                g.writeStringField("client", client);
-                g.writeNumberField("seq", seq);
-            }
-            if (replica != null) {
-                g.writeStringField("replica", replica);
-            }
-            if (fault != null) {
-                g.writeStringField("fault", fault);
-            }
-            g.writeEndObject();
+        /** The event as the history's files hold it: its value turned into JSON (at flush, off the timed path). */
+        HistoryEvent event() {
+            return new HistoryEvent(index, type, f, value == null ? null : JSON.valueToTree(value), process,
+                    timeNanos, key, process == HistoryEvent.NEMESIS ? null : client, seq, replica, fault);
         }
     }
 }

@@ -58,7 +58,11 @@ public final class HistoryFiles {
      */
     public static void write(Path dir, List<HistoryEvent> events) throws IOException {
         Files.createDirectories(dir);
-        Path file = dir.resolve(partName(parts(dir).size()));
+        writePart(dir.resolve(partName(parts(dir).size())), events);
+    }
+
+    /** Writes {@code events} as the part {@code file}, one JSON object a line, in one rename: the format's one writer. */
+    static void writePart(Path file, List<HistoryEvent> events) throws IOException {
         Path tmp = file.resolveSibling(file.getFileName() + ".tmp");
         try (JsonGenerator g = JSON.createGenerator(Files.newBufferedWriter(tmp))) {
             g.setRootValueSeparator(null);
