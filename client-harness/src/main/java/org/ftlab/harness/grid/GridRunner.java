@@ -37,7 +37,8 @@ import org.ftlab.rm.api.Platform;
  * intended send times the client keeps whatever the replies do). Probes go to preallocated tables and are written
  * after the block, atomically, as {@code probes/<block>.csv}. Faults are injected as the {@link FaultSchedule} says
  * and joined to the requests they overlapped. Every operation, the warm-up's and the clients' setup included, and
- * every fault enter the run's {@link History}, written after each block as a part of {@code history/}. After the run the workload's checker audits it (the auction's: every
+ * every fault enter the run's {@link History}, written after each block as a part of {@code history/}; after the last
+ * block the workload's final reads join it. After the run the workload's checker audits it (the auction's: every
  * post exactly once in the database), the completed requests of an interrupted block included.
  *
  * <p>This class composes the run's parts, each a class of its own: {@link LabPreparation} readies the lab,
