@@ -40,7 +40,7 @@ public interface Model<S> {
     /** Why the operation cannot follow {@code state}, in one sentence; an anomaly's explanation. */
     String why(S state, Object input, Object output);
 
-    /** The operation, in a few words ({@code offer 1240 -> outbid by c2 at 1300, 12 bids}). */
+    /** The operation, in a few words ({@code offer 1240 -> outbid, c2 leads at 1300}). */
     String show(Object input, Object output);
 
     /** A state, in a few words. */
