@@ -18,6 +18,7 @@ import java.util.HashMap;
 import java.util.Map;
 import java.util.Random;
 import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
@@ -25,6 +26,8 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.parallel.Execution;
+import org.junit.jupiter.api.parallel.ExecutionMode;
 
 /**
  * The Fault Detector against real member processes and real signals: a SIGKILLed member is reported as a crash, a
@@ -32,8 +35,10 @@ import org.junit.jupiter.api.io.TempDir;
  * signal). Reports go to a stand-in for the Replication Manager's {@code /failure} endpoint.
  */
 @Timeout(value = 2, unit = TimeUnit.MINUTES) // only a guard against a detector that never reports
+@Execution(ExecutionMode.CONCURRENT) // most of each test is waiting for JGroups: they wait together
 class FaultDetectorTest {
-    private static final BlockingQueue<FailureReport> REPORTS = new LinkedBlockingQueue<>();
+    /** The reports about each member, by its name (the tests run at once, each with its own members). */
+    private static final Map<String, BlockingQueue<FailureReport>> REPORTS = new ConcurrentHashMap<>();
     private static HttpServer manager;
     private static FaultDetector detector;
     private static int detectorPort;
@@ -42,8 +47,9 @@ class FaultDetectorTest {
     static void startDetector(@TempDir Path dir) throws Exception {
         manager = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 8);
         manager.createContext("/failure", ex -> {
-            REPORTS.add(FailureReport.fromForm(form(new String(ex.getRequestBody().readAllBytes(),
-                    StandardCharsets.UTF_8))));
+            FailureReport report = FailureReport.fromForm(form(new String(ex.getRequestBody().readAllBytes(),
+                    StandardCharsets.UTF_8)));
+            reportsAbout(report.replica()).add(report);
             ex.sendResponseHeaders(200, -1);
             ex.close();
         });
@@ -149,14 +155,13 @@ class FaultDetectorTest {
         }
     }
 
-    /** The first report about {@code replica}, waiting for it (reports about other tests' members are skipped). */
+    /** The first report about {@code replica}, waiting for it. */
     private static FailureReport firstReportAbout(String replica) throws InterruptedException {
-        while (true) {
-            FailureReport r = REPORTS.take();
-            if (r.replica().equals(replica)) {
-                return r;
-            }
-        }
+        return reportsAbout(replica).take();
+    }
+
+    private static BlockingQueue<FailureReport> reportsAbout(String replica) {
+        return REPORTS.computeIfAbsent(replica, r -> new LinkedBlockingQueue<>());
     }
 
 

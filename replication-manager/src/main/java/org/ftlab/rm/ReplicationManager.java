@@ -888,8 +888,9 @@ public final class ReplicationManager implements AutoCloseable {
      * Every JVM of the lab that records events writes what it recorded since the dump's time to
      * {@code <dir>/<process><suffix>.jfr}: each live replica on this machine ({@code r1}, …), the Fault Detector
      * ({@code fd}) and this manager ({@code rm}); a replica of this machine that died since the last dump, what it
-     * had written to its repository (once). A replica that cannot (gone meanwhile, not recording) is named in
-     * the answer with why; the others are written all the same. Off the lock: a dump takes a moment per JVM.
+     * had written to its repository (once). A replica that cannot (gone meanwhile, not recording, killed before it
+     * wrote anything recorded since the dump's time) is named in the answer with why; the others are written all the
+     * same. Off the lock: a dump takes a moment per JVM.
      */
     public EventDump.Files dumpEvents(EventDump request) {
         Path dir = Path.of(request.dir());
@@ -923,6 +924,10 @@ public final class ReplicationManager implements AutoCloseable {
                 if (FlightRecording.collect(rec.replica.eventRepository(), file, request.sinceEpochUs())) {
                     written.put(name, file.toString());
                     failed.remove(name); // it died while being asked
+                } else if (rec.replica.exitedEpochUs().orElse(Long.MAX_VALUE) >= request.sinceEpochUs()) {
+                    // a JVM writes what it recorded to disk about once a second: one killed that soon after the
+                    // dump's time took what it recorded since with it (one that died before has nothing to give)
+                    failed.put(name, "gone; it died before writing to disk anything it recorded since then");
                 }
                 rec.deadEventsCollected = true;
             } catch (IOException | RuntimeException e) {

@@ -4,8 +4,10 @@ import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import java.util.OptionalLong;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import org.ftlab.auction.api.MicroClock;
 import org.ftlab.fd.ProcessState;
 import org.ftlab.os.FreePorts;
 import org.ftlab.os.Jcmd;
@@ -37,6 +39,8 @@ public final class Replica implements AutoCloseable {
     private volatile Duration startupTime;
     private final boolean recordsInlining;
     private final boolean compilesAtC2;
+    /** When its process exited ({@link MicroClock}), or -1 while it runs. */
+    private volatile long exitedEpochUs = -1;
 
     Replica(String name, Placement placement, long pid, int portOffset, Path baseDir, Process process,
             OrphanGuard guard, long launchedNanos, boolean recordsInlining, boolean compilesAtC2) {
@@ -50,6 +54,7 @@ public final class Replica implements AutoCloseable {
         this.process = process;
         this.guard = guard;
         this.launchedNanos = launchedNanos;
+        process.onExit().thenRun(() -> exitedEpochUs = MicroClock.nowEpochMicros());
     }
 
     public String name() {
@@ -127,6 +132,15 @@ public final class Replica implements AutoCloseable {
 
     public boolean isAlive() {
         return process.isAlive();
+    }
+
+    /**
+     * When its process exited, in microseconds since the epoch ({@link MicroClock}, read when this JVM learned of
+     * it); empty while it runs, and for a moment after.
+     */
+    public OptionalLong exitedEpochUs() {
+        long t = exitedEpochUs;
+        return t < 0 ? OptionalLong.empty() : OptionalLong.of(t);
     }
 
     /** From launch until the server reported it started with the deployment; null before {@link #awaitReady}. */
