@@ -9,7 +9,7 @@ import org.ftlab.harness.workload.auction.AuctionWorkload.AuctionClient;
 import org.ftlab.rm.api.Platform;
 
 /** A bench client: a session on the lab with the auction workload's account, login and anchor auction. */
-final class BenchClient implements AutoCloseable {
+public final class BenchClient implements AutoCloseable {
     final ClientSession session;
     final String clientId;
     final FailoverClient client;
@@ -25,7 +25,7 @@ final class BenchClient implements AutoCloseable {
     }
 
     /** A client of a built-in strategy on {@code lab}, set up as a grid client is. */
-    static BenchClient open(ManagedLab lab, String strategy, String clientId) throws Exception {
+    public static BenchClient open(ManagedLab lab, String strategy, String clientId) throws Exception {
         return open(lab, strategy, clientId, Platform.EJB);
     }
 
@@ -41,12 +41,18 @@ final class BenchClient implements AutoCloseable {
         }
     }
 
-    RequestHeader next(ReplySize size) {
+    /** The next request's header (the session's next sequence number). */
+    public RequestHeader next(ReplySize size) {
         return session.next(size);
     }
 
     RequestHeader next(ReplySize size, boolean probes) {
         return session.next(size, probes);
+    }
+
+    /** The auction the workload's set-up posted, which views read. */
+    public long anchorAuctionId() {
+        return anchorAuctionId;
     }
 
     @Override

@@ -9,8 +9,8 @@ import java.util.List;
 import java.util.Map;
 import org.ftlab.harness.bench.suites.BenchSuites;
 import org.junit.jupiter.api.Test;
-import picocli.CommandLine;
 import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine;
 
 /**
  * {@code ftlab bench}'s suites on the command line: the registry's default list, its one-line refusal of a suite it
@@ -35,7 +35,7 @@ class BenchCommandTest {
                 new PrintWriter(out, true), new PrintWriter(err, true));
         assertEquals(1, code);
         assertEquals("ftlab: --suites: unknown suite 'bogus'; choose from service, agreement, failover, analysis, jmh, "
-                + "attribution, tart, check" + System.lineSeparator(), err.toString());
+                + "attribution, calibration, tart, check" + System.lineSeparator(), err.toString());
         assertEquals("", out.toString());
     }
 
@@ -44,7 +44,8 @@ class BenchCommandTest {
         List<String> paragraphs = List.of(BENCH.usageMessage().description());
         assertEquals(BenchCommand.HEADER, paragraphs.get(0));
         assertEquals(List.of("service:", "failover:", "analysis:", "attribution (not in the default list):",
-                "tart (not in the default list):", "check (not in the default list):"),
+                "calibration (not in the default list):", "tart (not in the default list):",
+                "check (not in the default list):"),
                 paragraphs.subList(1, paragraphs.size()).stream().map(p -> p.substring(0, p.indexOf(':') + 1))
                         .toList());
     }

@@ -19,7 +19,7 @@ public final class BenchSuites {
     /** A new instance of each, with its options unset: one command line's. */
     public static Suites create() {
         List<Suite> suites = new ArrayList<>(List.of(new ServiceSuite(), new AgreementSuite(), new FailoverSuite(),
-                new AnalysisSuite(), new JmhSuite(), new AttributionSuite()));
+                new AnalysisSuite(), new JmhSuite(), new AttributionSuite(), new CalibrationSuite()));
         ServiceLoader.load(Suite.class).forEach(suites::add);
         return new Suites(suites);
     }

@@ -1,0 +1,66 @@
+package org.ftlab.harness.bench.calibration;
+
+import java.io.IOException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.hc.client5.http.classic.methods.HttpGet;
+import org.apache.hc.client5.http.impl.classic.CloseableHttpClient;
+import org.apache.hc.client5.http.impl.classic.HttpClients;
+import org.apache.hc.core5.http.io.entity.EntityUtils;
+import org.apache.hc.core5.util.VersionInfo;
+import org.ftlab.rm.api.Platform;
+
+/** A bare loop of Apache HttpClient 5's classic (blocking) API, one client per connection. */
+final class ApacheHttpLoop implements LeanClient {
+    @Override
+    public String name() {
+        return "apache-http";
+    }
+
+    @Override
+    public Platform platform() {
+        return Platform.REST;
+    }
+
+    @Override
+    public boolean external() {
+        return false;
+    }
+
+    @Override
+    public String description() {
+        VersionInfo v = VersionInfo.loadVersionInfo("org.apache.hc.client5", HttpClients.class.getClassLoader());
+        return "Apache HttpClient " + (v == null ? "5" : v.getRelease()) + ", classic blocking API, a bare loop";
+    }
+
+    @Override
+    public Latencies run(Endpoint endpoint, double ratePerS, Duration duration, int connections) throws Exception {
+        String url = endpoint.viewUrl();
+        List<CloseableHttpClient> clients = new ArrayList<>();
+        List<OpenLoop.Call> calls = new ArrayList<>();
+        try {
+            for (int c = 0; c < connections; c++) {
+                CloseableHttpClient http = HttpClients.custom().disableAutomaticRetries().build();
+                clients.add(http);
+                calls.add(() -> {
+                    HttpGet get = new HttpGet(url);
+                    endpoint.httpHeaders().forEach(get::addHeader);
+                    int code = http.execute(get, response -> {
+                        EntityUtils.toByteArray(response.getEntity());
+                        return response.getCode();
+                    });
+                    if (code != 200) {
+                        throw new IOException("HTTP " + code);
+                    }
+                });
+            }
+            OpenLoop.Result r = OpenLoop.run(ratePerS, duration, calls);
+            return Latencies.ofNanos(r.serviceNanos(), r.lateNanos(), r.errors());
+        } finally {
+            for (CloseableHttpClient c : clients) {
+                c.close();
+            }
+        }
+    }
+}
