@@ -1,5 +1,6 @@
 package org.ftlab.harness.bench;
 
+import org.ftlab.auction.api.AuctionDraft;
 import org.ftlab.auction.api.ReplySize;
 import org.ftlab.auction.api.RequestHeader;
 import org.ftlab.harness.failover.FailoverClient;
@@ -48,6 +49,13 @@ public final class BenchClient implements AutoCloseable {
 
     RequestHeader next(ReplySize size, boolean probes) {
         return session.next(size, probes);
+    }
+
+    /** Posts an auction titled {@code title} (natural reply); its id. */
+    public long post(String title) throws Exception {
+        RequestHeader header = next(ReplySize.ORIGINAL);
+        AuctionDraft draft = new AuctionDraft(title, "posted by a bench client", 100, 86_400);
+        return client.invoke(svc -> svc.postAuction(header, token, draft)).result().value().auctionId();
     }
 
     /** The auction the workload's set-up posted, which views read. */

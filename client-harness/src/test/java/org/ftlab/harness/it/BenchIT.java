@@ -7,8 +7,14 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.PrintWriter;
 import java.io.StringWriter;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.TimeUnit;
+import org.ftlab.harness.bench.calibration.LeanClients;
 import org.ftlab.harness.cli.FtlabCommand;
 import org.ftlab.harness.probe.Manifest;
 import org.junit.jupiter.api.Test;
@@ -78,6 +84,66 @@ class BenchIT {
                 .path("median").asDouble(), bench.path("jmh").path("probe_cost_fraction_of_view_mean").asDouble(),
                 1e-12, "the probes' cost is their time over a view's mean, both measured in this run");
         assertTrue(Files.readString(out.resolve("bench.txt")).contains("same-round ratios"));
+    }
+
+    /**
+     * The calibration suite, one short round on the running lab: ftlab's clients through both doors beside vegeta
+     * (built here from its pinned module, as a user would install it) and the bare loops, every client's requests
+     * answered, and what ftlab adds computed from the figures of the same round.
+     */
+    @Test
+    void calibrationHoldsFtlabsClientsAgainstLeanerOnesOnTheSameEndpointThroughBothDoors() throws Exception {
+        Path tools = Path.of("target").toAbsolutePath().resolve("tools");
+        ProcessBuilder install = new ProcessBuilder("go", "install", LeanClients.VEGETA_MODULE).redirectErrorStream(
+                true);
+        install.environment().put("GOBIN", tools.toString());
+        Process p = install.start();
+        String built = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertTrue(p.waitFor(5, TimeUnit.MINUTES), "go install did not finish");
+        assertEquals(0, p.exitValue(), "go install " + LeanClients.VEGETA_MODULE + ": " + built);
+        Path out = Files.createTempDirectory(Path.of("target").toAbsolutePath(), "bench-calibration-");
+        StringWriter text = new StringWriter();
+        StringWriter err = new StringWriter();
+        int code = FtlabCommand.execute(new String[] {"bench", "--out", out.toString(), "--suites", "calibration",
+            "--calibration-rate", "100", "--calibration-seconds", "1", "--calibration-rounds", "1", "--warmup", "10",
+            "--vegeta", tools.resolve("vegeta").toString(), "--lab", RunningLab.dir().toString()},
+                new PrintWriter(text, true), new PrintWriter(err, true));
+        assertEquals(0, code, text + "\n" + err);
+        JsonNode calibration = new ObjectMapper().readTree(out.resolve("bench.json").toFile()).path("calibration");
+        Map<String, JsonNode> rows = new TreeMap<>();
+        calibration.path("rows").forEach(r -> rows.put(r.path("platform").asText() + " " + r.path("client").asText(),
+                r.path("latencies")));
+        assertEquals(List.of("ejb bare-ejb", "ejb ftlab", "rest apache-http", "rest ftlab", "rest jdk-http",
+                "rest vegeta"), List.copyOf(rows.keySet()));
+        rows.forEach((client, l) -> {
+            // 100 requests/s for 1 s; ftlab's 4 clients 25 views each
+            assertEquals(100, l.path("requests").asLong(), client + ": " + l);
+            assertEquals(0, l.path("errors").asLong(), client + ": " + l);
+            assertTrue(0 < l.path("p50_us").asDouble() && l.path("p50_us").asDouble() <= l.path("p99_us").asDouble()
+                    && l.path("p99_us").asDouble() <= l.path("max_us").asDouble(), client + ": " + l);
+        });
+        calibration.path("rows").forEach(r -> assertTrue(r.path("external").asBoolean()
+                ? r.path("cpu_us_per_request").asDouble() == -1 : r.path("cpu_us_per_request").asDouble() > 0,
+                "this JVM's CPU per request, for each client it ran: " + r));
+        Map<String, JsonNode> added = new TreeMap<>();
+        calibration.path("added").forEach(a -> added.put(a.path("platform").asText() + " " + a.path("reference")
+                .asText(), a));
+        assertEquals(List.of("ejb bare-ejb", "rest apache-http", "rest jdk-http", "rest vegeta"),
+                List.copyOf(added.keySet()));
+        added.forEach((key, a) -> {
+            String door = key.substring(0, key.indexOf(' '));
+            JsonNode ftlab = rows.get(door + " ftlab");
+            JsonNode lean = rows.get(key);
+            assertEquals(ftlab.path("p50_us").asDouble() - lean.path("p50_us").asDouble(), a.path("p50_us").asDouble(),
+                    1e-6, key + ": one round, its difference");
+            assertEquals(ftlab.path("p99_us").asDouble() / lean.path("p99_us").asDouble(),
+                    a.path("p99_ratio").asDouble(), 1e-9, key + ": one round, its ratio");
+        });
+        assertTrue(added.get("rest vegeta").path("external").asBoolean(), "vegeta is the external reference");
+        assertTrue(calibration.path("clients").path("vegeta").asText().contains("v12.13.0"),
+                calibration.path("clients").toString());
+        assertEquals("complete", Manifest.readAny(out.resolve("calibration")).status(), "ftlab's grid run");
+        assertTrue(Files.readString(out.resolve("bench.txt")).contains("ftlab over"), "the table");
     }
 
     /**

@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.atomic.AtomicLong;
 import org.apache.hc.client5.http.classic.methods.HttpGet;
 import org.apache.hc.client5.http.impl.classic.CloseableHttpClient;
 import org.apache.hc.client5.http.impl.classic.HttpClients;
@@ -36,7 +37,8 @@ final class ApacheHttpLoop implements LeanClient {
 
     @Override
     public Latencies run(Endpoint endpoint, double ratePerS, Duration duration, int connections) throws Exception {
-        String url = endpoint.viewUrl();
+        List<String> urls = endpoint.viewUrls();
+        AtomicLong next = new AtomicLong();
         List<CloseableHttpClient> clients = new ArrayList<>();
         List<OpenLoop.Call> calls = new ArrayList<>();
         try {
@@ -44,19 +46,19 @@ final class ApacheHttpLoop implements LeanClient {
                 CloseableHttpClient http = HttpClients.custom().disableAutomaticRetries().build();
                 clients.add(http);
                 calls.add(() -> {
-                    HttpGet get = new HttpGet(url);
+                    HttpGet get = new HttpGet(urls.get((int) (next.getAndIncrement() % urls.size())));
                     endpoint.httpHeaders().forEach(get::addHeader);
-                    int code = http.execute(get, response -> {
-                        EntityUtils.toByteArray(response.getEntity());
-                        return response.getCode();
+                    return http.execute(get, response -> {
+                        byte[] body = EntityUtils.toByteArray(response.getEntity());
+                        if (response.getCode() != 200) {
+                            throw new IOException("HTTP " + response.getCode());
+                        }
+                        return body;
                     });
-                    if (code != 200) {
-                        throw new IOException("HTTP " + code);
-                    }
                 });
             }
-            OpenLoop.Result r = OpenLoop.run(ratePerS, duration, calls);
-            return Latencies.ofNanos(r.serviceNanos(), r.lateNanos(), r.errors());
+            OpenLoop.Result r = OpenLoop.run(ratePerS, duration, calls, body -> HttpBean.micros((byte[]) body));
+            return Latencies.of(r);
         } finally {
             for (CloseableHttpClient c : clients) {
                 c.close();

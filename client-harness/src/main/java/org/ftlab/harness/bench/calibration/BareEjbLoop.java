@@ -3,6 +3,9 @@ package org.ftlab.harness.bench.calibration;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.atomic.AtomicLong;
+import org.ftlab.auction.api.Reply;
+import org.ftlab.auction.api.ServerProbes;
 import org.ftlab.auction.client.ReplicaConnection;
 import org.ftlab.rm.api.Platform;
 
@@ -33,6 +36,8 @@ final class BareEjbLoop implements LeanClient {
 
     @Override
     public Latencies run(Endpoint endpoint, double ratePerS, Duration duration, int connections) throws Exception {
+        List<Long> ids = endpoint.auctionIds();
+        AtomicLong next = new AtomicLong();
         List<ReplicaConnection> proxies = new ArrayList<>();
         List<OpenLoop.Call> calls = new ArrayList<>();
         try {
@@ -40,10 +45,14 @@ final class BareEjbLoop implements LeanClient {
                 ReplicaConnection proxy = ReplicaConnection.open(endpoint.remotingUri(), endpoint.user().username(),
                         endpoint.user().password());
                 proxies.add(proxy);
-                calls.add(() -> proxy.service().viewAuction(endpoint.header(), endpoint.auctionId()));
+                calls.add(() -> proxy.service().viewAuction(endpoint.header(), ids.get((int) (next.getAndIncrement()
+                        % ids.size()))));
             }
-            OpenLoop.Result r = OpenLoop.run(ratePerS, duration, calls);
-            return Latencies.ofNanos(r.serviceNanos(), r.lateNanos(), r.errors());
+            OpenLoop.Result r = OpenLoop.run(ratePerS, duration, calls, reply -> {
+                ServerProbes p = ((Reply<?>) reply).probes();
+                return p == null ? -1 : p.replySentMicros() - p.receivedMicros();
+            });
+            return Latencies.of(r);
         } finally {
             proxies.forEach(ReplicaConnection::close);
         }

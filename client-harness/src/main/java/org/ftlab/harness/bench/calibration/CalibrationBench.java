@@ -7,6 +7,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -14,6 +15,7 @@ import java.util.Map;
 import java.util.stream.Stream;
 import org.HdrHistogram.Histogram;
 import org.ftlab.auction.api.ReplySize;
+import org.ftlab.auction.api.RequestHeader;
 import org.ftlab.harness.bench.BenchClient;
 import org.ftlab.harness.grid.FaultSchedule;
 import org.ftlab.harness.grid.GridPlan;
@@ -57,8 +59,13 @@ public final class CalibrationBench {
         }
     }
 
-    /** One client's round through one door. */
-    public record Row(String platform, String client, boolean external, int round, Latencies latencies) {
+    /**
+     * One client's round through one door; {@code cpuUsPerRequest}: the CPU this JVM spent per request while the
+     * client ran (its threads and everything else of the JVM; -1 for a client of another process), what the client
+     * takes from the cores the lab shares.
+     */
+    public record Row(String platform, String client, boolean external, int round, Latencies latencies,
+            double cpuUsPerRequest) {
     }
 
     /**
@@ -111,18 +118,33 @@ public final class CalibrationBench {
                 String.join(", ", described.keySet()));
         out.flush();
         List<Row> rows = new ArrayList<>();
+        List<Long> ftlabCpu = new ArrayList<>();
         try (BenchClient owner = BenchClient.open(lab, "preconnected", "calibration-"
                 + Long.toString(System.nanoTime() % 1_000_000, 36))) {
-            Endpoint endpoint = new Endpoint(lab.manager().view().primary().uri(), lab.user(),
-                    owner.next(ReplySize.ORIGINAL), owner.anchorAuctionId());
+            String primary = lab.manager().view().primary().uri();
+            RequestHeader header = owner.next(ReplySize.ORIGINAL);
+            List<Long> posted = new ArrayList<>();
             List<String> warmed = new ArrayList<>();
+            // this JVM's CPU from the start of each of ftlab's blocks to the start of the next hook (or the run's end)
+            long[] blockCpu = {0, 0};
+            Map<Integer, Long> cpuByBlock = new LinkedHashMap<>();
+            int[] blocks = {0};
             boolean complete = GridRunner.runToEnd(lab, rd, out, (block, sessions) -> {
+                if (blocks[0]++ > 0) {
+                    cpuByBlock.put(blocks[0] - 1, JvmCpu.nanos() - blockCpu[0]);
+                }
                 Platform platform = Platform.parse(block.config().platform());
                 List<LeanClient> mine = new ArrayList<>(clients.stream().filter(c -> c.platform() == platform)
                         .toList());
                 if (mine.isEmpty()) {
+                    blockCpu[0] = JvmCpu.nanos();
                     return;
                 }
+                // as each of ftlab's clients posts its few before its views, and views all it posted in turn
+                for (int i = 0; i < POSTS_PER_CLIENT * s.connections(); i++) {
+                    posted.add(owner.post("calibration " + block.id() + " #" + i));
+                }
+                Endpoint endpoint = new Endpoint(primary, lab.user(), header, posted);
                 if (!warmed.contains(platform.wireName())) {
                     warmed.add(platform.wireName());
                     Duration warmup = Duration.ofMillis(Math.max(1_000, s.round().toMillis() / 3));
@@ -133,16 +155,23 @@ public final class CalibrationBench {
                 // the order turns each round: no client always runs first after ftlab's block
                 Collections.rotate(mine, block.replicate() - 1);
                 for (LeanClient c : mine) {
+                    long cpu0 = JvmCpu.nanos();
                     Latencies l = c.run(endpoint, s.ratePerS(), s.round(), s.connections());
-                    rows.add(new Row(platform.wireName(), c.name(), c.external(), block.replicate(), l));
+                    double cpu = c.external() ? -1 : (JvmCpu.nanos() - cpu0) / 1e3 / Math.max(1, l.requests());
+                    rows.add(new Row(platform.wireName(), c.name(), c.external(), block.replicate(), l, cpu));
                     print(platform.wireName(), c.name(), block.replicate(), l);
                 }
+                blockCpu[0] = JvmCpu.nanos(); // ftlab's block starts
             });
+            blockCpu[1] = JvmCpu.nanos();
             if (!complete) {
                 throw new IllegalStateException("the calibration's grid run " + dir + " did not complete");
             }
+            cpuByBlock.put(blocks[0], blockCpu[1] - blockCpu[0]);
+            ftlabCpu.addAll(cpuByBlock.values());
         }
-        for (Row r : ftlabRows(rd)) {
+        List<Row> ours = ftlabRows(rd, ftlabCpu);
+        for (Row r : ours) {
             rows.add(r);
             print(r.platform(), r.client(), r.round(), r.latencies());
         }
@@ -150,23 +179,36 @@ public final class CalibrationBench {
     }
 
     private void print(String platform, String client, int round, Latencies l) {
-        out.printf(Locale.ROOT, "  round %d %-4s %-12s p50 %7.3f ms  p99 %7.3f  max %8.3f  (%d requests, %d errors)%n",
-                round, platform, client, l.p50Us() / 1e3, l.p99Us() / 1e3, l.maxUs() / 1e3, l.requests(), l.errors());
+        out.printf(Locale.ROOT, "  round %d %-4s %-12s p50 %7.3f ms  p99 %7.3f  max %8.3f  bean p50 %s  (%d requests, "
+                + "%d errors)%n", round, platform, client, l.p50Us() / 1e3, l.p99Us() / 1e3, l.maxUs() / 1e3,
+                l.beanP50Us() < 0 ? "  -  " : String.format(Locale.ROOT, "%.3f", l.beanP50Us() / 1e3), l.requests(),
+                l.errors());
         out.flush();
     }
 
-    /** ftlab's rows: each block's completed views, their service time (receive − send). */
-    static List<Row> ftlabRows(RunDirectory rd) throws IOException {
+    /**
+     * ftlab's rows: each block's completed views, their service time (receive − send); {@code cpuNanos}: this JVM's
+     * CPU during each block, in the run's order (per request of the block: its warm-up, posts and views).
+     */
+    static List<Row> ftlabRows(RunDirectory rd, List<Long> cpuNanos) throws IOException {
         List<Row> rows = new ArrayList<>();
         List<Path> files;
         try (Stream<Path> s = Files.list(rd.path().resolve("probes"))) {
             files = s.filter(p -> p.getFileName().toString().endsWith(".csv")).sorted().toList();
         }
+        List<ProbeFile> blocks = new ArrayList<>();
         for (Path f : files) {
-            ProbeFile pf = ProbeFile.read(f);
+            blocks.add(ProbeFile.read(f));
+        }
+        // the run's order: each replicate's blocks, one per door in the plan's order (ejb, then rest)
+        blocks.sort(Comparator.comparingInt((ProbeFile pf) -> pf.replicate).thenComparing(pf -> Platform.parse(
+                pf.platform) != Platform.EJB));
+        for (int b = 0; b < blocks.size(); b++) {
+            ProbeFile pf = blocks.get(b);
             int view = pf.methods.indexOf("viewAuction");
             Histogram service = new Histogram(3);
             Histogram late = new Histogram(3);
+            Histogram bean = new Histogram(3);
             long errors = 0;
             for (int i = 0; i < pf.size; i++) {
                 if (pf.method[i] != view) {
@@ -178,8 +220,14 @@ public final class CalibrationBench {
                 }
                 service.recordValue(Math.max(0, pf.serviceUs(i)) * 1000);
                 late.recordValue(Math.max(0, pf.sendUs[i] - pf.intendedUs[i]) * 1000);
+                if (pf.serverRecvUs[i] != ProbeFile.NONE && pf.serverSendUs[i] != ProbeFile.NONE) {
+                    bean.recordValue(Math.max(0, pf.serverSendUs[i] - pf.serverRecvUs[i]) * 1000);
+                }
             }
-            rows.add(new Row(pf.platform, FTLAB, false, pf.replicate, Latencies.ofNanos(service, late, errors)));
+            int requests = pf.size + pf.warmupRows + pf.holdRows;
+            double cpu = b < cpuNanos.size() ? cpuNanos.get(b) / 1e3 / Math.max(1, requests) : -1;
+            rows.add(new Row(pf.platform, FTLAB, false, pf.replicate, Latencies.ofNanos(service, late, bean,
+                    errors), cpu));
         }
         return rows;
     }

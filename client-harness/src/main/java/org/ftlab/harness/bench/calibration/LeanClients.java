@@ -7,6 +7,9 @@ import java.util.Optional;
 
 /** The calibration's lean clients, registered here in the order they run in a round's first turn. */
 public final class LeanClients {
+    /** The external load generator's Go module and the version measured with, as {@code go install} takes it. */
+    public static final String VEGETA_MODULE = "github.com/tsenart/vegeta/v12@v12.13.0";
+
     private LeanClients() {
     }
 

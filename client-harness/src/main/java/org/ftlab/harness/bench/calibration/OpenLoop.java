@@ -12,8 +12,9 @@ import org.HdrHistogram.Histogram;
  * An open loop at a uniform rate, as an external load generator runs one: {@code workers} threads, each sending on a
  * fixed schedule of one request every {@code workers/rate} s, the schedules interleaved so that the whole loop sends
  * one every {@code 1/rate} s. Each call's time from its actual send to its answer (its service time, what an external
- * generator reports) goes into one histogram, in nanoseconds; how late each send was on its schedule into another. A
- * call that throws counts as an error, and the loop goes on.
+ * generator reports) goes into one histogram, in nanoseconds; how late each send was on its schedule into another;
+ * the bean's own time, where the answer says it, into a third. A call that throws counts as an error, and the loop
+ * goes on.
  */
 final class OpenLoop {
     private OpenLoop() {
@@ -22,11 +23,18 @@ final class OpenLoop {
     /** One request, sent and answered: returns normally on an answer the client accepts. */
     @FunctionalInterface
     interface Call {
-        void call() throws Exception;
+        /** Sends the request and reads its answer; returns the answer, for {@link Answer#beanMicros} after the timing. */
+        Object call() throws Exception;
+    }
+
+    /** What the bean's own time was, read from an answer after its timing; -1 where the answer does not say. */
+    @FunctionalInterface
+    interface Answer {
+        long beanMicros(Object answer) throws Exception;
     }
 
     /** What the loop measured. */
-    record Result(Histogram serviceNanos, Histogram lateNanos, long errors, String firstError) {
+    record Result(Histogram serviceNanos, Histogram lateNanos, Histogram beanNanos, long errors, String firstError) {
     }
 
     /**
@@ -35,6 +43,12 @@ final class OpenLoop {
      * @throws InterruptedException if this thread is interrupted while the workers run (they are stopped)
      */
     static Result run(double ratePerS, Duration duration, List<Call> workers) throws InterruptedException {
+        return run(ratePerS, duration, workers, answer -> -1);
+    }
+
+    /** As above, with the bean's time of each answer read by {@code bean}, off the timed path. */
+    static Result run(double ratePerS, Duration duration, List<Call> workers, Answer bean)
+            throws InterruptedException {
         if (!(ratePerS > 0) || workers.isEmpty()) {
             throw new IllegalArgumentException("an open loop needs a rate > 0 and at least one worker");
         }
@@ -44,6 +58,7 @@ final class OpenLoop {
         long start = System.nanoTime() + 50_000_000L; // every worker parked before the first send
         Histogram service = new Histogram(3);
         Histogram late = new Histogram(3);
+        Histogram beans = new Histogram(3);
         AtomicLong errors = new AtomicLong();
         AtomicReference<String> firstError = new AtomicReference<>();
         List<Thread> threads = new ArrayList<>();
@@ -53,6 +68,7 @@ final class OpenLoop {
             Thread t = new Thread(() -> {
                 Histogram myService = new Histogram(3);
                 Histogram myLate = new Histogram(3);
+                Histogram myBean = new Histogram(3);
                 for (long k = 0; k < perWorker && !Thread.currentThread().isInterrupted(); k++) {
                     long intended = start + offset + k * intervalNanos;
                     long wait;
@@ -61,10 +77,14 @@ final class OpenLoop {
                     }
                     long sent = System.nanoTime();
                     try {
-                        call.call();
+                        Object answer = call.call();
                         long answered = System.nanoTime();
                         myService.recordValue(answered - sent);
                         myLate.recordValue(sent - intended);
+                        long beanMicros = bean.beanMicros(answer);
+                        if (beanMicros >= 0) {
+                            myBean.recordValue(beanMicros * 1000);
+                        }
                     } catch (InterruptedException e) {
                         Thread.currentThread().interrupt();
                     } catch (Exception e) {
@@ -75,6 +95,7 @@ final class OpenLoop {
                 synchronized (service) {
                     service.add(myService);
                     late.add(myLate);
+                    beans.add(myBean);
                 }
             }, "open-loop-" + w);
             t.setDaemon(true);
@@ -90,7 +111,7 @@ final class OpenLoop {
             throw e;
         }
         synchronized (service) {
-            return new Result(service, late, errors.get(), firstError.get());
+            return new Result(service, late, beans, errors.get(), firstError.get());
         }
     }
 }

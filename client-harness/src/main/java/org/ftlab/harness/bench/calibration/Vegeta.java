@@ -24,7 +24,7 @@ import org.ftlab.rm.api.Platform;
  */
 final class Vegeta implements LeanClient {
     /** How to install it, for the message that says it is missing. */
-    static final String INSTALL = "go install github.com/tsenart/vegeta/v12@v12.13.0";
+    static final String INSTALL = "go install " + LeanClients.VEGETA_MODULE;
     private static final ObjectMapper JSON = new ObjectMapper();
     private final Path executable;
     private final Path workDir;
@@ -109,8 +109,12 @@ final class Vegeta implements LeanClient {
         }
         Files.createDirectories(workDir);
         Path targets = workDir.resolve("vegeta-targets.txt");
-        StringBuilder t = new StringBuilder("GET ").append(endpoint.viewUrl()).append('\n');
-        endpoint.httpHeaders().forEach((k, v) -> t.append(k).append(": ").append(v).append('\n'));
+        StringBuilder t = new StringBuilder();
+        for (String url : endpoint.viewUrls()) { // vegeta sends its targets in turn
+            t.append("GET ").append(url).append('\n');
+            endpoint.httpHeaders().forEach((k, v) -> t.append(k).append(": ").append(v).append('\n'));
+            t.append('\n');
+        }
         Files.writeString(targets, t.toString(), StandardCharsets.UTF_8);
         Path results = workDir.resolve("vegeta-results.bin");
         run(List.of(executable.toString(), "attack", "-rate=" + rate + "/1s", "-duration=" + duration.toMillis()
@@ -136,7 +140,7 @@ final class Vegeta implements LeanClient {
         long requests = report.path("requests").asLong();
         long ok = report.path("status_codes").path("200").asLong();
         return new Latencies(ok, requests - ok, l.path("50th").asDouble() / 1e3, l.path("99th").asDouble() / 1e3,
-                l.path("max").asDouble() / 1e3, l.path("mean").asDouble() / 1e3, -1);
+                l.path("max").asDouble() / 1e3, l.path("mean").asDouble() / 1e3, -1, -1);
     }
 
     /** Runs a vegeta command; its standard output. */

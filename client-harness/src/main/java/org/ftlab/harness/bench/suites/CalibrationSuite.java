@@ -74,11 +74,16 @@ public final class CalibrationSuite implements Suite {
                 s.rounds(), s.rounds() == 1 ? "" : "s", s.roundSeconds(), s.ratePerS(), s.connections()));
         Map<String, List<CalibrationBench.Row>> byClient = r.rows().stream().collect(Collectors.groupingBy(
                 row -> row.platform() + " " + row.client(), TreeMap::new, Collectors.toList()));
-        t.append(String.format(Locale.ROOT, "%-18s %10s %10s %10s %9s%n", "door, client", "p50 ms", "p99 ms",
-                "max ms", "errors"));
-        byClient.forEach((k, rows) -> t.append(String.format(Locale.ROOT, "%-18s %10.3f %10.3f %10.3f %9d%n", k,
-                median(rows, 0) / 1e3, median(rows, 1) / 1e3, median(rows, 2) / 1e3,
-                rows.stream().mapToLong(x -> x.latencies().errors()).sum())));
+        t.append(String.format(Locale.ROOT, "%-18s %10s %10s %10s %12s %14s %9s%n", "door, client", "p50 ms",
+                "p99 ms", "max ms", "bean p50 ms", "CPU µs/req", "errors"));
+        byClient.forEach((k, rows) -> {
+            double bean = median(rows, 3);
+            double cpu = median(rows, 4);
+            t.append(String.format(Locale.ROOT, "%-18s %10.3f %10.3f %10.3f %12s %14s %9d%n", k,
+                    median(rows, 0) / 1e3, median(rows, 1) / 1e3, median(rows, 2) / 1e3, bean < 0 ? "-"
+                    : String.format(Locale.ROOT, "%.3f", bean / 1e3), cpu < 0 ? "-" : String.format(Locale.ROOT,
+                            "%.0f", cpu), rows.stream().mapToLong(x -> x.latencies().errors()).sum()));
+        });
         t.append(String.format(Locale.ROOT, "%-24s %11s %11s %11s %9s %9s %s%n", "ftlab over", "+p50 ms", "+p99 ms",
                 "+max ms", "p50 x", "p99 x", "target"));
         for (CalibrationBench.Added a : r.added()) {
@@ -102,8 +107,13 @@ public final class CalibrationSuite implements Suite {
     }
 
     private static double median(List<CalibrationBench.Row> rows, int column) {
-        double[] v = rows.stream().mapToDouble(x -> column == 0 ? x.latencies().p50Us() : column == 1
-                ? x.latencies().p99Us() : x.latencies().maxUs()).sorted().toArray();
+        double[] v = rows.stream().mapToDouble(x -> switch (column) {
+            case 0 -> x.latencies().p50Us();
+            case 1 -> x.latencies().p99Us();
+            case 2 -> x.latencies().maxUs();
+            case 3 -> x.latencies().beanP50Us();
+            default -> x.cpuUsPerRequest();
+        }).sorted().toArray();
         int n = v.length;
         return n % 2 == 1 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
     }

@@ -13,7 +13,7 @@ class CalibrationBenchTest {
     private static CalibrationBench.Row row(String platform, String client, int round, double p50, double p99,
             double max) {
         return new CalibrationBench.Row(platform, client, client.equals("vegeta"), round,
-                new Latencies(1000, 0, p50, p99, max, p50, -1));
+                new Latencies(1000, 0, p50, p99, max, p50, -1, -1), -1);
     }
 
     @Test

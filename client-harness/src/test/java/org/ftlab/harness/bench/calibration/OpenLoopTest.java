@@ -24,6 +24,15 @@ class OpenLoopTest {
         byThread.values().forEach(n -> assertEquals(100, n.get(), "each its half"));
         assertEquals(200, r.lateNanos().getTotalCount(), "each send's lateness recorded");
         assertEquals(0, r.errors());
+        assertEquals(0, r.beanNanos().getTotalCount(), "no answer said what the bean took");
+    }
+
+    @Test
+    void theBeansTimeIsReadFromEachAnswer() throws Exception {
+        OpenLoop.Result r = OpenLoop.run(1_000, Duration.ofMillis(50), List.of(() -> 300L),
+                answer -> (Long) answer);
+        assertEquals(50, r.beanNanos().getTotalCount());
+        assertEquals(300_000, r.beanNanos().getValueAtPercentile(50), 300_000 * 0.001, "300 µs, in ns");
     }
 
     @Test
@@ -33,6 +42,7 @@ class OpenLoopTest {
             if (calls.incrementAndGet() % 2 == 0) {
                 throw new IOException("HTTP 503");
             }
+            return "answered";
         };
         OpenLoop.Result r = OpenLoop.run(500, Duration.ofMillis(100), List.of(everySecondFails));
         assertEquals(50, calls.get());
@@ -43,8 +53,7 @@ class OpenLoopTest {
 
     @Test
     void aLoopNeedsARateAndAWorker() {
-        assertThrows(IllegalArgumentException.class, () -> OpenLoop.run(0, Duration.ofSeconds(1), List.of(() -> {
-        })));
+        assertThrows(IllegalArgumentException.class, () -> OpenLoop.run(0, Duration.ofSeconds(1), List.of(() -> null)));
         assertThrows(IllegalArgumentException.class, () -> OpenLoop.run(10, Duration.ofSeconds(1), List.of()));
     }
 }
