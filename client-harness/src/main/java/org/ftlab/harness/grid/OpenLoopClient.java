@@ -14,7 +14,10 @@ import org.ftlab.harness.probe.ProbeTable;
  * One client's share of a block, open loop: this thread keeps the schedule of intended send times (every 1/rate s,
  * or exponential gaps for Poisson arrivals, drawn from the run's seed) and hands each request to the client's worker
  * pool, never waiting for a reply. A request that finds every worker busy starts late; the probe row keeps both times
- * (intended and sent), so the wait counts in its latency and the lateness is visible.
+ * (intended and sent), so the wait counts in its latency and the lateness is visible. The clients of a block are
+ * staggered: the i-th of N starts its schedule i/(N·rate) s after the block's start, so that N uniform clients at
+ * rate r are one uniform stream at N·r (as an external generator's is), not N requests at once every 1/r s (which the
+ * calibration found: docs/performance.md §10).
  */
 final class OpenLoopClient {
     /** Seconds of requests at a client's rate that its open-loop workers can have in flight before starts are late. */
@@ -34,6 +37,11 @@ final class OpenLoopClient {
     /** Workers an open-loop client keeps for {@code ratePerS}: {@value #IN_FLIGHT_SECONDS} s of requests, 8 to 256. */
     static int maxInFlight(double ratePerS) {
         return (int) Math.max(8, Math.min(256, Math.ceil(ratePerS * IN_FLIGHT_SECONDS) + 4));
+    }
+
+    /** When the {@code clientIndex}-th of {@code clients} clients at {@code ratePerS} each first sends, ns after the start. */
+    static long firstSendOffsetNanos(double ratePerS, int clients, int clientIndex) {
+        return Math.round(1e9 / ratePerS * clientIndex / clients);
     }
 
     /**
@@ -56,7 +64,7 @@ final class OpenLoopClient {
         int handedOut = 0;
         long startNanos = System.nanoTime();
         long startEpochUs = MicroClock.nowEpochMicros();
-        long nextNanos = startNanos;
+        long nextNanos = startNanos + firstSendOffsetNanos(config.ratePerS(), config.clients(), clientIndex);
         for (int i = 0; i < n && control.going(); i++) {
             if (i > 0) {
                 nextNanos += design.arrival() == GridPlan.Arrival.POISSON
