@@ -29,7 +29,7 @@ import org.ftlab.harness.probe.RunSettings;
 import org.ftlab.rm.api.Platform;
 
 /**
- * What ftlab's own client adds to what it measures: on one lab, the view of one auction on the primary, at one rate,
+ * What ftlab's own client adds to what it measures: on one lab, views of auctions on the primary, at one rate,
  * open loop with uniform arrivals, through each door, by ftlab's clients (a grid run, {@code calibration/}, one block
  * per door and round) and, right before each of their blocks and in an order that turns each round, by clients
  * leaner than ftlab's on the same endpoint, rate and connections ({@link LeanClients}): an external load generator
@@ -113,7 +113,7 @@ public final class CalibrationBench {
                 + "histories, one client per connection");
         clients.forEach(c -> described.put(c.name(), c.description()));
         out.printf(Locale.ROOT, "calibration: %d round%s of %.0f s at %.0f requests/s from %d connections, open loop, "
-                + "uniform arrivals; the view of one auction on the primary, through each door; clients: %s%n",
+                + "uniform arrivals; views of auctions on the primary, through each door; clients: %s%n",
                 s.rounds(), s.rounds() == 1 ? "" : "s", s.round().toMillis() / 1e3, s.ratePerS(), s.connections(),
                 String.join(", ", described.keySet()));
         out.flush();
