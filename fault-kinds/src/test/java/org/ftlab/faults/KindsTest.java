@@ -11,10 +11,10 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.function.Function;
 import java.util.function.Predicate;
-import org.ftlab.rm.api.FaultKind;
 import org.ftlab.rm.api.FaultKind.ActsOn;
 import org.ftlab.rm.api.FaultKind.LabFacts;
 import org.ftlab.rm.api.FaultKind.Layer;
+import org.ftlab.rm.api.FaultKind;
 import org.ftlab.rm.api.FaultSpec;
 import org.ftlab.rm.api.FaultTarget;
 import org.junit.jupiter.api.Test;
@@ -70,7 +70,7 @@ class KindsTest {
             k.cause().ifPresent(c -> causes.put(k.wireName(), c.name() + " at " + c.place()));
         }
         assertEquals(Map.of("gc", "gc-pause at REPLICA", "cpu-hog", "cpu-outside at HOST",
-                "db-lock", "db-lock-wait at DATABASE"), causes);
+                "db-lock", "db-lock-wait at DATABASE", "db-backup", "db-mdl-wait at DATABASE"), causes);
     }
 
     @Test
@@ -86,6 +86,7 @@ class KindsTest {
         assertEquals(ActsOn.REPLICA_PROCESS, kind("gc").actsOn(), "a collection in the replica's JVM");
         assertEquals(ActsOn.BESIDE_TARGET, kind("cpu-hog").actsOn(), "processes beside the target");
         assertEquals(ActsOn.DATABASE_SESSION, kind("db-lock").actsOn(), "a session of its own");
+        assertEquals(ActsOn.DATABASE_SESSION, kind("db-backup").actsOn(), "a session of its own");
     }
 
     @Test

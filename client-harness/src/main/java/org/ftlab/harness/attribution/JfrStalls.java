@@ -12,6 +12,7 @@ import java.util.TreeMap;
 import jdk.jfr.consumer.RecordedEvent;
 import jdk.jfr.consumer.RecordingFile;
 import org.ftlab.os.jfr.DatabaseLockWait;
+import org.ftlab.os.jfr.DatabaseMetadataLockWait;
 import org.ftlab.os.jfr.HostCpuSample;
 import org.ftlab.os.jfr.ProcessSample;
 
@@ -22,7 +23,8 @@ import org.ftlab.os.jfr.ProcessSample;
  * and a {@link Stall.Cause#SAFEPOINT} otherwise, named by its VM operation ({@code jdk.ExecuteVMOperation}). A GC pause
  * the file has no safepoint for is a stall on its own. The manager's file also holds the database's row-lock waits
  * ({@code ftlab.DatabaseLockWait}): each a {@link Stall.Cause#ROW_LOCK_WAIT} of process {@code db} for the one
- * connection that waited. JFR's timestamps are the host's wall clock, as the probes'.
+ * connection that waited; and its metadata-lock waits ({@code ftlab.DatabaseMetadataLockWait}: a commit blocked by a
+ * backup, …), each a {@link Stall.Cause#METADATA_LOCK_WAIT} of {@code db} for its connection. JFR's timestamps are the host's wall clock, as the probes'.
  */
 public final class JfrStalls {
     private JfrStalls() {
@@ -105,6 +107,13 @@ public final class JfrStalls {
                                     + e.getLong(DatabaseLockWait.CONNECTION) + " waited for a row lock (transaction "
                                     + e.getString(DatabaseLockWait.TRANSACTION) + ")",
                             e.getLong(DatabaseLockWait.CONNECTION)));
+                    case DatabaseMetadataLockWait.NAME -> lockWaits.add(new Stall(Attribution.DATABASE,
+                            Stall.Cause.METADATA_LOCK_WAIT, us(e.getStartTime())
+                                    - e.getDuration(DatabaseMetadataLockWait.WAITED_BEFORE).toNanos() / 1000,
+                            us(e.getEndTime()), "connection " + e.getLong(DatabaseMetadataLockWait.CONNECTION)
+                                    + " " + lowerFirst(e.getString(DatabaseMetadataLockWait.STATE)) + " ("
+                                    + e.getString(DatabaseMetadataLockWait.STATEMENT) + ")",
+                            e.getLong(DatabaseMetadataLockWait.CONNECTION)));
                     case HostCpuSample.NAME -> host.add(new HostSample(us(e.getStartTime()), us(e.getEndTime()),
                             e.getInt(HostCpuSample.CPUS), e.getDouble(HostCpuSample.BUSY),
                             e.getDouble(HostCpuSample.STEAL), micros(e, HostCpuSample.PRESSURE)));
@@ -173,6 +182,11 @@ public final class JfrStalls {
         Map.Entry<Long, Double> best = below == null ? above : above == null ? below
                 : atUs - below.getKey() <= above.getKey() - atUs ? below : above;
         return best == null || Math.abs(best.getKey() - atUs) > 1_000_000 ? Double.NaN : best.getValue();
+    }
+
+    /** {@code Waiting for backup lock} as a sentence's verb: {@code waiting for backup lock}. */
+    private static String lowerFirst(String s) {
+        return s == null || s.isEmpty() ? "waiting" : Character.toLowerCase(s.charAt(0)) + s.substring(1);
     }
 
     /** A timespan field in µs, whatever unit it was declared in. */

@@ -39,7 +39,12 @@ public record Stall(String process, Cause cause, long startUs, long endUs, Strin
         /** Any other safepoint: every Java thread stopped for a VM operation (deoptimization, code cache, …). */
         SAFEPOINT("safepoint"),
         /** A database session waited for a row lock another held (the database's lock waits, sampled). */
-        ROW_LOCK_WAIT("db-lock-wait");
+        ROW_LOCK_WAIT("db-lock-wait"),
+        /**
+         * A database session waited for a metadata lock another held — the backup lock a backup's commit block holds,
+         * the global read lock, a table's during DDL (the database's process list, sampled).
+         */
+        METADATA_LOCK_WAIT("db-mdl-wait");
 
         private final String wireName;
 

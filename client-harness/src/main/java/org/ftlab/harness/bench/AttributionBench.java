@@ -36,14 +36,15 @@ import org.ftlab.rm.api.ObserveSwitch;
  * {@value #CLIENTS} clients and no think time, in blocks; each block gets one stall of each kind:
  * a full collection forced in the primary ({@code gc}), {@value #HOG_PROCESSES} CPU-burning processes beside it for
  * {@value #HOG_MILLIS} ms ({@code cpu-hog}: as many as the lab's threads that want a CPU under this load, so that
- * they take a third to a half of the CPUs; two took a tenth to a fifth, a delay the lab's own threads dwarf), and another session holding every account for {@value #LOCK_MILLIS} ms
- * ({@code db-lock}), a quarter of a block apart.
+ * they take a third to a half of the CPUs; two took a tenth to a fifth, a delay the lab's own threads dwarf), another
+ * session holding every account for {@value #LOCK_MILLIS} ms ({@code db-lock}) and another blocking every commit for
+ * as long ({@code db-backup}: a backup's {@code BLOCK_COMMIT} stage), a fifth of a block apart.
  *
  * <p>A stall <em>delayed</em> the slow requests (its block's top 1%, as {@code analyze} picks them) whose time in
  * flight overlapped it (from when it began being made to when it was undone). Per kind: <b>recall</b>, the share of
  * stalls that delayed a slow request whose delayed requests were mostly (at least half) attributed to the expected
  * cause ({@code gc-pause(<the primary>)}, {@code cpu-outside(host)}: every host of one machine shares its CPUs,
- * {@code db-lock-wait(db)}); <b>precision</b>, the share of the run's attributions to that cause that overlap a stall
+ * {@code db-lock-wait(db)}, {@code db-mdl-wait(db)}); <b>precision</b>, the share of the run's attributions to that cause that overlap a stall
  * of that kind injected there. A stall that delayed no slow request is counted apart, not as found or missed.
  */
 public final class AttributionBench {
@@ -53,9 +54,10 @@ public final class AttributionBench {
     static final int LOCK_MILLIS = 300;
     /** The stalls injected, in the order they come in a block: each a schedule line without its block. */
     private static final List<String> STALLS = List.of(
-            "@25%      gc         primary",
-            "@50%      cpu-hog    primary   " + HOG_MILLIS + "ms   " + HOG_PROCESSES,
-            "@75%      db-lock    db        " + LOCK_MILLIS + "ms");
+            "@20%      gc         primary",
+            "@40%      cpu-hog    primary   " + HOG_MILLIS + "ms   " + HOG_PROCESSES,
+            "@60%      db-lock    db        " + LOCK_MILLIS + "ms",
+            "@80%      db-backup  db        " + LOCK_MILLIS + "ms");
 
     /** One kind's figures. */
     public record KindResult(String kind, String expectedCause, int injected, int delayedNone, int found,
@@ -178,8 +180,8 @@ public final class AttributionBench {
         RunDirectory rd = RunDirectory.create(dir, plan, "preconnected", schedule(stallsPerKind), shape.replicas(),
                 shape.spares(), shape.database(), Home.path(), RunSettings.of(shape));
         out.printf(Locale.ROOT, "attribution: %d blocks of %d posts per client (%d clients, no think time), each with "
-                + "a gc of the primary, a %d-ms cpu-hog beside it and a %d-ms db-lock%n", stallsPerKind,
-                postsPerClient, CLIENTS, HOG_MILLIS, LOCK_MILLIS);
+                + "a gc of the primary, a %d-ms cpu-hog beside it, a %d-ms db-lock and a %d-ms db-backup%n",
+                stallsPerKind, postsPerClient, CLIENTS, HOG_MILLIS, LOCK_MILLIS, LOCK_MILLIS);
         out.flush();
         boolean complete;
         try (SegmentEvents events = SegmentEvents.start(Observe.ON)) {

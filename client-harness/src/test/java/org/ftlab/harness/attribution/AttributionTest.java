@@ -131,6 +131,75 @@ class AttributionTest {
         assertEquals("unexplained", outlier(r, 120).cause(), "another connection's wait holds up nobody else");
     }
 
+    /** A wait of the database's for a metadata lock (a commit blocked by a backup), of connection {@code connection}. */
+    private static Stall commitBlocked(long startUs, long endUs, long connection) {
+        return new Stall("db", Stall.Cause.METADATA_LOCK_WAIT, startUs, endUs,
+                "connection " + connection + " waiting for backup lock (commit)", connection);
+    }
+
+    @Test
+    void aCommitBlockedForMostOfARequestsExcessIsItsCauseEvenWhereTheWaitOutlastsIt() throws Exception {
+        // seq 50 takes 8 ms (excess 7 ms over the 1 ms median); its connection waited from 3 ms into it until well
+        // after it ended: 5 ms of the wait overlap it, more than half its excess
+        ProbeFile pf = block(Map.of(50, 8_000L), Map.of());
+        Attribution.Outlier o = outlier(attribute(pf, events(commitBlocked(sendOf(50) + 3_000, sendOf(50) + 20_000,
+                CONNECTION))), 50);
+        assertEquals("db-mdl-wait(db)", o.cause());
+        assertEquals(5_000, o.explainedUs(), "only the overlap counts");
+        assertEquals(5_000, o.evidence().get(0).overlapUs());
+        assertEquals("connection 12 waiting for backup lock (commit)", o.evidence().get(0).detail());
+    }
+
+    @Test
+    void aDatabaseWaitThatOverlapsTooLittleOfARequestIsShownButNotItsCause() throws Exception {
+        // 2 ms of the wait overlap seq 50's 7 ms excess: less than half
+        ProbeFile pf = block(Map.of(50, 8_000L), Map.of());
+        Attribution.Outlier o = outlier(attribute(pf, events(commitBlocked(sendOf(50) + 6_000, sendOf(50) + 9_000,
+                CONNECTION))), 50);
+        assertEquals("unexplained", o.cause());
+        assertEquals(2_000, o.explainedUs(), "the best label's overlap, too little");
+        assertEquals("db-mdl-wait", o.evidence().get(0).cause(), "its evidence is given beside");
+    }
+
+    @Test
+    void aDatabaseWaitThatEndedBeforeARequestWasSentOrBeganAfterItsReplyHoldsItUpNot() throws Exception {
+        ProbeFile pf = block(Map.of(50, 8_000L), Map.of());
+        Attribution.Outlier o = outlier(attribute(pf, events(
+                commitBlocked(sendOf(50) - 9_000, sendOf(50) - 100, CONNECTION),
+                commitBlocked(sendOf(50) + 8_001, sendOf(50) + 9_000, CONNECTION))), 50);
+        assertEquals("unexplained", o.cause());
+        assertEquals(0, o.explainedUs());
+        assertTrue(o.evidence().isEmpty(), "nothing overlapped it: " + o.evidence());
+    }
+
+    @Test
+    void twoWaitsOfTheRequestsConnectionAddUpAndWaitsThatOverlapEachOtherCountOnce() throws Exception {
+        // seq 50: a statement waited 2.5 ms, then the commit 3 ms (neither alone is half of the 7 ms excess);
+        // seq 120: two sampled waits that overlap each other cover 1–6 ms of it, 5 ms (not 4 + 3)
+        ProbeFile pf = block(Map.of(50, 8_000L, 120, 8_000L), Map.of());
+        Attribution.Result r = attribute(pf, events(
+                commitBlocked(sendOf(50) + 1_000, sendOf(50) + 3_500, CONNECTION),
+                commitBlocked(sendOf(50) + 4_000, sendOf(50) + 7_000, CONNECTION),
+                commitBlocked(sendOf(120) + 1_000, sendOf(120) + 5_000, CONNECTION),
+                commitBlocked(sendOf(120) + 3_000, sendOf(120) + 6_000, CONNECTION)));
+        Attribution.Outlier twice = outlier(r, 50);
+        assertEquals("db-mdl-wait(db)", twice.cause());
+        assertEquals(5_500, twice.explainedUs());
+        assertEquals(2, twice.evidence().size(), "both waits are its evidence, the longer overlap first");
+        assertEquals(3_000, twice.evidence().get(0).overlapUs());
+        assertEquals(5_000, outlier(r, 120).explainedUs());
+    }
+
+    @Test
+    void aRowLockWaitAndAMetadataLockWaitAreTwoCausesTheLongerOverlapNamesTheRequest() throws Exception {
+        ProbeFile pf = block(Map.of(50, 8_000L), Map.of());
+        Attribution.Outlier o = outlier(attribute(pf, events(
+                new Stall("db", Stall.Cause.ROW_LOCK_WAIT, sendOf(50) + 500, sendOf(50) + 2_500,
+                        "connection 12 waited for a row lock", CONNECTION),
+                commitBlocked(sendOf(50) + 3_000, sendOf(50) + 7_500, CONNECTION))), 50);
+        assertEquals("db-mdl-wait(db)", o.cause(), "4.5 ms of a metadata lock against 2 ms of a row lock");
+    }
+
     @Test
     void aRequestSentToTwoReplicasIsHeldUpByEveryConnectionsLockWaitAndEveryReplicasPause() throws Exception {
         // seq 50 waited on r1's connection 12, timed out, and was answered by r2 on connection 30 (the recorded one)

@@ -17,7 +17,7 @@ import org.junit.jupiter.api.Test;
 class InjectedStallsTest {
     @Test
     void theAttributionIsJudgedOnTheStallsOfKnownCause() {
-        assertEquals(List.of("gc", "cpu-hog", "db-lock"), FaultKind.all().stream().filter(InjectedStalls::judged)
+        assertEquals(List.of("gc", "cpu-hog", "db-lock", "db-backup"), FaultKind.all().stream().filter(InjectedStalls::judged)
                 .map(FaultKind::wireName).toList());
     }
 
@@ -32,6 +32,7 @@ class InjectedStallsTest {
         assertEquals("gc-pause(r2)", InjectedStalls.describe(FaultKind.parse("gc"), "r2"));
         assertEquals("cpu-outside(host)", InjectedStalls.describe(FaultKind.parse("cpu-hog"), "r2"));
         assertEquals("db-lock-wait(db)", InjectedStalls.describe(FaultKind.parse("db-lock"), null));
+        assertEquals("db-mdl-wait(db)", InjectedStalls.describe(FaultKind.parse("db-backup"), null));
     }
 
     @Test

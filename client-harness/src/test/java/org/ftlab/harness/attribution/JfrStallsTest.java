@@ -14,6 +14,7 @@ import java.util.Map;
 import java.util.TreeMap;
 import jdk.jfr.Recording;
 import org.ftlab.os.jfr.DatabaseLockWait;
+import org.ftlab.os.jfr.DatabaseMetadataLockWait;
 import org.ftlab.os.jfr.HostCpuSample;
 import org.ftlab.os.jfr.ProcessSample;
 import org.junit.jupiter.api.Test;
@@ -90,6 +91,38 @@ class JfrStallsTest {
             assertTrue(s.startUs() >= before - 5_000 && s.startUs() < after - 5_000 && s.endUs() <= after
                     && s.durationUs() >= 24_000, "begins 5 ms before the event: " + s);
             assertEquals("db-lock-wait(db)", s.label());
+        }
+    }
+
+    @Test
+    void theManagersRecordedMetadataLockWaitIsAStallOfTheDatabaseForTheConnectionThatWaitedAtItsStatement()
+            throws Exception {
+        Path file = dir.resolve("rm-seg1.jfr");
+        try (Recording r = new Recording()) {
+            r.enable(DatabaseMetadataLockWait.NAME).withThreshold(Duration.ZERO);
+            r.start();
+            long before = JfrStalls.us(Instant.now());
+            DatabaseMetadataLockWait wait = new DatabaseMetadataLockWait();
+            wait.begin();
+            wait.connection = 17;
+            wait.state = "Waiting for backup lock";
+            wait.statement = "COMMIT";
+            wait.waitedBeforeMicros = 3_000; // in that state for 3 ms when the sampler first saw it
+            Thread.sleep(20);
+            wait.commit();
+            long after = JfrStalls.us(Instant.now());
+            r.stop();
+            r.dump(file);
+            List<Stall> stalls = JfrStalls.read(file, "rm");
+            assertEquals(1, stalls.size(), stalls.toString());
+            Stall s = stalls.get(0);
+            assertEquals(Stall.Cause.METADATA_LOCK_WAIT, s.cause());
+            assertEquals("db", s.process(), "a wait in the database, whichever process sampled it");
+            assertTrue(s.holdsUp(17) && !s.holdsUp(12));
+            assertTrue(s.startUs() >= before - 3_000 && s.startUs() < after - 3_000 && s.endUs() <= after
+                    && s.durationUs() >= 22_000, "begins 3 ms before the event: " + s);
+            assertEquals("connection 17 waiting for backup lock (COMMIT)", s.detail());
+            assertEquals("db-mdl-wait(db)", s.label());
         }
     }
 

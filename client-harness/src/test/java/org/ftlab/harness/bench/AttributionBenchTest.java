@@ -20,6 +20,7 @@ import org.junit.jupiter.api.Test;
 class AttributionBenchTest {
     private static final FaultKind CPU_HOG = FaultKind.parse("cpu-hog");
     private static final FaultKind DB_LOCK = FaultKind.parse("db-lock");
+    private static final FaultKind DB_BACKUP = FaultKind.parse("db-backup");
     private static final FaultKind GC = FaultKind.parse("gc");
     private static final long T0 = 1_700_000_000_000_000L;
 
@@ -89,8 +90,8 @@ class AttributionBenchTest {
     @Test
     void theScheduleHasOneStallOfEachKindInEveryBlock() {
         FaultSchedule s = AttributionBench.schedule(3);
-        assertEquals(9, s.entries().size());
-        assertEquals(List.of(GC, CPU_HOG, DB_LOCK), s.kinds());
+        assertEquals(12, s.entries().size());
+        assertEquals(List.of(GC, CPU_HOG, DB_LOCK, DB_BACKUP), s.kinds());
         s.checkBlocks(3);
     }
 

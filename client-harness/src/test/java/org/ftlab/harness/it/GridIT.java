@@ -17,6 +17,7 @@ import java.util.Collections;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
@@ -1020,22 +1021,24 @@ class GridIT {
     }
 
     /**
-     * A full collection forced in the primary and a lock held in the database under load: the analysis names each as
-     * the cause of the requests it delayed, with evidence, and judges each injected stall against what was named.
+     * A full collection forced in the primary, a lock held in the database and the database's commits blocked (a
+     * backup's last stage) under load: the analysis names each as the cause of the requests it delayed, with evidence,
+     * and judges each injected stall against what was named.
      */
     @Nested
     @TestInstance(Lifecycle.PER_CLASS)
-    class AForcedCollectionAndAHeldLockUnderLoad {
+    class AForcedCollectionAHeldLockAndBlockedCommitsUnderLoad {
         private Path runDir;
         private JsonNode manifest;
         private JsonNode events;
         private int analyzed;
 
         @BeforeAll
-        void runTheGridWithBothStallsAndAnalyzeIt() throws Exception {
+        void runTheGridWithTheThreeStallsAndAnalyzeIt() throws Exception {
             runDir = Files.createTempDirectory(Path.of("target").toAbsolutePath(), "grid-gc-");
             Path schedule = runDir.resolveSibling(runDir.getFileName() + ".faults");
-            Files.writeString(schedule, "c1@25%  gc  primary\nc1@70%  db-lock  db  200ms\n");
+            Files.writeString(schedule, "c1@25%  gc  primary\nc1@55%  db-lock  db  200ms\n"
+                    + "c1@85%  db-backup  db  200ms\n");
             assertEquals(0, ftlab("grid", "--clients", "2", "--think", "0", "--reply", "orig", "--posts", "400",
                     "--views", "0", "--warmup", "10", "--lab-warmup", "20", "--faults-file", schedule.toString(),
                     "--observe", "on", "--lab", RunningLab.dir().toString(), "--out", runDir.toString()));
@@ -1066,6 +1069,10 @@ class GridIT {
             return outliers().stream().filter(o -> o.path("cause").asText().equals("db-lock-wait(db)")).toList();
         }
 
+        private List<JsonNode> blockedAtCommit() throws Exception {
+            return outliers().stream().filter(o -> o.path("cause").asText().equals("db-mdl-wait(db)")).toList();
+        }
+
         private JsonNode injectedStalls() throws Exception {
             return summary(runDir, analyzed).path("injected_stalls");
         }
@@ -1091,9 +1098,9 @@ class GridIT {
         }
 
         @Test
-        void bothStallsAreLoggedAsFaults() throws Exception {
+        void theThreeStallsAreLoggedAsFaults() throws Exception {
             List<FaultRecord> faults = FaultsCsv.readAll(runDir);
-            assertEquals(2, faults.size(), faults.toString());
+            assertEquals(3, faults.size(), faults.toString());
         }
 
         @Test
@@ -1164,12 +1171,13 @@ class GridIT {
         }
 
         @Test
-        void theRunJudgesBothInjectedStallsByTheCausesTheyShouldBeNamedAs() throws Exception {
+        void theRunJudgesEachInjectedStallByTheCauseItShouldBeNamedAs() throws Exception {
             // and the run judges each injected stall against what was named
             JsonNode injected = injectedStalls();
-            assertEquals(2, injected.size(), injected.toString());
+            assertEquals(3, injected.size(), injected.toString());
             assertEquals("gc-pause(" + gc().replica() + ")", injected.get(0).path("expected_cause").asText());
             assertEquals("db-lock-wait(db)", injected.get(1).path("expected_cause").asText());
+            assertEquals("db-mdl-wait(db)", injected.get(2).path("expected_cause").asText());
         }
 
         @Test
@@ -1182,6 +1190,27 @@ class GridIT {
         void theInjectedLockIsFound() throws Exception {
             JsonNode injected = injectedStalls();
             assertTrue(injected.get(1).path("found").asBoolean(), "the lock is found: " + injected);
+        }
+
+        @Test
+        void aRequestTheBlockedCommitsDelayedIsNamed() throws Exception {
+            assertFalse(blockedAtCommit().isEmpty(), "a request the blocked commits delayed is named: " + outliers());
+        }
+
+        @Test
+        void theBlockedCommitsEvidenceIsTheDatabasesMetadataLockWaitOfTheRequestsOwnConnectionAtItsCommit()
+                throws Exception {
+            for (JsonNode o : blockedAtCommit()) {
+                String detail = o.path("evidence").get(0).path("detail").asText();
+                assertTrue(detail.contains("waiting for backup lock") && detail.toLowerCase(Locale.ROOT)
+                        .contains("commit"), o.toString());
+            }
+        }
+
+        @Test
+        void theBlockedCommitsAreFound() throws Exception {
+            JsonNode injected = injectedStalls();
+            assertTrue(injected.get(2).path("found").asBoolean(), "the blocked commits are found: " + injected);
         }
 
         @Test

@@ -13,9 +13,10 @@ import jdk.jfr.Event;
 import org.ftlab.os.SamplerThread;
 import org.ftlab.os.access.DatabaseEndpoint;
 import org.ftlab.os.jfr.DatabaseLockWait;
+import org.ftlab.os.jfr.DatabaseMetadataLockWait;
 
 /**
- * Records the database's row-lock waits into this JVM's flight recording: every {@value #PERIOD_MILLIS} ms it reads
+ * Records the database's lock waits into this JVM's flight recording. <b>Row locks</b>: every {@value #PERIOD_MILLIS} ms it reads
  * InnoDB's count of current row-lock waits and, when there are any, asks which transactions wait
  * ({@code SHOW ENGINE INNODB STATUS}: its transactions marked
  * {@code LOCK WAIT}, with their session's thread id and how long they have waited; MariaDB's
@@ -23,8 +24,11 @@ import org.ftlab.os.jfr.DatabaseLockWait;
  * {@link DatabaseLockWait} event per wait, from the first sample that saw it to the first that did not, with how long it
  * had waited when first seen (so its start is known to the µs, its end to within a period). The event names the
  * waiting session by its connection id, which the replicas' probes record per request ({@code db_connection}): the
- * join is exact. Needs the PROCESS privilege (the embedded database's user has it). Mechanism only; what a wait
- * explains is the analysis's rule.
+ * join is exact. <b>Metadata locks</b> (the backup lock a backup's {@code BLOCK_COMMIT} stage holds, the global read
+ * lock, a table's during DDL): in the same sample it reads the process list's sessions in a {@code Waiting for …}
+ * state, and keeps one {@link DatabaseMetadataLockWait} per wait the same way (its time in that state gives its start).
+ * Needs the PROCESS privilege (the embedded database's user has it). Mechanism only; what a wait explains is the
+ * analysis's rule.
  */
 public final class LockWaitRecorder implements AutoCloseable {
     private static final Logger LOG = Logger.getLogger(LockWaitRecorder.class.getName());
@@ -36,10 +40,25 @@ public final class LockWaitRecorder implements AutoCloseable {
     private static final Pattern THREAD = Pattern.compile("^(?:MariaDB|MySQL) thread id (\\d+),", Pattern.MULTILINE);
     private static final Pattern WAITING = Pattern.compile("TRX HAS BEEN WAITING (\\d+) (us|SEC) FOR THIS LOCK");
     private static final Pattern TRANSACTION = Pattern.compile("^---TRANSACTION ([^,]+),");
+    /** How much of a waiting statement is kept. */
+    private static final int STATEMENT_CHARS = 80;
 
     /** A transaction waiting for a lock, as one sample saw it. */
     record Waiting(long connection, String transaction, long waitedMicros) {
     }
+
+    /** A session waiting for a metadata lock, as one sample saw it: its state and statement, as the process list says. */
+    record MetadataWaiting(long connection, String state, String statement, long waitedMicros) {
+    }
+
+    /**
+     * The sessions of the process list that wait for a metadata lock: those running a statement ({@code Query}) in a
+     * state {@code Waiting for …} ({@code backup lock}, {@code global read lock}, {@code commit lock},
+     * {@code table metadata lock}, {@code table flush}, …). A row-lock wait has no such state; a replica's own
+     * sessions between statements are {@code Sleep}.
+     */
+    static final String METADATA_WAITS = "SELECT ID, TIME_MS, STATE, LEFT(INFO, " + STATEMENT_CHARS + ") "
+            + "FROM information_schema.PROCESSLIST WHERE COMMAND = 'Query' AND STATE LIKE 'Waiting for %'";
 
     /**
      * The transactions of an InnoDB status text that wait for a lock, by the connection (thread id) of their
@@ -65,8 +84,13 @@ public final class LockWaitRecorder implements AutoCloseable {
         return out;
     }
 
+    /** MySQL/MariaDB: an unknown column. */
+    private static final int ER_BAD_FIELD = 1054;
+
     private final DatabaseEndpoint endpoint;
     private final SamplerThread thread;
+    /** Whether the server's process list can say how long a session has waited (MariaDB's can). */
+    private volatile boolean metadataSampled = true;
 
     private LockWaitRecorder(DatabaseEndpoint endpoint) {
         this.endpoint = endpoint;
@@ -82,6 +106,7 @@ public final class LockWaitRecorder implements AutoCloseable {
 
     private void run() {
         Map<Long, DatabaseLockWait> open = new HashMap<>();
+        Map<Long, DatabaseMetadataLockWait> openMetadata = new HashMap<>();
         while (!thread.stopped()) {
             try (Connection c = endpoint.connect(); Statement s = c.createStatement()) {
                 while (!thread.stopped()) {
@@ -107,6 +132,23 @@ public final class LockWaitRecorder implements AutoCloseable {
                         e.getValue().commit(); // ends now: the first sample without it
                         return true;
                     });
+                    Map<Long, MetadataWaiting> metadata = metadataSampled ? metadataWaits(s) : Map.of();
+                    metadata.values().forEach(w -> openMetadata.computeIfAbsent(w.connection(), id -> {
+                        DatabaseMetadataLockWait e = new DatabaseMetadataLockWait();
+                        e.begin();
+                        e.connection = id;
+                        e.state = w.state();
+                        e.statement = w.statement();
+                        e.waitedBeforeMicros = w.waitedMicros();
+                        return e;
+                    }));
+                    openMetadata.entrySet().removeIf(e -> {
+                        if (metadata.containsKey(e.getKey())) {
+                            return false;
+                        }
+                        e.getValue().commit();
+                        return true;
+                    });
                     Thread.sleep(PERIOD_MILLIS);
                 }
             } catch (SQLException e) {
@@ -125,6 +167,31 @@ public final class LockWaitRecorder implements AutoCloseable {
             }
         }
         open.values().forEach(Event::commit);
+        openMetadata.values().forEach(Event::commit);
+    }
+
+    /**
+     * The sessions that wait for a metadata lock now, by connection; none, and never asked again, on a server whose
+     * process list has no {@code TIME_MS} (MySQL's: MariaDB's only).
+     */
+    private Map<Long, MetadataWaiting> metadataWaits(Statement s) throws SQLException {
+        Map<Long, MetadataWaiting> out = new HashMap<>();
+        try (ResultSet r = s.executeQuery(METADATA_WAITS)) {
+            while (r.next()) {
+                long connection = r.getLong(1);
+                String statement = r.getString(4);
+                out.put(connection, new MetadataWaiting(connection, r.getString(3),
+                        statement == null ? "" : statement.strip(), Math.round(r.getDouble(2) * 1000)));
+            }
+        } catch (SQLException e) {
+            if (e.getErrorCode() != ER_BAD_FIELD) {
+                throw e;
+            }
+            metadataSampled = false;
+            LOG.warning("database metadata-lock waits not recorded: this server's process list has no TIME_MS "
+                    + "(MariaDB's has)");
+        }
+        return out;
     }
 
     /**
