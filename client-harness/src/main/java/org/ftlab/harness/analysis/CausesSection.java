@@ -40,6 +40,13 @@ final class CausesSection {
             a.problems().forEach(p -> h.append("<li>").append(esc(p)).append("</li>"));
             h.append("</ul></div>\n");
         }
+        Map<String, Integer> bySpan = a.unexplainedBySpan();
+        if (!bySpan.isEmpty()) {
+            h.append("<p>The unexplained, by the span their time went to (where a cause not yet recorded lies): ");
+            h.append(String.join(", ", bySpan.entrySet().stream().map(e -> "<b>" + esc(e.getKey()) + "</b> "
+                    + e.getValue()).toList()));
+            h.append(".</p>\n");
+        }
         blocks(h, a);
         injected(h, a.injected());
         if (a.timeline() != null) {

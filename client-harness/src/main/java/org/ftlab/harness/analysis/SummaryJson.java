@@ -247,6 +247,7 @@ final class SummaryJson {
         causes.put("outliers", a.outliers().size());
         causes.put("explained_share", a.explainedShare());
         causes.set("run", JSON.valueToTree(a.causes()));
+        causes.set("unexplained_by_span", JSON.valueToTree(a.unexplainedBySpan()));
         ObjectNode blocks = causes.putObject("blocks");
         ObjectNode loads = root.putObject("block_load");
         for (Attribution.BlockCauses b : a.blocks()) {

@@ -87,6 +87,11 @@ public final class TextReport {
                     100 * why.explainedShare(), why.causes().entrySet().stream()
                             .sorted(Map.Entry.<String, Integer>comparingByValue().reversed())
                             .map(e -> e.getKey() + " " + e.getValue()).collect(Collectors.joining(", ")));
+            Map<String, Integer> bySpan = why.unexplainedBySpan();
+            if (!bySpan.isEmpty()) {
+                out.printf(Locale.ROOT, "  the unexplained by the span their time went to: %s%n", bySpan.entrySet()
+                        .stream().map(e -> e.getKey() + " " + e.getValue()).collect(Collectors.joining(", ")));
+            }
             for (InjectedStalls.Verdict v : why.injected()) {
                 out.printf(Locale.ROOT, "  stall %s %s%s: %s%n", v.fault().id(), v.fault().label(),
                         v.fault().replica() == null || v.fault().replica().isEmpty() ? "" : " (" + v.fault().replica()

@@ -133,6 +133,19 @@ public final class Attribution {
             return outliers.isEmpty() ? 0 : outliers.stream().filter(Outlier::explained).count()
                     / (double) outliers.size();
         }
+
+        /**
+         * The unexplained slow requests counted by the span their time went to ({@link Outlier#span}), most first
+         * (ties by name): where to look for the causes not yet recorded.
+         */
+        public Map<String, Integer> unexplainedBySpan() {
+            Map<String, Integer> counts = new TreeMap<>();
+            outliers.stream().filter(o -> !o.explained()).forEach(o -> counts.merge(o.span(), 1, Integer::sum));
+            Map<String, Integer> out = new LinkedHashMap<>();
+            counts.entrySet().stream().sorted(Map.Entry.<String, Integer>comparingByValue().reversed())
+                    .forEach(e -> out.put(e.getKey(), e.getValue()));
+            return out;
+        }
     }
 
     private final RunEvents events;

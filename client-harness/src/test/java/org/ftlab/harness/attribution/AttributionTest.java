@@ -111,6 +111,7 @@ class AttributionTest {
         assertEquals("G1Full (System.gc())", o.evidence().get(0).detail());
         assertEquals("unexplained", outlier(r, 120).cause(), "no stall overlapped the other slow request");
         assertEquals(Map.of("gc-pause(r1)", 1, "unexplained", 1), r.causes());
+        assertEquals(Map.of("statements", 1), r.unexplainedBySpan(), "the unexplained one's time went to its statements");
     }
 
     @Test
