@@ -24,8 +24,10 @@ public final class ServerProbes implements Serializable {
     private final long runQueueMicros;
     private final long dbCpuMicros;
     private final long dbRunQueueMicros;
-    /** Added last: a reply from an older replica reads 0 (unknown). */
+    /** Added after the first four; a reply from an older replica reads 0 (unknown). */
     private final long dbConnection;
+    /** Added last: a reply from an older replica, or from the EJB door, reads 0 or -1 (unknown). */
+    private final long arrivedMicros;
 
     public ServerProbes(long receivedMicros, long dbStartMicros, long dbEndMicros, long replySentMicros) {
         this(receivedMicros, dbStartMicros, 0, dbEndMicros, replySentMicros, -1, -1, -1, -1, -1, -1);
@@ -34,6 +36,15 @@ public final class ServerProbes implements Serializable {
     public ServerProbes(long receivedMicros, long dbStartMicros, long commitStartMicros, long dbEndMicros,
             long replySentMicros, long threadId, long cpuMicros, long runQueueMicros, long dbCpuMicros,
             long dbRunQueueMicros, long dbConnection) {
+        this(receivedMicros, dbStartMicros, commitStartMicros, dbEndMicros, replySentMicros, threadId, cpuMicros,
+                runQueueMicros, dbCpuMicros, dbRunQueueMicros, dbConnection, -1);
+    }
+
+    /** With {@code arrivedMicros}: when the replica's I/O thread had read the request ({@link #arrivedMicros()}). */
+    public ServerProbes(long receivedMicros, long dbStartMicros, long commitStartMicros, long dbEndMicros,
+            long replySentMicros, long threadId, long cpuMicros, long runQueueMicros, long dbCpuMicros,
+            long dbRunQueueMicros, long dbConnection, long arrivedMicros) {
+        this.arrivedMicros = arrivedMicros;
         this.dbConnection = dbConnection;
         this.dbCpuMicros = dbCpuMicros;
         this.dbRunQueueMicros = dbRunQueueMicros;
@@ -70,6 +81,23 @@ public final class ServerProbes implements Serializable {
      */
     public long dbConnection() {
         return dbConnection > 0 ? dbConnection : -1;
+    }
+
+    /**
+     * When the replica's I/O thread had read the request's head, before handing it to a worker thread (the HTTP door:
+     * Undertow's request start time); -1 where the server does not say (the EJB door: JBoss Remoting records no
+     * arrival time). {@code arrived → received} is the request's wait for a worker (the pool's queue, and the
+     * dispatch to it); on one host, {@code client send → arrived} is the client's sending, the loopback and the
+     * request's time in the replica's socket before its I/O thread read it.
+     */
+    public long arrivedMicros() {
+        return arrivedMicros > 0 ? arrivedMicros : -1;
+    }
+
+    /** These probes with the time the request arrived ({@link #arrivedMicros()}), as the door measured it. */
+    public ServerProbes withArrivedMicros(long micros) {
+        return new ServerProbes(receivedMicros, dbStartMicros, commitStartMicros, dbEndMicros, replySentMicros,
+                threadId, cpuMicros, runQueueMicros, dbCpuMicros, dbRunQueueMicros, dbConnection, micros);
     }
 
     /** How long the bean's thread ran on a CPU from arrival to reply, µs ({@link ThreadSchedstat}); -1: unknown. */
@@ -120,7 +148,7 @@ public final class ServerProbes implements Serializable {
 
     @Override
     public String toString() {
-        return "ServerProbes[recv=" + receivedMicros + ", dbStart=" + dbStartMicros + ", commitStart="
+        return "ServerProbes[arrived=" + arrivedMicros + ", recv=" + receivedMicros + ", dbStart=" + dbStartMicros + ", commitStart="
                 + commitStartMicros + ", dbEnd=" + dbEndMicros + ", sent=" + replySentMicros + ", thread=" + threadId
                 + ", cpu=" + cpuMicros + ", runQueue=" + runQueueMicros + ", dbCpu=" + dbCpuMicros + ", dbRunQueue="
                 + dbRunQueueMicros + "]";

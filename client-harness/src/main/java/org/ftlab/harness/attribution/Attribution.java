@@ -52,6 +52,19 @@ public final class Attribution {
     public static final String CPU_OUTSIDE = "cpu-outside";
     /** The cause of a request whose threads waited for CPUs that the hypervisor gave away the most of. */
     public static final String CPU_STEAL = "cpu-steal";
+    /**
+     * The cause, and the span, of a request that waited on the replica between its I/O thread reading it and the bean
+     * starting: the worker pool's queue and the dispatch (the HTTP door, which says when a request arrived).
+     */
+    public static final String POOL_WAIT = "pool-wait";
+    /**
+     * The cause of a request whose way in, from the client's send to the replica's I/O thread having read it, took
+     * most of its excess: its bytes waiting in the replica's socket for the I/O thread (the client's sending and the
+     * loopback are microseconds on one host). Measured where the HTTP door says when a request arrived.
+     */
+    public static final String SOCKET_QUEUE = "socket-queue";
+    /** The span from the client's send to the replica (to its I/O thread where the door says when, else the bean). */
+    static final String REQUEST_LEG = "request-leg";
     /** The least CPU use outside the lab (or stolen) that can be a cause: below it, sampling noise. */
     static final double MIN_FOREIGN_CPUS = 0.25;
     /** The share of the host's CPUs used outside the lab (or stolen) that is a cause even if a lab process used more. */
@@ -385,6 +398,29 @@ public final class Attribution {
             }
         }
         boolean named = best != null && excess > 0 && bestUs >= MIN_SHARE_OF_EXCESS * excess;
+        // no stall and no wait for a CPU accounts for it: where the HTTP door says when the request arrived, the waits
+        // on its way in, measured per request, say where it waited
+        if (!named && excess > 0 && served != null && pf.hasServerProbes(i) && pf.serverArriveUs[i] != ProbeFile.NONE) {
+            Map<String, Long> spans = spans(pf, i);
+            long pool = spans.getOrDefault(POOL_WAIT, 0L);
+            long socket = spans.getOrDefault(REQUEST_LEG, 0L);
+            long wait = Math.max(pool, socket);
+            if (wait > bestUs && wait >= MIN_SHARE_OF_EXCESS * excess) {
+                named = true;
+                bestUs = wait;
+                if (pool >= socket) {
+                    best = POOL_WAIT + "(" + served + ")";
+                    evidence = List.of(new Evidence(served, POOL_WAIT, "waited between the replica's I/O thread "
+                            + "reading it and the bean starting (the worker pool's queue and the dispatch)",
+                            pf.serverArriveUs[i], pool, pool));
+                } else {
+                    best = SOCKET_QUEUE + "(" + served + ")";
+                    evidence = List.of(new Evidence(served, SOCKET_QUEUE, "from the client's send to the replica's "
+                            + "I/O thread having read it (its bytes waiting in the replica's socket, the client's "
+                            + "sending and the loopback)", pf.serverArriveUs[i] - socket, socket, socket));
+                }
+            }
+        }
         return new Outlier(pf.block, pf.clientIds.get(pf.client[i]), pf.seq[i], pf.methods.get(pf.method[i]),
                 pf.sendUs[i], latency, excess, blockMax, named ? best : UNEXPLAINED, bestUs,
                 latency == 0 ? 0 : bestUs / (double) latency, span(pf, i), evidence, spans(pf, i));
@@ -440,7 +476,8 @@ public final class Attribution {
     /**
      * Where a request's time went, from its probes: the longest of {@code client-queue} (an open-loop request waiting
      * for a free worker), {@code failover} (a retried request's detection and fail-over), {@code request-leg} (the
-     * client to the bean), {@code server} (the bean, outside its database work), {@code statements} (its transaction's
+     * client to the bean; where the door says when the request arrived, to the replica's I/O thread, and then
+     * {@code pool-wait}, the I/O thread to the bean), {@code server} (the bean, outside its database work), {@code statements} (its transaction's
      * statements: Hibernate, the pool, the driver and the database) and {@code commit} (its commit, the database's log
      * flush among it) — {@code database} for both in a read or a file from before the commit was probed — and
      * {@code reply-leg} (the bean back to the client). The legs compare a client's clock with a replica's: meaningful on one host.
@@ -459,7 +496,13 @@ public final class Attribution {
         }
         if (pf.hasServerProbes(i)) {
             long start = pf.retryUs[i] != ProbeFile.NONE ? pf.recvUs[i] - pf.retryUs[i] : pf.sendUs[i];
-            spans.put("request-leg", pf.serverRecvUs[i] - start);
+            long arrived = pf.serverArriveUs[i];
+            // the wait for a worker is on the replica's clock alone; the rest of the way in compares two clocks
+            long pool = arrived == ProbeFile.NONE ? 0 : Math.max(0, pf.serverRecvUs[i] - arrived);
+            spans.put(REQUEST_LEG, pf.serverRecvUs[i] - start - pool);
+            if (arrived != ProbeFile.NONE) {
+                spans.put(POOL_WAIT, pool);
+            }
             spans.put("server", (pf.dbStartUs[i] - pf.serverRecvUs[i]) + (pf.serverSendUs[i] - pf.dbEndUs[i]));
             long commit = pf.commitStartUs[i];
             if (commit != ProbeFile.NONE && commit >= pf.dbStartUs[i] && commit <= pf.dbEndUs[i]) {

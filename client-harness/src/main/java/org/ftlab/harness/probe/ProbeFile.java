@@ -30,6 +30,7 @@ public final class ProbeFile {
     public static final byte HEDGED = 3;
 
     private static final int COLUMNS = ProbeTable.HEADER.split(",").length;
+    private static final int COLUMNS_V6 = ProbeTable.HEADER_V6.split(",").length;
     private static final int COLUMNS_V5 = ProbeTable.HEADER_V5.split(",").length;
     private static final int COLUMNS_V4 = ProbeTable.HEADER_V4.split(",").length;
     private static final int COLUMNS_V3 = ProbeTable.HEADER_V3.split(",").length;
@@ -107,6 +108,11 @@ public final class ProbeFile {
     public final long[] dbRunQueueUs;
     /** The database connection the request's transaction ran on (the id its lock waits are recorded by); -1: unknown. */
     public final long[] dbConnection;
+    /**
+     * When the replica's I/O thread had read the request, before a worker took it (the HTTP door); {@link #NONE}:
+     * unknown (the EJB door, a file from before the column).
+     */
+    public final long[] serverArriveUs;
 
     private ProbeFile(ConfigId id, Columns c) {
         this.config = id.config();
@@ -151,6 +157,7 @@ public final class ProbeFile {
         this.dbCpuUs = Arrays.copyOf(c.t[16], size);
         this.dbRunQueueUs = Arrays.copyOf(c.t[17], size);
         this.dbConnection = Arrays.copyOf(c.t[18], size);
+        this.serverArriveUs = Arrays.copyOf(c.t[19], size);
     }
 
     /** The name of a probe file (without {@code .csv}) parsed, or null when the name is not one. */
@@ -168,13 +175,13 @@ public final class ProbeFile {
         Columns c = null;
         try (BufferedReader in = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
             String header = in.readLine();
-            int version = header == null ? 0 : header.startsWith(ProbeTable.HEADER) ? 6
-                    : header.startsWith(ProbeTable.HEADER_V5) ? 5 : header.startsWith(ProbeTable.HEADER_V4) ? 4 : header.startsWith(ProbeTable.HEADER_V3) ? 3 : header.startsWith(ProbeTable.HEADER_V2) ? 2
+            int version = header == null ? 0 : header.startsWith(ProbeTable.HEADER) ? 7
+                    : header.startsWith(ProbeTable.HEADER_V6) ? 6 : header.startsWith(ProbeTable.HEADER_V5) ? 5 : header.startsWith(ProbeTable.HEADER_V4) ? 4 : header.startsWith(ProbeTable.HEADER_V3) ? 3 : header.startsWith(ProbeTable.HEADER_V2) ? 2
                     : header.startsWith(ProbeTable.HEADER_V1) ? 1 : 0;
             if (version == 0) {
                 throw new IllegalArgumentException(file + ": missing or unknown header; expected " + ProbeTable.HEADER);
             }
-            int columns = version == 6 ? COLUMNS : version == 5 ? COLUMNS_V5 : version == 4 ? COLUMNS_V4 : version == 3 ? COLUMNS_V3 : version == 2 ? COLUMNS_V2
+            int columns = version == 7 ? COLUMNS : version == 6 ? COLUMNS_V6 : version == 5 ? COLUMNS_V5 : version == 4 ? COLUMNS_V4 : version == 3 ? COLUMNS_V3 : version == 2 ? COLUMNS_V2
                     : COLUMNS_V1;
             c = new Columns(version);
             String line;
@@ -251,7 +258,7 @@ public final class ProbeFile {
         byte[] method = new byte[1024];
         byte[] outcome = new byte[1024];
         short[] fault = new short[1024];
-        long[][] t = new long[19][1024];
+        long[][] t = new long[20][1024];
         int warmupRows;
         int holdRows;
         int replicate;
@@ -263,8 +270,11 @@ public final class ProbeFile {
         final boolean v4;
         /** Whether it has the db_connection column (v5). */
         final boolean v5;
+        /** Whether it has the server_arrive_us column (v7). */
+        final boolean v7;
 
         Columns(int version) {
+            this.v7 = version >= 7;
             this.v5 = version >= 5;
             this.v2 = version >= 2;
             this.v3 = version >= 3;
@@ -337,6 +347,7 @@ public final class ProbeFile {
                 t[13 + k][size] = v4 && !f[23 + k].isEmpty() ? Long.parseLong(f[23 + k]) : -1;
             }
             t[18][size] = v5 && !f[28].isEmpty() ? Long.parseLong(f[28]) : -1;
+            t[19][size] = v7 && !f[30].isEmpty() ? Long.parseLong(f[30]) : NONE;
             if (t[0][size] == NONE || t[1][size] == NONE) {
                 throw new NumberFormatException("empty client timestamp");
             }

@@ -35,7 +35,12 @@ public final class ProbeTable {
     public static final String HEADER = "client,seq,method,reply_bytes,client_send_us,client_recv_us,server_recv_us,"
             + "db_start_us,db_end_us,server_send_us,epoch_us,replica,outcome,fault_id,detect_us,failover_us,retry_us,"
             + "intended_us,phase,replicate,sent_to,commit_start_us,server_thread,server_cpu_us,server_runqueue_us,"
-            + "client_runqueue_us,db_cpu_us,db_runqueue_us,db_connection,reply_digest";
+            + "client_runqueue_us,db_cpu_us,db_runqueue_us,db_connection,reply_digest,server_arrive_us";
+    /** The header before {@code server_arrive_us} was appended (still readable). */
+    public static final String HEADER_V6 = "client,seq,method,reply_bytes,client_send_us,client_recv_us,"
+            + "server_recv_us,db_start_us,db_end_us,server_send_us,epoch_us,replica,outcome,fault_id,detect_us,"
+            + "failover_us,retry_us,intended_us,phase,replicate,sent_to,commit_start_us,server_thread,server_cpu_us,"
+            + "server_runqueue_us,client_runqueue_us,db_cpu_us,db_runqueue_us,db_connection,reply_digest";
     /** The header before {@code reply_digest} was appended (still readable). */
     public static final String HEADER_V5 = "client,seq,method,reply_bytes,client_send_us,client_recv_us,"
             + "server_recv_us,db_start_us,db_end_us,server_send_us,epoch_us,replica,outcome,fault_id,detect_us,"
@@ -99,6 +104,7 @@ public final class ProbeTable {
     private long[] dbCpu;
     private long[] dbRunQueue;
     private long[] dbConnection;
+    private long[] serverArrive;
     private String[] replica;
     private String[] outcome;
     /** Fail-over phases of faulty invocations, µs; -1 for fault-free rows. */
@@ -146,6 +152,7 @@ public final class ProbeTable {
         dbCpu = new long[capacity];
         dbRunQueue = new long[capacity];
         dbConnection = new long[capacity];
+        serverArrive = new long[capacity];
         Arrays.fill(clientRunQueue, -1);
         replica = new String[capacity];
         outcome = new String[capacity];
@@ -200,6 +207,7 @@ public final class ProbeTable {
         dbCpu = Arrays.copyOf(dbCpu, n);
         dbRunQueue = Arrays.copyOf(dbRunQueue, n);
         dbConnection = Arrays.copyOf(dbConnection, n);
+        serverArrive = Arrays.copyOf(serverArrive, n);
         int old = clientRunQueue.length;
         clientRunQueue = Arrays.copyOf(clientRunQueue, n);
         Arrays.fill(clientRunQueue, Math.min(old, n), n, -1);
@@ -247,6 +255,7 @@ public final class ProbeTable {
         dbCpu[i] = p == null ? -1 : p.dbCpuMicros();
         dbRunQueue[i] = p == null ? -1 : p.dbRunQueueMicros();
         dbConnection[i] = p == null ? -1 : p.dbConnection();
+        serverArrive[i] = p == null ? -1 : p.arrivedMicros();
         replica[i] = reply == null ? servedBy : reply.replica();
         outcome[i] = "ok";
         detect[i] = -1;
@@ -516,6 +525,10 @@ public final class ProbeTable {
                     row.append(',');
                     if (t.replyDigest[i] != null) {
                         row.append(t.replyDigest[i]);
+                    }
+                    row.append(',');
+                    if (probed && t.serverArrive[i] > 0) {
+                        row.append(t.serverArrive[i]);
                     }
                     row.append('\n');
                     out.write(row.toString());

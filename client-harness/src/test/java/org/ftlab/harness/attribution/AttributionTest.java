@@ -132,6 +132,76 @@ class AttributionTest {
         assertEquals("unexplained", outlier(r, 120).cause(), "another connection's wait holds up nobody else");
     }
 
+    /**
+     * A block of 200 requests over the HTTP door, whose replies say when the replica's I/O thread had read each
+     * request ({@code server_arrive_us}), 10 ms apart, served by r1 in 1 ms; {@code slow} maps a seq to its latency,
+     * the I/O thread's reading and the bean's start, µs after its send.
+     */
+    private ProbeFile httpBlock(Map<Integer, long[]> slow) throws Exception {
+        StringBuilder csv = new StringBuilder(ProbeTable.HEADER).append('\n');
+        for (int seq = 0; seq < 200; seq++) {
+            long send = sendOf(seq);
+            long[] t = slow.getOrDefault(seq, new long[] {FAST, 50, 100});
+            long latency = t[0];
+            csv.append("c1,").append(seq).append(",postAuction,,").append(send).append(',').append(send + latency)
+                    .append(',').append(send + t[2]).append(',').append(send + t[2] + 100).append(',')
+                    .append(send + latency - 300).append(',').append(send + latency - 100).append(',').append(send)
+                    .append(",r1,ok,,,,,").append(send).append(",measure,1,1,").append(send + latency - 400)
+                    .append(",77,200,0,0,100,0,").append(CONNECTION).append(",,").append(send + t[1]).append('\n');
+        }
+        Path file = dir.resolve("c01-t00-rorig.csv");
+        Files.writeString(file, csv);
+        return ProbeFile.read(file);
+    }
+
+    @Test
+    void aRequestThatWaitedForAWorkerAfterTheReplicasIOThreadReadItIsAPoolWait() throws Exception {
+        // seq 50 (8 ms): read by r1's I/O thread 0.1 ms after its send, started by the bean 6.5 ms after
+        ProbeFile pf = httpBlock(Map.of(50, new long[] {8_000, 100, 6_500}));
+        Attribution.Outlier o = outlier(attribute(pf, events()), 50);
+        assertEquals("pool-wait(r1)", o.cause());
+        assertEquals(6_400, o.explainedUs());
+        assertEquals(6_400, o.spans().get("pool-wait"));
+        assertEquals(100, o.spans().get("request-leg"), "the way in, to the I/O thread");
+        assertEquals("pool-wait", o.span());
+        assertEquals(sendOf(50) + 100, o.evidence().get(0).startEpochUs(), "it began when the I/O thread read it");
+    }
+
+    @Test
+    void aRequestWhoseWayInToTheReplicasIOThreadTookMostOfItsExcessWaitedInTheSocketQueue() throws Exception {
+        // seq 60 (8 ms): the I/O thread had read it 6 ms after its send; the bean started 0.1 ms later
+        ProbeFile pf = httpBlock(Map.of(60, new long[] {8_000, 6_000, 6_100}));
+        Attribution.Outlier o = outlier(attribute(pf, events()), 60);
+        assertEquals("socket-queue(r1)", o.cause());
+        assertEquals(6_000, o.explainedUs());
+        assertEquals(100, o.spans().get("pool-wait"));
+        assertEquals(sendOf(60), o.evidence().get(0).startEpochUs(), "from the client's send");
+    }
+
+    @Test
+    void aRecordedStallDuringTheWaitForAWorkerIsTheCauseNotTheWaitItself() throws Exception {
+        // the replica's collection stopped every thread while seq 70 waited for a worker: the collection is named
+        ProbeFile pf = httpBlock(Map.of(70, new long[] {8_000, 100, 6_500}));
+        Stall gc = new Stall("r1", Stall.Cause.GC_PAUSE, sendOf(70) + 200, sendOf(70) + 6_400, "G1Full");
+        assertEquals("gc-pause(r1)", outlier(attribute(pf, events(gc)), 70).cause());
+    }
+
+    @Test
+    void aWaitOnTheWayInThatIsLessThanHalfTheExcessNamesNothing() throws Exception {
+        // 3 ms for a worker and 0.1 ms to the I/O thread, of a 7 ms excess (the rest in the statements)
+        ProbeFile pf = httpBlock(Map.of(80, new long[] {8_000, 100, 3_100}));
+        Attribution.Outlier o = outlier(attribute(pf, events()), 80);
+        assertEquals("unexplained", o.cause());
+        assertEquals(3_000, o.spans().get("pool-wait"));
+    }
+
+    @Test
+    void theEjbDoorSaysNothingOfTheArrivalSoItsWayInIsOneSpan() throws Exception {
+        Attribution.Outlier o = outlier(attribute(block(Map.of(50, 8_000L), Map.of()), events()), 50);
+        assertFalse(o.spans().containsKey("pool-wait"), o.spans().toString());
+        assertEquals(100, o.spans().get("request-leg"), "the client to the bean");
+    }
+
     /** A wait of the database's for a metadata lock (a commit blocked by a backup), of connection {@code connection}. */
     private static Stall commitBlocked(long startUs, long endUs, long connection) {
         return new Stall("db", Stall.Cause.METADATA_LOCK_WAIT, startUs, endUs,

@@ -15,9 +15,11 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import java.util.stream.Stream;
 import org.ftlab.harness.attribution.InjectedStalls;
 import org.ftlab.harness.probe.FaultRecord;
 import org.ftlab.harness.probe.FaultsCsv;
+import org.ftlab.harness.probe.ProbeFile;
 import org.ftlab.os.Cgroup;
 import org.ftlab.os.net.VirtualNetwork;
 import org.junit.jupiter.api.Test;
@@ -203,6 +205,31 @@ class LabsIT {
         assertComplete(r.runs().resolve("lab9-crash-rest")); // the shortened loop's first platform
         assertEquals("rest", manifest(r.runs().resolve("lab9-crash-rest")).path("platform").asText());
         assertTrue(r.output().contains("fail-over (hedged)"), "the phases of the faulty invocations over HTTP");
+        assertHttpRequestsSayWhenTheReplicasIOThreadReadThemAndEjbRequestsDoNot(r.runs().resolve("lab9/probes"));
+    }
+
+    private static void assertHttpRequestsSayWhenTheReplicasIOThreadReadThemAndEjbRequestsDoNot(Path probes)
+            throws Exception {
+        int http = 0;
+        try (Stream<Path> files = Files.list(probes)) {
+            for (Path f : files.filter(p -> p.toString().endsWith(".csv")).toList()) {
+                ProbeFile pf = ProbeFile.read(f);
+                for (int i = 0; i < pf.size; i++) {
+                    if (!pf.completed(i) || !pf.hasServerProbes(i)) {
+                        continue;
+                    }
+                    if (pf.platform.equals("rest")) {
+                        http++;
+                        // the I/O thread read it before the bean began, on the replica's clock
+                        assertTrue(pf.serverArriveUs[i] != ProbeFile.NONE
+                                && pf.serverArriveUs[i] <= pf.serverRecvUs[i], f + " row " + i);
+                    } else {
+                        assertEquals(ProbeFile.NONE, pf.serverArriveUs[i], "JBoss Remoting says nothing of it");
+                    }
+                }
+            }
+        }
+        assertTrue(http > 0, "the grid ran HTTP blocks");
     }
 
     @Test

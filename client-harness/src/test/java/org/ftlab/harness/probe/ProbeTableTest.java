@@ -20,7 +20,7 @@ class ProbeTableTest {
     void csvHasTheDocumentedHeaderAndOneRowPerRequestInColumnOrder(@TempDir Path dir) throws Exception {
         ProbeTable t = new ProbeTable("c1", 4);
         t.recordOk(7, "viewAuction", 256, 1000, 1900, new Reply<>(null, new byte[256], false, "r1",
-                new ServerProbes(1100, 1200, 1650, 1700, 1800, 42, 300, 25, 90, 11, 7)));
+                new ServerProbes(1100, 1200, 1650, 1700, 1800, 42, 300, 25, 90, 11, 7, 1050)));
         t.clientRunQueue(0, 7);
         t.replyDigest(0, "0af3");
         t.recordFailure(8, "postAuction", 2000, 2500, new IllegalStateException("boom"));
@@ -30,14 +30,14 @@ class ProbeTableTest {
         List<String> lines = Files.readAllLines(file);
         assertEquals(ProbeTable.HEADER, lines.get(0));
         // closed loop: intended = sent, phase measure, replicate 1
-        assertEquals("c1,7,viewAuction,256,1000,1900,1100,1200,1700,1800,1000,r1,ok,,,,,1000,measure,1,1,1650,42,300,25,7,90,11,7,0af3",
+        assertEquals("c1,7,viewAuction,256,1000,1900,1100,1200,1700,1800,1000,r1,ok,,,,,1000,measure,1,1,1650,42,300,25,7,90,11,7,0af3,1050",
                 lines.get(1));
-        assertEquals("c1,8,postAuction,,2000,2500,,,,,2000,,failed:IllegalStateException,,,,,2000,measure,1,,,,,,,,,,",
+        assertEquals("c1,8,postAuction,,2000,2500,,,,,2000,,failed:IllegalStateException,,,,,2000,measure,1,,,,,,,,,,,",
                 lines.get(2));
         assertEquals(3, lines.size());
-        assertEquals(30, lines.get(0).split(",", -1).length);
-        assertEquals(30, lines.get(1).split(",", -1).length);
-        assertEquals(30, lines.get(2).split(",", -1).length);
+        assertEquals(31, lines.get(0).split(",", -1).length);
+        assertEquals(31, lines.get(1).split(",", -1).length);
+        assertEquals(31, lines.get(2).split(",", -1).length);
     }
 
     @Test
@@ -86,9 +86,9 @@ class ProbeTableTest {
         Path dir = Files.createTempDirectory("probe");
         ProbeTable.writeCsv(dir.resolve("x.csv"), List.of(t));
         List<String> lines = Files.readAllLines(dir.resolve("x.csv"));
-        assertTrue(lines.get(1).endsWith(",5000,measure,3,1,,,,,,,,,"), lines.get(1));
-        assertTrue(lines.get(2).endsWith(",6000,warmup,3,,,,,,,,,,"), lines.get(2));
-        assertTrue(lines.get(3).endsWith(",7000,hold,3,,,,,,,,,,"), lines.get(3));
+        assertTrue(lines.get(1).endsWith(",5000,measure,3,1,,,,,,,,,,"), lines.get(1));
+        assertTrue(lines.get(2).endsWith(",6000,warmup,3,,,,,,,,,,,"), lines.get(2));
+        assertTrue(lines.get(3).endsWith(",7000,hold,3,,,,,,,,,,,"), lines.get(3));
     }
 
     @Test

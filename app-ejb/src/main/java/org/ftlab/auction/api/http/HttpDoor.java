@@ -115,16 +115,17 @@ public final class HttpDoor {
     /** {@link ServerProbes} on the wire, field for field. */
     public record WireProbes(long receivedMicros, long dbStartMicros, long commitStartMicros, long dbEndMicros,
             long replySentMicros, long threadId, long cpuMicros, long runQueueMicros, long dbCpuMicros,
-            long dbRunQueueMicros, long dbConnection) {
+            long dbRunQueueMicros, long dbConnection, long arrivedMicros) {
         public static WireProbes of(ServerProbes p) {
             return p == null ? null : new WireProbes(p.receivedMicros(), p.dbStartMicros(), p.commitStartMicros(),
                     p.dbEndMicros(), p.replySentMicros(), p.threadId(), p.cpuMicros(), p.runQueueMicros(),
-                    p.dbCpuMicros(), p.dbRunQueueMicros(), p.dbConnection());
+                    p.dbCpuMicros(), p.dbRunQueueMicros(), p.dbConnection(), p.arrivedMicros());
         }
 
+        /** The probes; a reply of a replica from before {@code arrivedMicros} reads 0 there: unknown. */
         public ServerProbes toProbes() {
             return new ServerProbes(receivedMicros, dbStartMicros, commitStartMicros, dbEndMicros, replySentMicros,
-                    threadId, cpuMicros, runQueueMicros, dbCpuMicros, dbRunQueueMicros, dbConnection);
+                    threadId, cpuMicros, runQueueMicros, dbCpuMicros, dbRunQueueMicros, dbConnection, arrivedMicros);
         }
     }
 
@@ -133,6 +134,13 @@ public final class HttpDoor {
             WireProbes probes) {
         public static <T extends Serializable> WireReply<T> of(Reply<T> r) {
             return new WireReply<>(r.value(), r.payload(), r.replayed(), r.replica(), WireProbes.of(r.probes()));
+        }
+
+        /** As {@link #of(Reply)}, its probes saying when the request arrived ({@link ServerProbes#arrivedMicros()}). */
+        public static <T extends Serializable> WireReply<T> of(Reply<T> r, long arrivedMicros) {
+            ServerProbes p = r.probes();
+            return new WireReply<>(r.value(), r.payload(), r.replayed(), r.replica(),
+                    WireProbes.of(p == null ? null : p.withArrivedMicros(arrivedMicros)));
         }
 
         public Reply<T> toReply() {

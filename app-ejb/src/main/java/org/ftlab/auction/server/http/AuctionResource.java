@@ -118,9 +118,10 @@ public class AuctionResource {
 
     /** Runs {@code op} with the request's header: its reply (200) or its refusal (4xx), as JSON. */
     private static <T extends Serializable> Response answer(HttpHeaders headers, Operation<T> op) {
+        long arrived = RequestArrival.epochMicros();
         try {
             RequestHeader h = HttpDoor.header(headers::getHeaderString);
-            return json(200, HttpDoor.WireReply.of(op.call(h)));
+            return json(200, HttpDoor.WireReply.of(op.call(h), arrived));
         } catch (AuctionException refused) {
             HttpDoor.WireError e = HttpDoor.WireError.of(refused);
             return json(e.status(), e);
