@@ -12,6 +12,7 @@ import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
@@ -19,8 +20,11 @@ import java.util.Map;
 import java.util.Properties;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.stream.Collectors;
+import org.ftlab.harness.probe.ClientCalibration;
 import org.ftlab.harness.probe.FaultRecord;
 import org.ftlab.harness.probe.StatefulTierRecord;
+import org.ftlab.rm.api.Platform;
 
 /**
  * {@code report/index.html}: one self-contained page (Chart.js and the data inlined, no network needed) with the
@@ -38,6 +42,7 @@ final class HtmlReport {
     static String render(Path runDir, RunAnalysis.Result r) throws JsonProcessingException {
         StringBuilder h = HtmlPage.start("ftlab report: " + runDir.toAbsolutePath().normalize().getFileName(), true);
         meta(h, r);
+        calibration(h, runDir, r);
         boolean faultRun = r.failover() != null && r.failover().hasFaults();
         long configurations = configurations(r);
         StatefulTierRecord tier = statefulTier(runDir, h);
@@ -91,6 +96,43 @@ final class HtmlReport {
             h.append("</ul></div>\n");
         }
         h.append("<pre id=\"report-errors\" class=\"errors\" hidden></pre>\n");
+    }
+
+    /**
+     * What ftlab's own client added on the machine that ran it, per door of the run, as the calibration bench last
+     * measured it there before the run ({@link ClientCalibration}); or that it was not calibrated.
+     */
+    private static void calibration(StringBuilder h, Path runDir, RunAnalysis.Result r) {
+        ClientCalibration c;
+        try {
+            c = ClientCalibration.readFrom(runDir);
+        } catch (IOException e) {
+            h.append("<div class=\"warn\">").append(esc(e.getMessage())).append("</div>\n");
+            return;
+        }
+        h.append("<p class=\"meta\" id=\"calibration\"><b>The instrument's own cost.</b> ");
+        if (c == null) {
+            h.append("Not calibrated on the machine that ran it: <code>scripts/ftlab bench --suites calibration</code> "
+                    + "measures what ftlab's own client adds to these latencies, and every run started after it says "
+                    + "so here.</p>\n");
+            return;
+        }
+        h.append(esc(String.format(Locale.ROOT, "On %s (calibrated %s, %.0f requests/s, %d round%s), ftlab's own "
+                + "client added to what it measured: ", c.host(), c.measuredAt(), c.ratePerS(), c.rounds(),
+                c.rounds() == 1 ? "" : "s")));
+        List<String> doors = new ArrayList<>();
+        List<String> platforms = Arrays.stream(r.platform().split(",")).map(String::strip).toList();
+        Set<String> known = Arrays.stream(Platform.values()).map(Platform::wireName).collect(Collectors.toSet());
+        if (platforms.stream().noneMatch(known::contains)) {
+            // a run whose door is not known (no manifest): every door calibrated
+            platforms = c.doors().stream().map(ClientCalibration.Door::platform).distinct().toList();
+        }
+        for (String platform : platforms) {
+            List<String> added = c.describe(platform.strip());
+            doors.add("<b>" + esc(platform.strip()) + "</b> " + (added.isEmpty() ? "not calibrated"
+                    : esc(String.join("; ", added))));
+        }
+        h.append(String.join(" — ", doors)).append(" (docs/performance.md, \"Calibration\").</p>\n");
     }
 
     /** The run's stateful tier record, or null (none, or unreadable: then a warning on the page). */

@@ -4,13 +4,15 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import org.ftlab.harness.probe.ClientCalibration;
 import org.ftlab.harness.probe.DatabaseWorkRecord;
 import org.ftlab.harness.probe.StatefulTierRecord;
 import org.ftlab.os.AtomicFiles;
 
 /**
  * The report files of an analysed run, in {@code report/}: {@code histograms/<block>.hlog}, {@code summary.csv},
- * {@code summary.json} (with the stateful tier's and the database's sections when the run recorded them) and
+ * {@code summary.json} (with the stateful tier's and the database's sections when the run recorded them, and the
+ * client's calibration when the machine had one) and
  * {@code index.html}, each written atomically.
  */
 final class ReportFiles {
@@ -31,6 +33,10 @@ final class ReportFiles {
         DatabaseWorkRecord db = DatabaseWorkRecord.readFrom(runDir);
         if (db != null) {
             summary.set("database", DatabaseWorkSection.json(db));
+        }
+        if (ClientCalibration.readFrom(runDir) != null) { // read to check it; kept as written (snake_case)
+            summary.set("client_calibration", SummaryJson.JSON.readTree(runDir.resolve(ClientCalibration.FILE)
+                    .toFile()));
         }
         AtomicFiles.write(report.resolve("summary.json"), SummaryJson.JSON.writeValueAsString(summary));
         AtomicFiles.write(report.resolve("index.html"), HtmlReport.render(runDir, result));

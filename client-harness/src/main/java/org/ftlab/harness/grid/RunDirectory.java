@@ -5,7 +5,6 @@ import com.sun.management.OperatingSystemMXBean;
 import java.io.IOException;
 import java.io.InputStream;
 import java.lang.management.ManagementFactory;
-import java.net.InetAddress;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -23,6 +22,7 @@ import org.ftlab.auction.api.ReplySize;
 import org.ftlab.harness.failover.PluginStrategies;
 import org.ftlab.harness.failover.Strategies;
 import org.ftlab.harness.history.History;
+import org.ftlab.harness.probe.ClientCalibration;
 import org.ftlab.harness.probe.FaultRecord;
 import org.ftlab.harness.probe.FaultsCsv;
 import org.ftlab.harness.probe.Manifest;
@@ -131,13 +131,15 @@ public final class RunDirectory {
         Manifest m = new Manifest(Manifest.FORMAT_VERSION, "running", plan.profile(), workload, grid,
                 strategyName(strategy), settings, f, replicas, spares, database, versions(),
                 System.getProperty("java.vm.name") + " " + System.getProperty("java.runtime.version"),
-                new Manifest.Host(hostName(), System.getProperty("os.name") + " " + System.getProperty("os.version")
+                new Manifest.Host(Manifest.Host.localName(), System.getProperty("os.name") + " " + System.getProperty("os.version")
                         + " " + System.getProperty("os.arch"), Runtime.getRuntime().availableProcessors(),
                         totalMemory()), gitRevision(home), now, null, List.of(), List.of(),
                 List.of(new Manifest.Segment(now, null, null)), List.of(), List.of(), null, null, platform,
                 workloadParameters, History.FORMAT);
         RunDirectory run = new RunDirectory(dir, m);
         run.saveManifest();
+        // what ftlab's own client adds on this machine, as the calibration bench last measured it: the report says so
+        ClientCalibration.copyInto(ClientCalibration.cacheDir(), dir);
         return run;
     }
 
@@ -409,14 +411,6 @@ public final class RunDirectory {
         p.stringPropertyNames().stream().sorted().forEach(k -> v.put(k, p.getProperty(k)));
         v.put("java", System.getProperty("java.version"));
         return v;
-    }
-
-    private static String hostName() {
-        try {
-            return InetAddress.getLocalHost().getHostName();
-        } catch (IOException e) {
-            return "unknown";
-        }
     }
 
     private static long totalMemory() {

@@ -8,6 +8,7 @@ import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.annotation.JsonNaming;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.io.IOException;
+import java.net.InetAddress;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -108,6 +109,14 @@ public record Manifest(int formatVersion, String status, String profile, String 
 
     @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
     public record Host(String name, String os, int cpus, long memoryBytes) {
+        /** This machine's name, as runs and calibrations record it ("unknown" where it has none). */
+        public static String localName() {
+            try {
+                return InetAddress.getLocalHost().getHostName();
+            } catch (IOException e) {
+                return "unknown";
+            }
+        }
     }
 
     /**

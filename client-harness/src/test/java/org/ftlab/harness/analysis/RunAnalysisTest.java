@@ -14,6 +14,7 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import org.ftlab.harness.attribution.Attribution;
+import org.ftlab.harness.probe.ClientCalibration;
 import org.ftlab.harness.probe.ProbeTable;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -32,6 +33,31 @@ class RunAnalysisTest {
         Files.createDirectories(dir.resolve("probes"));
         Files.writeString(dir.resolve("probes/" + config + ".csv"),
                 ProbeTable.HEADER_V1 + "\n" + String.join("\n", rows) + "\n");
+    }
+
+    @Test
+    void theReportStatesWhatFtlabsClientAddedOnTheMachineThatRanItOrThatItWasNotCalibrated(@TempDir Path dir)
+            throws Exception {
+        Path calibrated = dir.resolve("calibrated");
+        Path plain = dir.resolve("plain");
+        for (Path run : List.of(calibrated, plain)) {
+            write(run, "c01-t00-rorig", List.of(row("a", 1, "postAuction", 0, 1000, "ok"),
+                    row("a", 2, "postAuction", 2000, 3000, "ok")));
+        }
+        new ClientCalibration("2026-11-27T22:00:00Z", "lab-host", 200, 3, List.of(new ClientCalibration.Door("ejb",
+                "bare-ejb", false, -4, -860, 1200, 0.99, 0.82))).writeTo(calibrated);
+        RunAnalysis.write(calibrated, RunAnalysis.analyze(calibrated));
+        RunAnalysis.write(plain, RunAnalysis.analyze(plain));
+
+        String page = Files.readString(calibrated.resolve("report/index.html"));
+        assertTrue(page.contains("The instrument's own cost") && page.contains("lab-host")
+                && page.contains("-0.004 ms at the median and -0.860 ms at p99"), "stated beside the latencies");
+        assertEquals(-860, new ObjectMapper().readTree(calibrated.resolve("report/summary.json").toFile())
+                .path("client_calibration").path("doors").get(0).path("p99_added_us").asDouble(), 1e-9);
+        String other = Files.readString(plain.resolve("report/index.html"));
+        assertTrue(other.contains("Not calibrated on the machine that ran it"), "and its absence");
+        assertTrue(new ObjectMapper().readTree(plain.resolve("report/summary.json").toFile())
+                .path("client_calibration").isMissingNode());
     }
 
     @Test

@@ -13,9 +13,12 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.TreeSet;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
 import org.ftlab.harness.bench.calibration.LeanClients;
 import org.ftlab.harness.cli.FtlabCommand;
+import org.ftlab.harness.probe.ClientCalibration;
 import org.ftlab.harness.probe.Manifest;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -143,6 +146,12 @@ class BenchIT {
         assertTrue(calibration.path("clients").path("vegeta").asText().contains("v12.13.0"),
                 calibration.path("clients").toString());
         assertEquals("complete", Manifest.readAny(out.resolve("calibration")).status(), "ftlab's grid run");
+        // kept as the machine's calibration (the tests' cache), door by door, for every run started after it
+        ClientCalibration kept = ClientCalibration.readFrom(ClientCalibration.cacheDir());
+        assertEquals(added.keySet(), kept.doors().stream().map(d -> d.platform() + " " + d.reference())
+                .collect(Collectors.toCollection(TreeSet::new)));
+        assertEquals(added.get("ejb bare-ejb").path("p99_us").asDouble(), kept.doors().stream()
+                .filter(d -> d.reference().equals("bare-ejb")).findFirst().orElseThrow().p99AddedUs(), 1e-6);
         assertTrue(Files.readString(out.resolve("bench.txt")).contains("ftlab over"), "the table");
     }
 

@@ -25,8 +25,11 @@ import org.ftlab.os.jfr.DatabaseMetadataLockWait;
  * had waited when first seen (so its start is known to the µs, its end to within a period). The event names the
  * waiting session by its connection id, which the replicas' probes record per request ({@code db_connection}): the
  * join is exact. <b>Metadata locks</b> (the backup lock a backup's {@code BLOCK_COMMIT} stage holds, the global read
- * lock, a table's during DDL): in the same sample it reads the process list's sessions in a {@code Waiting for …}
+ * lock, a table's during DDL): each sample first reads the process list's sessions in a {@code Waiting for …}
  * state, and keeps one {@link DatabaseMetadataLockWait} per wait the same way (its time in that state gives its start).
+ * The same query says whether any statement has run for a period or more; only then is InnoDB's count asked (a
+ * row-lock wait is a statement that runs long), so that a quiet sample costs one query, as before metadata locks were
+ * sampled. A row-lock wait is then seen within two periods of its start, which InnoDB still gives to the µs.
  * Needs the PROCESS privilege (the embedded database's user has it). Mechanism only; what a wait explains is the
  * analysis's rule.
  */
@@ -52,13 +55,21 @@ public final class LockWaitRecorder implements AutoCloseable {
     }
 
     /**
-     * The sessions of the process list that wait for a metadata lock: those running a statement ({@code Query}) in a
-     * state {@code Waiting for …} ({@code backup lock}, {@code global read lock}, {@code commit lock},
-     * {@code table metadata lock}, {@code table flush}, …). A row-lock wait has no such state; a replica's own
-     * sessions between statements are {@code Sleep}.
+     * The sessions of the process list that may wait for a lock: those running a statement ({@code Query}) in a state
+     * {@code Waiting for …} (a metadata lock: {@code backup lock}, {@code global read lock}, {@code commit lock},
+     * {@code table metadata lock}, {@code table flush}, …), and those that have run one for a sampling period or more
+     * in any other state (a row-lock wait shows no state of its own: {@code Updating}, {@code Sending data}). A
+     * replica's sessions between statements are {@code Sleep}.
      */
-    static final String METADATA_WAITS = "SELECT ID, TIME_MS, STATE, LEFT(INFO, " + STATEMENT_CHARS + ") "
-            + "FROM information_schema.PROCESSLIST WHERE COMMAND = 'Query' AND STATE LIKE 'Waiting for %'";
+    static final String SESSIONS = "SELECT ID, TIME_MS, STATE, LEFT(INFO, " + STATEMENT_CHARS + ") "
+            + "FROM information_schema.PROCESSLIST WHERE COMMAND = 'Query' AND (STATE LIKE 'Waiting for %' "
+            + "OR TIME_MS >= " + PERIOD_MILLIS + ")";
+
+    /** One sample of the process list: the metadata-lock waits, and whether another statement has run long. */
+    record Sessions(Map<Long, MetadataWaiting> metadataWaits, boolean longStatement) {
+        /** What a server whose process list cannot say gives: no metadata waits; ask InnoDB every time. */
+        static final Sessions UNKNOWN = new Sessions(Map.of(), true);
+    }
 
     /**
      * The transactions of an InnoDB status text that wait for a lock, by the connection (thread id) of their
@@ -110,8 +121,9 @@ public final class LockWaitRecorder implements AutoCloseable {
         while (!thread.stopped()) {
             try (Connection c = endpoint.connect(); Statement s = c.createStatement()) {
                 while (!thread.stopped()) {
+                    Sessions sessions = metadataSampled ? sessions(s) : Sessions.UNKNOWN;
                     Map<Long, Waiting> now = Map.of();
-                    if (currentWaits(s) > 0) {
+                    if (sessions.longStatement() && currentWaits(s) > 0) {
                         try (ResultSet r = s.executeQuery("SHOW ENGINE INNODB STATUS")) {
                             now = r.next() ? waiting(r.getString("Status")) : Map.of();
                         }
@@ -132,7 +144,7 @@ public final class LockWaitRecorder implements AutoCloseable {
                         e.getValue().commit(); // ends now: the first sample without it
                         return true;
                     });
-                    Map<Long, MetadataWaiting> metadata = metadataSampled ? metadataWaits(s) : Map.of();
+                    Map<Long, MetadataWaiting> metadata = sessions.metadataWaits();
                     metadata.values().forEach(w -> openMetadata.computeIfAbsent(w.connection(), id -> {
                         DatabaseMetadataLockWait e = new DatabaseMetadataLockWait();
                         e.begin();
@@ -171,17 +183,24 @@ public final class LockWaitRecorder implements AutoCloseable {
     }
 
     /**
-     * The sessions that wait for a metadata lock now, by connection; none, and never asked again, on a server whose
-     * process list has no {@code TIME_MS} (MySQL's: MariaDB's only).
+     * The process list now: its sessions that wait for a metadata lock, by connection, and whether another statement
+     * has run for a period or more; {@link Sessions#UNKNOWN}, and never asked again, on a server whose process list
+     * has no {@code TIME_MS} (MySQL's: MariaDB's only).
      */
-    private Map<Long, MetadataWaiting> metadataWaits(Statement s) throws SQLException {
-        Map<Long, MetadataWaiting> out = new HashMap<>();
-        try (ResultSet r = s.executeQuery(METADATA_WAITS)) {
+    private Sessions sessions(Statement s) throws SQLException {
+        Map<Long, MetadataWaiting> waits = new HashMap<>();
+        boolean longStatement = false;
+        try (ResultSet r = s.executeQuery(SESSIONS)) {
             while (r.next()) {
+                String state = r.getString(3);
+                if (state == null || !state.startsWith("Waiting for ")) {
+                    longStatement = true;
+                    continue;
+                }
                 long connection = r.getLong(1);
                 String statement = r.getString(4);
-                out.put(connection, new MetadataWaiting(connection, r.getString(3),
-                        statement == null ? "" : statement.strip(), Math.round(r.getDouble(2) * 1000)));
+                waits.put(connection, new MetadataWaiting(connection, state, statement == null ? ""
+                        : statement.strip(), Math.round(r.getDouble(2) * 1000)));
             }
         } catch (SQLException e) {
             if (e.getErrorCode() != ER_BAD_FIELD) {
@@ -190,8 +209,9 @@ public final class LockWaitRecorder implements AutoCloseable {
             metadataSampled = false;
             LOG.warning("database metadata-lock waits not recorded: this server's process list has no TIME_MS "
                     + "(MariaDB's has)");
+            return Sessions.UNKNOWN;
         }
-        return out;
+        return new Sessions(waits, longStatement);
     }
 
     /**

@@ -24,6 +24,7 @@ import org.ftlab.harness.grid.RunDirectory;
 import org.ftlab.harness.lab.Home;
 import org.ftlab.harness.lab.LabFile;
 import org.ftlab.harness.lab.ManagedLab;
+import org.ftlab.harness.probe.ClientCalibration;
 import org.ftlab.harness.probe.ProbeFile;
 import org.ftlab.harness.probe.RunSettings;
 import org.ftlab.rm.api.Platform;
@@ -79,6 +80,18 @@ public final class CalibrationBench {
     /** The bench's result: its rows, what ftlab adds over each lean client, and the clients as they ran. */
     public record Result(Settings settings, List<Row> rows, List<Added> added, Map<String, String> clients,
             List<String> notes) {
+        /**
+         * Keeps what ftlab's client added as this machine's calibration ({@link ClientCalibration}, in the user's
+         * cache): every grid run started after it copies it, and its report states it. Returns the file written.
+         */
+        public Path keep() throws IOException {
+            ClientCalibration c = ClientCalibration.measuredNow(settings.ratePerS(), settings.rounds(), added.stream()
+                    .map(a -> new ClientCalibration.Door(a.platform(), a.reference(), a.external(), a.p50Us(),
+                            a.p99Us(), a.maxUs(), a.p50Ratio(), a.p99Ratio())).toList());
+            Path dir = ClientCalibration.cacheDir();
+            c.writeTo(dir);
+            return dir.resolve(ClientCalibration.FILE);
+        }
     }
 
     private final ManagedLab lab;

@@ -63,6 +63,8 @@ public final class CalibrationSuite implements Suite {
         BenchReport report = run.report();
         report.put("calibration", result);
         table(report.table(), result);
+        // the machine's latest: every grid run started after it copies it and its report states it
+        report.table().append("  kept for this machine's runs: ").append(result.keep()).append('\n');
     }
 
     static void table(StringBuilder t, CalibrationBench.Result r) {
