@@ -108,9 +108,7 @@ public final class JfrStalls {
                                     + e.getString(DatabaseLockWait.TRANSACTION) + ")",
                             e.getLong(DatabaseLockWait.CONNECTION)));
                     case DatabaseMetadataLockWait.NAME -> lockWaits.add(new Stall(Attribution.DATABASE,
-                            Stall.Cause.METADATA_LOCK_WAIT, us(e.getStartTime())
-                                    - e.getDuration(DatabaseMetadataLockWait.WAITED_BEFORE).toNanos() / 1000,
-                            us(e.getEndTime()), "connection " + e.getLong(DatabaseMetadataLockWait.CONNECTION)
+                            Stall.Cause.METADATA_LOCK_WAIT, us(e.getStartTime()), us(e.getEndTime()), "connection " + e.getLong(DatabaseMetadataLockWait.CONNECTION)
                                     + " " + lowerFirst(e.getString(DatabaseMetadataLockWait.STATE)) + " ("
                                     + e.getString(DatabaseMetadataLockWait.STATEMENT) + ")",
                             e.getLong(DatabaseMetadataLockWait.CONNECTION)));

@@ -6,15 +6,14 @@ import jdk.jfr.Event;
 import jdk.jfr.Label;
 import jdk.jfr.Name;
 import jdk.jfr.StackTrace;
-import jdk.jfr.Timespan;
 
 /**
  * A database session's wait for a lock on something larger than a row — a metadata lock in MariaDB's and MySQL's words:
  * the backup lock a backup's {@code BLOCK_COMMIT} stage holds (every commit waits), the global read lock of
  * {@code FLUSH TABLES WITH READ LOCK}, a table's metadata lock during DDL — as the Replication Manager sampled it from
- * the server's process list into its flight recording (from the first sample that saw it to the first that did not,
- * and how long the session had been in that state before). The analysis joins it to the request whose transaction ran
- * on {@link #connection}. One type for both sides: the manager writes it, {@code analyze} reads it by {@link #NAME}.
+ * the server's process list into its flight recording, from the first sample that saw it to the first that did not
+ * (each end known to within the sampling period). The analysis joins it to the request whose transaction ran on
+ * {@link #connection}. One type for both sides: the manager writes it, {@code analyze} reads it by {@link #NAME}.
  */
 @Name(DatabaseMetadataLockWait.NAME)
 @Label("Database Metadata Lock Wait")
@@ -26,8 +25,6 @@ public final class DatabaseMetadataLockWait extends Event {
     public static final String NAME = "ftlab.DatabaseMetadataLockWait";
     /** The field that holds {@link #connection}. */
     public static final String CONNECTION = "connection";
-    /** The field that holds {@link #waitedBeforeMicros}. */
-    public static final String WAITED_BEFORE = "waitedBeforeMicros";
     /** The field that holds {@link #state}. */
     public static final String STATE = "state";
     /** The field that holds {@link #statement}. */
@@ -36,14 +33,6 @@ public final class DatabaseMetadataLockWait extends Event {
     /** The waiting session's connection id (the database's process list ID, the probes' {@code db_connection}). */
     @Label("Connection")
     public long connection;
-
-    /**
-     * How long the session had been waiting when the wait was first seen, µs (the process list's time in the
-     * current state): the wait began that long before the event's start.
-     */
-    @Label("Waited Before First Seen")
-    @Timespan(Timespan.MICROSECONDS)
-    public long waitedBeforeMicros;
 
     /** What the session waited for, as the process list says it: {@code Waiting for backup lock}. */
     @Label("State")

@@ -4,8 +4,11 @@ import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
+import java.util.function.Function;
 import java.util.logging.Logger;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -25,11 +28,11 @@ import org.ftlab.os.jfr.DatabaseMetadataLockWait;
  * had waited when first seen (so its start is known to the µs, its end to within a period). The event names the
  * waiting session by its connection id, which the replicas' probes record per request ({@code db_connection}): the
  * join is exact. <b>Metadata locks</b> (the backup lock a backup's {@code BLOCK_COMMIT} stage holds, the global read
- * lock, a table's during DDL): each sample first reads the process list's sessions in a {@code Waiting for …}
- * state, and keeps one {@link DatabaseMetadataLockWait} per wait the same way (its time in that state gives its start).
- * The same query says whether any statement has run for a period or more; only then is InnoDB's count asked (a
- * row-lock wait is a statement that runs long), so that a quiet sample costs one query, as before metadata locks were
- * sampled. A row-lock wait is then seen within two periods of its start, which InnoDB still gives to the µs.
+ * lock, a table's during DDL): each sample first reads the process list ({@code SHOW PROCESSLIST}: a third of the
+ * server's CPU of the status counter's query, measured) and keeps one {@link DatabaseMetadataLockWait} per session in
+ * a {@code Waiting for …} state the same way, from the first sample that saw it (its start and end are known to within
+ * a period). InnoDB's count is asked only when another session is running a statement (a row-lock wait is one), so
+ * that a sample of an idle database costs the one cheap query.
  * Needs the PROCESS privilege (the embedded database's user has it). Mechanism only; what a wait explains is the
  * analysis's rule.
  */
@@ -51,24 +54,40 @@ public final class LockWaitRecorder implements AutoCloseable {
     }
 
     /** A session waiting for a metadata lock, as one sample saw it: its state and statement, as the process list says. */
-    record MetadataWaiting(long connection, String state, String statement, long waitedMicros) {
+    record MetadataWaiting(long connection, String state, String statement) {
+    }
+
+    /** One session of the process list ({@code SHOW PROCESSLIST}'s {@code Id}, {@code Command}, {@code State}, {@code Info}). */
+    record Session(long id, String command, String state, String info) {
+    }
+
+    /** One sample of the process list: the metadata-lock waits, and whether another session runs a statement. */
+    record Sessions(Map<Long, MetadataWaiting> metadataWaits, boolean statementRunning) {
     }
 
     /**
-     * The sessions of the process list that may wait for a lock: those running a statement ({@code Query}) in a state
-     * {@code Waiting for …} (a metadata lock: {@code backup lock}, {@code global read lock}, {@code commit lock},
-     * {@code table metadata lock}, {@code table flush}, …), and those that have run one for a sampling period or more
-     * in any other state (a row-lock wait shows no state of its own: {@code Updating}, {@code Sending data}). A
-     * replica's sessions between statements are {@code Sleep}.
+     * What the process list says, but for the sampler's own session {@code self}: the sessions running a statement
+     * ({@code Query}) in a state {@code Waiting for …} (a metadata lock: {@code backup lock}, {@code global read lock},
+     * {@code commit lock}, {@code table metadata lock}, {@code table flush}, …), and whether any other runs one (a
+     * row-lock wait has no state of its own: {@code Updating}, {@code Sending data}). Sessions between statements
+     * are {@code Sleep}.
      */
-    static final String SESSIONS = "SELECT ID, TIME_MS, STATE, LEFT(INFO, " + STATEMENT_CHARS + ") "
-            + "FROM information_schema.PROCESSLIST WHERE COMMAND = 'Query' AND (STATE LIKE 'Waiting for %' "
-            + "OR TIME_MS >= " + PERIOD_MILLIS + ")";
-
-    /** One sample of the process list: the metadata-lock waits, and whether another statement has run long. */
-    record Sessions(Map<Long, MetadataWaiting> metadataWaits, boolean longStatement) {
-        /** What a server whose process list cannot say gives: no metadata waits; ask InnoDB every time. */
-        static final Sessions UNKNOWN = new Sessions(Map.of(), true);
+    static Sessions sessions(List<Session> list, long self) {
+        Map<Long, MetadataWaiting> waits = new HashMap<>();
+        boolean running = false;
+        for (Session x : list) {
+            if (x.id() == self || !"Query".equals(x.command())) {
+                continue;
+            }
+            if (x.state() != null && x.state().startsWith("Waiting for ")) {
+                String statement = x.info() == null ? "" : x.info().strip();
+                waits.put(x.id(), new MetadataWaiting(x.id(), x.state(), statement.length() > STATEMENT_CHARS
+                        ? statement.substring(0, STATEMENT_CHARS) : statement));
+            } else {
+                running = true;
+            }
+        }
+        return new Sessions(waits, running);
     }
 
     /**
@@ -95,13 +114,8 @@ public final class LockWaitRecorder implements AutoCloseable {
         return out;
     }
 
-    /** MySQL/MariaDB: an unknown column. */
-    private static final int ER_BAD_FIELD = 1054;
-
     private final DatabaseEndpoint endpoint;
     private final SamplerThread thread;
-    /** Whether the server's process list can say how long a session has waited (MariaDB's can). */
-    private volatile boolean metadataSampled = true;
 
     private LockWaitRecorder(DatabaseEndpoint endpoint) {
         this.endpoint = endpoint;
@@ -120,46 +134,30 @@ public final class LockWaitRecorder implements AutoCloseable {
         Map<Long, DatabaseMetadataLockWait> openMetadata = new HashMap<>();
         while (!thread.stopped()) {
             try (Connection c = endpoint.connect(); Statement s = c.createStatement()) {
+                long self = connectionId(s);
                 while (!thread.stopped()) {
-                    Sessions sessions = metadataSampled ? sessions(s) : Sessions.UNKNOWN;
+                    Sessions sessions = sessions(processList(s), self);
                     Map<Long, Waiting> now = Map.of();
-                    if (sessions.longStatement() && currentWaits(s) > 0) {
+                    if (sessions.statementRunning() && currentWaits(s) > 0) {
                         try (ResultSet r = s.executeQuery("SHOW ENGINE INNODB STATUS")) {
                             now = r.next() ? waiting(r.getString("Status")) : Map.of();
                         }
                     }
-                    Map<Long, Waiting> seen = now;
-                    seen.values().forEach(w -> open.computeIfAbsent(w.connection(), id -> {
+                    follow(open, now, w -> {
                         DatabaseLockWait e = new DatabaseLockWait();
                         e.begin();
-                        e.connection = id;
+                        e.connection = w.connection();
                         e.transaction = w.transaction();
                         e.waitedBeforeMicros = w.waitedMicros();
                         return e;
-                    }));
-                    open.entrySet().removeIf(e -> {
-                        if (seen.containsKey(e.getKey())) {
-                            return false;
-                        }
-                        e.getValue().commit(); // ends now: the first sample without it
-                        return true;
                     });
-                    Map<Long, MetadataWaiting> metadata = sessions.metadataWaits();
-                    metadata.values().forEach(w -> openMetadata.computeIfAbsent(w.connection(), id -> {
+                    follow(openMetadata, sessions.metadataWaits(), w -> {
                         DatabaseMetadataLockWait e = new DatabaseMetadataLockWait();
                         e.begin();
-                        e.connection = id;
+                        e.connection = w.connection();
                         e.state = w.state();
                         e.statement = w.statement();
-                        e.waitedBeforeMicros = w.waitedMicros();
                         return e;
-                    }));
-                    openMetadata.entrySet().removeIf(e -> {
-                        if (metadata.containsKey(e.getKey())) {
-                            return false;
-                        }
-                        e.getValue().commit();
-                        return true;
                     });
                     Thread.sleep(PERIOD_MILLIS);
                 }
@@ -183,35 +181,36 @@ public final class LockWaitRecorder implements AutoCloseable {
     }
 
     /**
-     * The process list now: its sessions that wait for a metadata lock, by connection, and whether another statement
-     * has run for a period or more; {@link Sessions#UNKNOWN}, and never asked again, on a server whose process list
-     * has no {@code TIME_MS} (MySQL's: MariaDB's only).
+     * One event per wait, by connection: begun ({@code begin}) at the first sample that sees it, committed at the first
+     * that does not (it ends then).
      */
-    private Sessions sessions(Statement s) throws SQLException {
-        Map<Long, MetadataWaiting> waits = new HashMap<>();
-        boolean longStatement = false;
-        try (ResultSet r = s.executeQuery(SESSIONS)) {
+    private static <W, E extends Event> void follow(Map<Long, E> open, Map<Long, W> seen, Function<W, E> begin) {
+        seen.forEach((connection, w) -> open.computeIfAbsent(connection, id -> begin.apply(w)));
+        open.entrySet().removeIf(e -> {
+            if (seen.containsKey(e.getKey())) {
+                return false;
+            }
+            e.getValue().commit();
+            return true;
+        });
+    }
+
+    /** The process list now ({@code SHOW PROCESSLIST}, which every MySQL and MariaDB has). */
+    private static List<Session> processList(Statement s) throws SQLException {
+        List<Session> out = new ArrayList<>();
+        try (ResultSet r = s.executeQuery("SHOW PROCESSLIST")) {
             while (r.next()) {
-                String state = r.getString(3);
-                if (state == null || !state.startsWith("Waiting for ")) {
-                    longStatement = true;
-                    continue;
-                }
-                long connection = r.getLong(1);
-                String statement = r.getString(4);
-                waits.put(connection, new MetadataWaiting(connection, state, statement == null ? ""
-                        : statement.strip(), Math.round(r.getDouble(2) * 1000)));
+                out.add(new Session(r.getLong("Id"), r.getString("Command"), r.getString("State"),
+                        r.getString("Info")));
             }
-        } catch (SQLException e) {
-            if (e.getErrorCode() != ER_BAD_FIELD) {
-                throw e;
-            }
-            metadataSampled = false;
-            LOG.warning("database metadata-lock waits not recorded: this server's process list has no TIME_MS "
-                    + "(MariaDB's has)");
-            return Sessions.UNKNOWN;
         }
-        return new Sessions(waits, longStatement);
+        return out;
+    }
+
+    private static long connectionId(Statement s) throws SQLException {
+        try (ResultSet r = s.executeQuery("SELECT CONNECTION_ID()")) {
+            return r.next() ? r.getLong(1) : -1;
+        }
     }
 
     /**

@@ -1,9 +1,12 @@
 package org.ftlab.rm.db;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
@@ -42,5 +45,25 @@ class LockWaitRecorderTest {
         assertEquals(Map.of(12L, new LockWaitRecorder.Waiting(12, "2077", 7_000_000)),
                 LockWaitRecorder.waiting(mysql));
         assertEquals(Map.of(), LockWaitRecorder.waiting("TRANSACTIONS\n---TRANSACTION 5, not started\n"));
+    }
+
+    @Test
+    void theProcessListGivesEachSessionWaitingForAMetadataLockAndWhetherAnotherRunsAStatement() {
+        List<LockWaitRecorder.Session> list = List.of(
+                new LockWaitRecorder.Session(3, "Daemon", "InnoDB purge coordinator", null),
+                new LockWaitRecorder.Session(9, "Query", "Waiting for backup lock", "COMMIT"),
+                new LockWaitRecorder.Session(11, "Sleep", "", null),
+                new LockWaitRecorder.Session(12, "Query", "Waiting for table metadata lock", "x".repeat(200)),
+                new LockWaitRecorder.Session(20, "Query", "starting", "SHOW PROCESSLIST"));
+        LockWaitRecorder.Sessions seen = LockWaitRecorder.sessions(list, 20);
+        assertEquals(Map.of(9L, new LockWaitRecorder.MetadataWaiting(9, "Waiting for backup lock", "COMMIT"),
+                12L, new LockWaitRecorder.MetadataWaiting(12, "Waiting for table metadata lock", "x".repeat(80))),
+                seen.metadataWaits(), "the statement cut to 80 characters");
+        assertFalse(seen.statementRunning(), "the sampler's own statement and the waiting ones aside, none runs");
+
+        List<LockWaitRecorder.Session> busy = List.of(new LockWaitRecorder.Session(14, "Query", "Updating",
+                "update auction set …"), new LockWaitRecorder.Session(20, "Query", "starting", "SHOW PROCESSLIST"));
+        assertTrue(LockWaitRecorder.sessions(busy, 20).statementRunning(), "a row-lock wait may be among them");
+        assertEquals(Map.of(), LockWaitRecorder.sessions(busy, 20).metadataWaits());
     }
 }
