@@ -400,8 +400,8 @@ public final class Attribution {
         boolean named = best != null && excess > 0 && bestUs >= MIN_SHARE_OF_EXCESS * excess;
         // no stall and no wait for a CPU accounts for it: where the HTTP door says when the request arrived, the waits
         // on its way in, measured per request, say where it waited
+        Map<String, Long> spans = spans(pf, i);
         if (!named && excess > 0 && served != null && pf.hasServerProbes(i) && pf.serverArriveUs[i] != ProbeFile.NONE) {
-            Map<String, Long> spans = spans(pf, i);
             long pool = spans.getOrDefault(POOL_WAIT, 0L);
             long socket = spans.getOrDefault(REQUEST_LEG, 0L);
             long wait = Math.max(pool, socket);
@@ -423,7 +423,7 @@ public final class Attribution {
         }
         return new Outlier(pf.block, pf.clientIds.get(pf.client[i]), pf.seq[i], pf.methods.get(pf.method[i]),
                 pf.sendUs[i], latency, excess, blockMax, named ? best : UNEXPLAINED, bestUs,
-                latency == 0 ? 0 : bestUs / (double) latency, span(pf, i), evidence, spans(pf, i));
+                latency == 0 ? 0 : bestUs / (double) latency, longest(spans), evidence, spans);
     }
 
     /** A collection in a JVM that did not serve the request, and the request's CPU waits credited to it. */
@@ -483,7 +483,12 @@ public final class Attribution {
      * {@code reply-leg} (the bean back to the client). The legs compare a client's clock with a replica's: meaningful on one host.
      */
     static String span(ProbeFile pf, int i) {
-        return spans(pf, i).entrySet().stream().max(Map.Entry.comparingByValue()).map(Map.Entry::getKey)
+        return longest(spans(pf, i));
+    }
+
+    /** The span that took the longest ("unknown" for none). */
+    private static String longest(Map<String, Long> spans) {
+        return spans.entrySet().stream().max(Map.Entry.comparingByValue()).map(Map.Entry::getKey)
                 .orElse("unknown");
     }
 

@@ -6,6 +6,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collections;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
@@ -276,7 +277,13 @@ public final class CalibrationBench {
     }
 
     private static double median(List<double[]> pairs, int column) {
-        double[] v = pairs.stream().mapToDouble(p -> p[column]).sorted().toArray();
+        return median(pairs.stream().mapToDouble(p -> p[column]).toArray());
+    }
+
+    /** The median of rounds' figures: the middle one, or the mean of the middle two. */
+    public static double median(double[] values) {
+        double[] v = values.clone();
+        Arrays.sort(v);
         int n = v.length;
         return n % 2 == 1 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
     }

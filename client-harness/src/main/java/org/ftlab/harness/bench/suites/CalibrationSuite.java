@@ -109,14 +109,12 @@ public final class CalibrationSuite implements Suite {
     }
 
     private static double median(List<CalibrationBench.Row> rows, int column) {
-        double[] v = rows.stream().mapToDouble(x -> switch (column) {
+        return CalibrationBench.median(rows.stream().mapToDouble(x -> switch (column) {
             case 0 -> x.latencies().p50Us();
             case 1 -> x.latencies().p99Us();
             case 2 -> x.latencies().maxUs();
             case 3 -> x.latencies().beanP50Us();
             default -> x.cpuUsPerRequest();
-        }).sorted().toArray();
-        int n = v.length;
-        return n % 2 == 1 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+        }).toArray());
     }
 }
