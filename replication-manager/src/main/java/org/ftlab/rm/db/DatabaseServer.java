@@ -1,5 +1,6 @@
 package org.ftlab.rm.db;
 
+import java.sql.SQLException;
 import java.util.OptionalLong;
 import org.ftlab.os.Placement;
 import org.ftlab.os.access.DatabaseEndpoint;
@@ -20,6 +21,11 @@ public interface DatabaseServer extends AutoCloseable {
     /** Where the server the lab started runs ({@link #pid()} is a process there). */
     default Placement placement() {
         return Placement.LOCAL;
+    }
+
+    /** The fence that ends a failed replica's sessions on this database. */
+    default SessionFence fence() throws SQLException {
+        return SessionFence.open(endpoint());
     }
 
     /** Stops the server if the lab started it; an external server is left alone. Never throws. */

@@ -13,6 +13,7 @@ import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
+import java.util.function.UnaryOperator;
 import java.util.stream.Stream;
 import org.ftlab.os.Placement;
 import org.ftlab.os.access.DatabaseEndpoint;
@@ -38,9 +39,13 @@ public final class SessionFence implements AutoCloseable {
     private final int databasePort;
     private Connection admin;
 
-    private SessionFence(DatabaseEndpoint endpoint) {
+    /** The ends the database sees for a replica's ends: the same, or a forwarder's. */
+    private final UnaryOperator<Set<ClientEnd>> seenByDatabase;
+
+    private SessionFence(DatabaseEndpoint endpoint, UnaryOperator<Set<ClientEnd>> seenByDatabase) {
         this.endpoint = endpoint;
         this.databasePort = portOf(endpoint.jdbcUrl());
+        this.seenByDatabase = seenByDatabase;
     }
 
     /**
@@ -48,7 +53,16 @@ public final class SessionFence implements AutoCloseable {
      * fencing happens during a fail-over, when a first connection (up to a second) would be too slow.
      */
     public static SessionFence open(DatabaseEndpoint endpoint) throws SQLException {
-        SessionFence fence = new SessionFence(endpoint);
+        return open(endpoint, UnaryOperator.identity());
+    }
+
+    /**
+     * As {@link #open(DatabaseEndpoint)} for a database the replicas reach through a forwarder ({@link WriterProxy}):
+     * {@code seenByDatabase} gives the ends the database sees for the replicas' ends.
+     */
+    static SessionFence open(DatabaseEndpoint endpoint, UnaryOperator<Set<ClientEnd>> seenByDatabase)
+            throws SQLException {
+        SessionFence fence = new SessionFence(endpoint, seenByDatabase);
         synchronized (fence) {
             fence.sessionsAt(Set.of()); // the process-list query, matching nothing
         }
@@ -120,7 +134,8 @@ public final class SessionFence implements AutoCloseable {
         return ends;
     }
 
-    private int endSessionsAt(Set<ClientEnd> ends) throws SQLException {
+    private int endSessionsAt(Set<ClientEnd> replicaEnds) throws SQLException {
+        Set<ClientEnd> ends = seenByDatabase.apply(replicaEnds);
         if (ends.isEmpty()) {
             return 0;
         }

@@ -1,0 +1,421 @@
+package org.ftlab.rm.db;
+
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Optional;
+import java.util.OptionalLong;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.stream.Stream;
+import org.ftlab.os.Placement;
+import org.ftlab.os.access.DatabaseEndpoint;
+import org.ftlab.rm.api.DatabaseNode;
+import org.ftlab.rm.api.DatabaseTier;
+
+/**
+ * A database tier of several MariaDB servers replicated by MariaDB's own binary-log replication — semi-synchronous
+ * ({@code semisync}) or not ({@code async}) — with the replicas' datasource reaching the writer through a
+ * {@link WriterProxy}. Mechanism only: it starts the servers, reads their positions, promotes, repoints and re-seeds
+ * one when told; when to do which is {@link DatabaseKeeper}'s decision.
+ *
+ * <p>The settings are the ones the field recommends (docs/running.md, "The database tier"): GTIDs in strict mode,
+ * row-based binary logs with {@code sync_binlog=1} and {@code innodb_flush_log_at_trx_commit=1}, every server logging
+ * what it replicates (so any replica can become the writer and feed the others), replicas read-only, and for
+ * {@code semisync} {@code rpl_semi_sync_master_wait_point=AFTER_SYNC}: the writer answers a commit only once a replica
+ * has the transaction in its relay log. Every server has both semi-sync sides on, so a promotion changes no setting.
+ * {@code async} is the same without semi-sync.
+ */
+public final class ReplicatedDatabase implements DatabaseServer {
+    /** The account the manager administers the servers with. */
+    static final String ADMIN_USER = "ftlab_admin";
+    /** The account replicas read the writer's binary log with. */
+    static final String REPLICATION_USER = "ftlab_repl";
+    /**
+     * How long the writer waits for a replica's acknowledgement before it answers anyway (MariaDB's default): then
+     * semi-sync is off until a replica catches up, which the manager records.
+     */
+    static final long SEMI_SYNC_TIMEOUT_MILLIS = 10_000;
+    private static final int CATCH_UP_SECONDS = 120;
+
+    private final DatabaseTier tier;
+    private final Path dir;
+    private final Placement placement;
+    private final String adminPassword;
+    private final String replicationPassword;
+    private final DatabaseEndpoint endpoint;
+    private final WriterProxy proxy;
+    private final List<Server> servers;
+
+    /** One server of the tier: its name and id for good, its process for as long as it runs. */
+    static final class Server {
+        final String name;
+        final int serverId;
+        volatile MariaDbProcess process;
+        volatile DatabaseNode.Role role;
+        /** Its position as last read ({@code gtid_binlog_pos} of a writer, received GTIDs of a replica). */
+        volatile String position = "";
+        /** How many times it was rebuilt: names its data directory. */
+        int generation;
+
+        Server(String name, int serverId) {
+            this.name = name;
+            this.serverId = serverId;
+        }
+
+        InetSocketAddress address() {
+            MariaDbProcess p = process;
+            return new InetSocketAddress(p.placement().address(), p.port());
+        }
+
+        long pid() {
+            MariaDbProcess p = process;
+            return p == null ? 0 : p.pid().orElse(0);
+        }
+
+        DatabaseNode status() {
+            return new DatabaseNode(name, role, role == DatabaseNode.Role.FAILED ? 0 : pid(), position);
+        }
+    }
+
+    private ReplicatedDatabase(DatabaseTier tier, Path dir, Placement placement, String adminPassword,
+            String replicationPassword, DatabaseEndpoint endpoint, WriterProxy proxy, List<Server> servers) {
+        this.tier = tier;
+        this.dir = dir;
+        this.placement = placement;
+        this.adminPassword = adminPassword;
+        this.replicationPassword = replicationPassword;
+        this.endpoint = endpoint;
+        this.proxy = proxy;
+        this.servers = servers;
+    }
+
+    /**
+     * Starts {@code tier.nodes()} servers with their data under {@code dir} ({@code db1/}, {@code db2/}, …): db1 the
+     * writer, with the database, its accounts and the schema; the others seeded as its replicas, each caught up before
+     * this returns; and the forwarder the replicas reach the writer through.
+     */
+    public static ReplicatedDatabase start(DatabaseTier tier, Path dir, Placement placement)
+            throws IOException, SQLException {
+        if (!tier.mode().binlogReplication()) {
+            throw new IllegalArgumentException("not a binary-log mode: " + tier.wireName());
+        }
+        List<Server> servers = new ArrayList<>();
+        for (int i = 1; i <= tier.nodes(); i++) {
+            servers.add(new Server("db" + i, i));
+        }
+        String appPassword = EmbeddedDatabase.randomPassword();
+        String adminPassword = EmbeddedDatabase.randomPassword();
+        String replicationPassword = EmbeddedDatabase.randomPassword();
+        WriterProxy proxy = null;
+        ReplicatedDatabase db = null;
+        ExecutorService starter = Executors.newFixedThreadPool(servers.size());
+        try {
+            // the servers' initialization and start take seconds each: all at once
+            List<Future<MariaDbProcess>> started = new ArrayList<>();
+            for (Server s : servers) {
+                started.add(starter.submit(() -> MariaDbProcess.start(dataDir(dir, s), placement,
+                        serverArgs(tier, s, s.serverId != 1))));
+            }
+            for (int i = 0; i < servers.size(); i++) {
+                servers.get(i).process = await(started.get(i));
+                servers.get(i).role = i == 0 ? DatabaseNode.Role.WRITER : DatabaseNode.Role.REJOINING;
+            }
+            Server writer = servers.get(0);
+            StringBuilder accounts = new StringBuilder();
+            for (String host : new String[] {"localhost", "127.0.0.1", "%"}) {
+                accounts.append("CREATE USER '").append(ADMIN_USER).append("'@'").append(host)
+                        .append("' IDENTIFIED BY '").append(adminPassword).append("';")
+                        .append("GRANT ALL PRIVILEGES ON *.* TO '").append(ADMIN_USER).append("'@'").append(host)
+                        .append("' WITH GRANT OPTION;")
+                        .append("CREATE USER '").append(REPLICATION_USER).append("'@'").append(host)
+                        .append("' IDENTIFIED BY '").append(replicationPassword).append("';")
+                        .append("GRANT REPLICATION SLAVE ON *.* TO '").append(REPLICATION_USER).append("'@'")
+                        .append(host).append("';");
+            }
+            DatabaseEndpoint direct = EmbeddedDatabase.createApplicationDatabase(writer.process.root(),
+                    placement.address(), writer.process.port(), appPassword, accounts.toString());
+            DatabaseSchema.apply(direct);
+            proxy = WriterProxy.start(placement.address(), writer.address());
+            DatabaseEndpoint endpoint = new DatabaseEndpoint("jdbc:mysql://" + proxy.address() + ":" + proxy.port()
+                    + "/" + EmbeddedDatabase.DATABASE_NAME, EmbeddedDatabase.USER, appPassword).withDefaultOptions();
+            db = new ReplicatedDatabase(tier, dir, placement, adminPassword, replicationPassword, endpoint, proxy,
+                    Collections.unmodifiableList(servers));
+            for (Server s : servers.subList(1, servers.size())) {
+                db.follow(s, writer);
+            }
+            return db;
+        } catch (IOException | SQLException | RuntimeException e) {
+            if (db != null) {
+                db.close();
+            } else {
+                if (proxy != null) {
+                    proxy.close();
+                }
+                servers.stream().filter(s -> s.process != null).forEach(s -> s.process.close());
+            }
+            throw e;
+        } finally {
+            starter.shutdownNow();
+        }
+    }
+
+    private static MariaDbProcess await(Future<MariaDbProcess> f) throws IOException {
+        try {
+            return f.get();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IOException("interrupted while the database servers started", e);
+        } catch (ExecutionException e) {
+            if (e.getCause() instanceof IOException io) {
+                throw io;
+            }
+            throw new IOException(e.getCause());
+        }
+    }
+
+    private static Path dataDir(Path dir, Server s) {
+        return dir.resolve(s.name).resolve(s.generation == 0 ? "data" : "data-" + s.generation);
+    }
+
+    /** The server options of {@code s}: binary logs and GTIDs for all; read-only for a replica; semi-sync's sides. */
+    static List<String> serverArgs(DatabaseTier tier, Server s, boolean replica) {
+        // a rebuilt server needs an id of its own: a replica skips the events that carry its own id
+        List<String> args = new ArrayList<>(List.of("--server-id=" + (s.serverId + 10 * s.generation), "--log-bin=" + s.name + "-bin",
+                "--relay-log=" + s.name + "-relay-bin", "--log-slave-updates=ON", "--binlog-format=ROW",
+                "--gtid-strict-mode=ON", "--sync-binlog=1", "--innodb-flush-log-at-trx-commit=1",
+                "--skip-slave-start", "--read-only=" + (replica ? "ON" : "OFF")));
+        if (tier.mode() == DatabaseTier.Mode.SEMISYNC) {
+            args.addAll(List.of("--rpl-semi-sync-master-enabled=ON", "--rpl-semi-sync-slave-enabled=ON",
+                    "--rpl-semi-sync-master-wait-point=AFTER_SYNC",
+                    "--rpl-semi-sync-master-timeout=" + SEMI_SYNC_TIMEOUT_MILLIS));
+        }
+        return args;
+    }
+
+    /**
+     * Re-seeds {@code s} as a replica of {@code writer}: a new data directory, a fresh server that replicates the
+     * writer's whole binary log from the start (every server logs what it replicates, so the log holds the lab's whole
+     * history), caught up before this returns. Its old data — perhaps with transactions nobody else has, as a crashed
+     * asynchronous writer's — is deleted.
+     */
+    void seed(Server s, Server writer) throws IOException, SQLException {
+        MariaDbProcess old = s.process;
+        if (old != null) {
+            old.close();
+            deleteTree(old.dataDir());
+            deleteTree(old.dataDir().resolveSibling(old.dataDir().getFileName() + "-tmp"));
+        }
+        s.role = DatabaseNode.Role.REJOINING;
+        if (old != null) {
+            s.generation++;
+        }
+        s.process = MariaDbProcess.start(dataDir(dir, s), placement, serverArgs(tier, s, true));
+        follow(s, writer);
+    }
+
+    /** Makes fresh server {@code s} replicate {@code writer}'s whole binary log; returns once it caught up. */
+    private void follow(Server s, Server writer) throws IOException, SQLException {
+        // a fresh server: its grant tables are skipped until the writer's FLUSH PRIVILEGES reaches it; this session,
+        // opened before, stays logged in
+        try (Connection c = s.process.root().connect(); Statement st = c.createStatement()) {
+            st.execute("SET GLOBAL gtid_slave_pos = ''");
+            st.execute(changeMaster(writer));
+            st.execute("START SLAVE");
+            catchUp(s, c, writerPosition(writer));
+        }
+        s.role = DatabaseNode.Role.REPLICA;
+    }
+
+    private String changeMaster(Server writer) {
+        InetSocketAddress a = writer.address();
+        return "CHANGE MASTER TO MASTER_HOST='" + a.getHostString() + "', MASTER_PORT=" + a.getPort()
+                + ", MASTER_USER='" + REPLICATION_USER + "', MASTER_PASSWORD='" + replicationPassword
+                + "', MASTER_USE_GTID=slave_pos, MASTER_SSL=0, MASTER_CONNECT_RETRY=1, MASTER_HEARTBEAT_PERIOD=1";
+    }
+
+    /** Waits until {@code s} has applied everything up to GTID position {@code target}. */
+    private void catchUp(Server s, Connection c, String target) throws SQLException {
+        try (Statement st = c.createStatement();
+                ResultSet rs = st.executeQuery("SELECT MASTER_GTID_WAIT('" + target + "', " + CATCH_UP_SECONDS + ")")) {
+            rs.next();
+            if (rs.getInt(1) != 0) {
+                throw new SQLException(s.name + " did not catch up with the writer's " + target + " within "
+                        + CATCH_UP_SECONDS + " s (its replication status: " + replicationStatus(s) + ")");
+            }
+        }
+    }
+
+    /** A new administrative session on {@code s}; {@code timeoutMillis} > 0 bounds every wait on it. */
+    Connection admin(Server s, long timeoutMillis) throws SQLException {
+        InetSocketAddress a = s.address();
+        String url = "jdbc:mysql://" + a.getHostString() + ":" + a.getPort() + "/"
+                + (timeoutMillis > 0 ? "?connectTimeout=" + timeoutMillis + "&socketTimeout=" + timeoutMillis : "");
+        return new DatabaseEndpoint(url, ADMIN_USER, adminPassword).withDefaultOptions().connect();
+    }
+
+    /** The writer's binary-log position: every transaction it has logged. */
+    String writerPosition(Server writer) throws SQLException {
+        try (Connection c = admin(writer, 0)) {
+            return position(c, true);
+        }
+    }
+
+    /**
+     * What the server on {@code c} has: a writer's logged transactions, or a replica's received ones (in its relay
+     * log, applied or not: semi-sync acknowledges on receipt).
+     */
+    static String position(Connection c, boolean writer) throws SQLException {
+        try (Statement st = c.createStatement()) {
+            if (writer) {
+                try (ResultSet rs = st.executeQuery("SELECT @@gtid_binlog_pos")) {
+                    rs.next();
+                    return rs.getString(1);
+                }
+            }
+            try (ResultSet rs = st.executeQuery("SHOW SLAVE STATUS")) {
+                if (!rs.next()) {
+                    return "";
+                }
+                String io = rs.getString("Gtid_IO_Pos");
+                return io == null ? "" : io;
+            }
+        }
+    }
+
+    private String replicationStatus(Server s) {
+        try (Connection c = admin(s, 2000); Statement st = c.createStatement();
+                ResultSet rs = st.executeQuery("SHOW SLAVE STATUS")) {
+            if (!rs.next()) {
+                return "not a replica";
+            }
+            return "IO " + rs.getString("Slave_IO_Running") + ", SQL " + rs.getString("Slave_SQL_Running")
+                    + ", received " + rs.getString("Gtid_IO_Pos") + ", last error '" + rs.getString("Last_Error")
+                    + "' '" + rs.getString("Last_IO_Error") + "'";
+        } catch (SQLException e) {
+            return "unknown (" + e.getMessage() + ")";
+        }
+    }
+
+    /**
+     * Makes {@code s} the writer: applies what it received ({@code received}), stops replicating, forgets its source
+     * and takes writes. Returns its binary-log position then.
+     */
+    String promote(Server s, String received) throws SQLException {
+        try (Connection c = admin(s, 0); Statement st = c.createStatement()) {
+            if (!received.isEmpty()) {
+                try (ResultSet rs = st.executeQuery("SELECT MASTER_GTID_WAIT('" + received + "', "
+                        + CATCH_UP_SECONDS + ")")) {
+                    rs.next();
+                    if (rs.getInt(1) != 0) {
+                        throw new SQLException(s.name + " did not apply what it received (" + received + ")");
+                    }
+                }
+            }
+            st.execute("STOP SLAVE");
+            st.execute("RESET SLAVE ALL");
+            st.execute("SET GLOBAL read_only = OFF");
+            s.role = DatabaseNode.Role.WRITER;
+            return position(c, true);
+        }
+    }
+
+    /** Makes replica {@code s} replicate from {@code writer} from where it is. */
+    void repoint(Server s, Server writer) throws SQLException {
+        try (Connection c = admin(s, 5000); Statement st = c.createStatement()) {
+            st.execute("STOP SLAVE");
+            st.execute(changeMaster(writer));
+            st.execute("START SLAVE");
+        }
+    }
+
+    /** Sends new connections to {@code writer} and cuts any left elsewhere. */
+    void route(Server writer) {
+        proxy.resume(writer.address());
+    }
+
+    /** No writer for now: connections to the failed one are cut and new ones wait ({@link WriterProxy}). */
+    void holdConnections() {
+        proxy.pause();
+    }
+
+    DatabaseTier tier() {
+        return tier;
+    }
+
+    List<Server> servers() {
+        return servers;
+    }
+
+    Optional<Server> writer() {
+        return servers.stream().filter(s -> s.role == DatabaseNode.Role.WRITER).findFirst();
+    }
+
+    /** Every server's status, in name order. */
+    public List<DatabaseNode> nodes() {
+        return servers.stream().map(Server::status).toList();
+    }
+
+    @Override
+    public DatabaseEndpoint endpoint() {
+        return endpoint;
+    }
+
+    @Override
+    public DatabaseFlavor flavor() {
+        return DatabaseFlavor.MARIADB;
+    }
+
+    /** The writer's process (faults on the database act on it); empty between a failure and a promotion. */
+    @Override
+    public OptionalLong pid() {
+        return writer().map(s -> OptionalLong.of(s.pid())).orElse(OptionalLong.empty());
+    }
+
+    @Override
+    public Placement placement() {
+        return placement;
+    }
+
+    @Override
+    public SessionFence fence() throws SQLException {
+        return SessionFence.open(endpoint, proxy::seenByDatabase);
+    }
+
+    @Override
+    public void close() {
+        proxy.close();
+        servers.stream().filter(s -> s.process != null).forEach(s -> s.process.close());
+    }
+
+    /** The servers' processes by name ({@code db1}…), for the host sampler. */
+    public List<Long> pids() {
+        return servers.stream().map(Server::pid).filter(p -> p > 0).toList();
+    }
+
+    static Comparator<Server> byName() {
+        return Comparator.comparing(s -> s.serverId);
+    }
+
+    private static void deleteTree(Path root) throws IOException {
+        if (!Files.exists(root)) {
+            return;
+        }
+        try (Stream<Path> paths = Files.walk(root)) {
+            for (Path p : paths.sorted(Comparator.reverseOrder()).toList()) {
+                Files.deleteIfExists(p);
+            }
+        }
+    }
+}
