@@ -23,7 +23,7 @@ import org.junit.jupiter.api.Test;
 class KindsTest {
     private static final FaultTarget PRIMARY = FaultTarget.of(FaultTarget.Node.PRIMARY);
     /** One machine, the embedded database, a virtual network. */
-    private static final LabFacts NETNS = new LabFacts(true, true, false);
+    private static final LabFacts NETNS = new LabFacts(true, true, false, true);
     private static final Function<String, Optional<String>> EVERY_CONTROLLER = c -> Optional.empty();
 
     private static FaultKind kind(String name) {
@@ -103,7 +103,7 @@ class KindsTest {
     void aKindALabCannotMakeIsRefusedWithWhyAndWhatToDo() {
         LabFacts oneMachine = new LabFacts(true, false, false);
         LabFacts external = new LabFacts(false, true, false);
-        LabFacts otherMachines = new LabFacts(true, false, true);
+        LabFacts otherMachines = new LabFacts(true, false, true, true);
         Function<String, Optional<String>> noFreezer = c -> c.equals("freezer") ? Optional.of("not mounted")
                 : Optional.empty();
         Function<String, Optional<String>> noCpu = c -> c.equals("cpu") ? Optional.of("not mounted")
@@ -116,6 +116,9 @@ class KindsTest {
                 + "makes process and database faults only"), kind("flaky").whyNot(otherMachines, EVERY_CONTROLLER));
         assertEquals(Optional.of("db-slow needs the embedded database: ftlab does not signal or throttle an external "
                 + "server"), kind("db-slow").whyNot(external, noCpu));
+        assertEquals(Optional.of("db-crash needs a replicated database, which the manager fails over: run with "
+                + "--database semisync (or async, galera); one server is not restarted"),
+                kind("db-crash").whyNot(oneMachine, EVERY_CONTROLLER));
         assertEquals(Optional.of("freeze needs a cgroup v1 controller: not mounted"),
                 kind("freeze").whyNot(oneMachine, noFreezer));
         assertEquals(Optional.of("db-slow needs a cgroup v1 controller: not mounted"),

@@ -22,11 +22,13 @@ import org.ftlab.os.access.ApplicationUser;
 import org.ftlab.os.access.DatabaseEndpoint;
 import org.ftlab.os.net.Hosts;
 import org.ftlab.os.net.VirtualNetwork;
+import org.ftlab.rm.api.DatabaseTier;
 import org.ftlab.rm.api.NetworkLayout;
 import org.ftlab.rm.api.ReplicaServer;
 import org.ftlab.rm.db.DatabaseServer;
 import org.ftlab.rm.db.EmbeddedDatabase;
 import org.ftlab.rm.db.ExternalDatabase;
+import org.ftlab.rm.db.ReplicatedDatabase;
 import org.ftlab.rm.replica.HeartbeatSettings;
 import org.ftlab.rm.replica.Replica;
 import org.ftlab.rm.replica.ReplicaLauncher;
@@ -77,12 +79,26 @@ public final class LocalLab implements AutoCloseable {
      * every replica records JDK Flight Recorder events ({@link FlightRecording}; not on other machines);
      * {@code wildflyCluster}: the replicas run the server with WildFly's high-availability subsystems
      * ({@link ReplicaServer#clusterHome}) and form one JGroups cluster, whose members remote EJB clients learn of
-     * and call (the baseline strategy {@code wildfly-cluster}).
+     * and call (the baseline strategy {@code wildfly-cluster}); {@code databaseTier}: one embedded server (null too), or
+     * several replicated by one of MariaDB's engines, which the manager fails over ({@link ReplicatedDatabase}).
      */
     public record Options(Path runDir, Path serverHome, DatabaseEndpoint externalDatabase, String replicaMaxHeap,
             HeartbeatSettings heartbeat, VirtualNetwork network, Hosts hosts, boolean requestLog, int warmRounds,
-            boolean observe, boolean wildflyCluster) {
+            boolean observe, boolean wildflyCluster, DatabaseTier databaseTier) {
         public Options {
+            databaseTier = databaseTier == null ? DatabaseTier.SINGLE : databaseTier;
+            if (databaseTier.replicated() && externalDatabase != null) {
+                throw new IllegalArgumentException("--database " + databaseTier.wireName() + " starts its own "
+                        + "servers; leave out --db-url");
+            }
+            if (databaseTier.replicated() && hosts != null) {
+                throw new IllegalArgumentException("--database " + databaseTier.wireName() + " runs its servers on "
+                        + "this machine (or its virtual network); leave out --hosts");
+            }
+            if (databaseTier.mode() == DatabaseTier.Mode.GALERA) {
+                throw new IllegalArgumentException("--database galera is not available yet in this version; use "
+                        + "semisync or async");
+            }
             if (wildflyCluster && hosts != null) {
                 throw new IllegalArgumentException("--wildfly-cluster runs on this machine or its virtual network "
                         + "(members find each other through files in the lab's directory); leave out --hosts");
@@ -104,7 +120,7 @@ public final class LocalLab implements AutoCloseable {
         /** A lab without a heartbeat group, on loopback. */
         public Options(Path runDir, Path serverHome, DatabaseEndpoint externalDatabase, String replicaMaxHeap) {
             this(runDir, serverHome, externalDatabase, replicaMaxHeap, null, null, null, true,
-                    ReplicaProperties.DEFAULT_WARM_ROUNDS, false, false);
+                    ReplicaProperties.DEFAULT_WARM_ROUNDS, false, false, DatabaseTier.SINGLE);
         }
 
         /** The server the replicas run: the provisioned one, or its high-availability twin. */
@@ -130,7 +146,9 @@ public final class LocalLab implements AutoCloseable {
             Placement host = options.hosts() != null ? options.hosts().databaseHost()
                     : net == null ? Placement.LOCAL : net.addHost(NetworkLayout.DATABASE_HOST);
             try {
-                database = EmbeddedDatabase.start(runDir.resolve("db/data"), host);
+                database = options.databaseTier().replicated()
+                        ? ReplicatedDatabase.start(options.databaseTier(), runDir.resolve("db"), host)
+                        : EmbeddedDatabase.start(runDir.resolve("db/data"), host);
             } catch (IOException | SQLException | RuntimeException e) {
                 if (net != null) {
                     net.removeHost(NetworkLayout.DATABASE_HOST);

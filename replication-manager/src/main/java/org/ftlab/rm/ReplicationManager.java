@@ -41,6 +41,7 @@ import org.ftlab.os.Undo;
 import org.ftlab.os.host.HostSampler;
 import org.ftlab.os.net.Hosts;
 import org.ftlab.os.net.VirtualNetwork;
+import org.ftlab.rm.api.DatabaseView;
 import org.ftlab.rm.api.DegreeChange;
 import org.ftlab.rm.api.EventDump;
 import org.ftlab.rm.api.FailureRecord;
@@ -57,7 +58,10 @@ import org.ftlab.rm.api.ReplicaState;
 import org.ftlab.rm.api.ReplicaStatus;
 import org.ftlab.rm.api.StatefulTierReport;
 import org.ftlab.rm.api.TierRecovery;
+import org.ftlab.rm.db.DatabaseKeeper;
+import org.ftlab.rm.db.ExternalDatabase;
 import org.ftlab.rm.db.LockWaitRecorder;
+import org.ftlab.rm.db.ReplicatedDatabase;
 import org.ftlab.rm.db.SessionFence;
 import org.ftlab.rm.fault.FaultsInEffect;
 import org.ftlab.rm.replica.HeartbeatSettings;
@@ -131,6 +135,8 @@ public final class ReplicationManager implements AutoCloseable {
     private volatile FlightRecording ownEvents;
     /** How much of the request path each local replica has compiled at the top tier; null until started. */
     private volatile Hotness hotness;
+    /** Keeps a replicated database's view and fails its writer over; null for one server. */
+    private volatile DatabaseKeeper databaseKeeper;
     /** The database's row-lock waits, sampled into {@link #ownEvents}; null when the lab records no events. */
     private volatile LockWaitRecorder lockWaits;
     /** The host's and the lab's processes' CPU, page faults and resident set, sampled into {@link #ownEvents}. */
@@ -220,7 +226,7 @@ public final class ReplicationManager implements AutoCloseable {
             LocalLab.Options o = settings.lab();
             lab = LocalLab.start(new LocalLab.Options(runDir, o.serverHome(), o.externalDatabase(),
                     o.replicaMaxHeap(), heartbeat, network, hosts, o.requestLog(), settings.warmRounds(),
-                    o.observe(), o.wildflyCluster()));
+                    o.observe(), o.wildflyCluster(), o.databaseTier()));
         } catch (Exception e) {
             ProcessTools.terminate(detector.toHandle(), Duration.ofSeconds(5));
             guard.close();
@@ -230,7 +236,7 @@ public final class ReplicationManager implements AutoCloseable {
         SessionFence fence;
         Janitor janitor;
         try {
-            fence = SessionFence.open(lab.database().endpoint());
+            fence = lab.database().fence();
             janitor = Janitor.start(runDir.resolve("rm/undo.sh"));
         } catch (SQLException | IOException e) {
             lab.close();
@@ -244,6 +250,11 @@ public final class ReplicationManager implements AutoCloseable {
         rm.warmUntilSettled = settings.warmUntilSettled();
         rm.wildflyCluster = settings.lab().wildflyCluster();
         try {
+            if (lab.database() instanceof ReplicatedDatabase replicated) {
+                rm.databaseKeeper = DatabaseKeeper.start(replicated, settings.timeoutMillis());
+                // a killed manager's servers die with it (their orphan guards); their files go with the janitor
+                janitor.register("database-files", replicated.deleteFilesScript());
+            }
             if (observe) {
                 rm.ownEvents = FlightRecording.startHere();
                 rm.lockWaits = LockWaitRecorder.start(lab.database().endpoint());
@@ -559,8 +570,15 @@ public final class ReplicationManager implements AutoCloseable {
             return new ManagerStatus(view.epoch(), serving.isEmpty() ? null : serving.get(0), serving.size(),
                     view.targetDegree(), view.spares(), targetSpares, warmer.roundsRun(), heartbeat.heartbeatMillis(),
                     heartbeat.timeoutMillis(), detector.pid(), lab.database().endpoint().redactedUrl(), replicas,
-                    view.failures(), view.faults());
+                    view.failures(), view.faults(), databaseView());
         }
+    }
+
+    /** The database tier's view: the keeper's for a replicated one; one writer, never failed over, otherwise. */
+    public DatabaseView databaseView() {
+        DatabaseKeeper keeper = databaseKeeper;
+        return keeper != null ? keeper.view()
+                : DatabaseView.single("db", lab.database().pid().orElse(0));
     }
 
     public List<FailureRecord> failures() {
@@ -1068,8 +1086,9 @@ public final class ReplicationManager implements AutoCloseable {
      */
     public InjectedFault inject(FaultSpec spec) throws IOException {
         VirtualNetwork net = lab.network();
-        Optional<String> unsupported = spec.kind().whyNot(new FaultKind.LabFacts(lab.database().pid().isPresent(),
-                net != null, lab.hosts() != null), Cgroup::unusable);
+        Optional<String> unsupported = spec.kind().whyNot(new FaultKind.LabFacts(
+                !(lab.database() instanceof ExternalDatabase), net != null, lab.hosts() != null,
+                lab.database() instanceof ReplicatedDatabase), Cgroup::unusable);
         if (unsupported.isPresent()) {
             throw new IllegalArgumentException(unsupported.get());
         }
@@ -1217,6 +1236,10 @@ public final class ReplicationManager implements AutoCloseable {
             Thread.currentThread().interrupt();
         }
         sessionFence.close();
+        DatabaseKeeper keeper = databaseKeeper;
+        if (keeper != null) {
+            keeper.close();
+        }
         lab.close();
         ProcessTools.terminate(detector.toHandle(), Duration.ofSeconds(5));
         Jcmd.forget(detector.pid());

@@ -15,6 +15,7 @@ import org.ftlab.os.AtomicFiles;
 import org.ftlab.os.access.DatabaseEndpoint;
 import org.ftlab.os.net.Hosts;
 import org.ftlab.os.net.VirtualNetwork;
+import org.ftlab.rm.api.DatabaseTier;
 import org.ftlab.rm.api.ManagerEndpoint;
 import org.ftlab.rm.api.NetworkLayout;
 import org.ftlab.rm.api.Observe;
@@ -121,6 +122,10 @@ public final class ReplicationManagerMain implements Callable<Integer> {
             + "form one cluster (the baseline strategy wildfly-cluster); no spares.")
     boolean wildflyCluster;
 
+    @Option(names = "--database", defaultValue = "single", converter = DatabaseTierConverter.class,
+            description = "The database tier: single (default), or semisync[:N], async[:N] (docs/running.md).")
+    DatabaseTier databaseTier;
+
     @Option(names = "--db-url")
     String dbUrl;
 
@@ -143,7 +148,7 @@ public final class ReplicationManagerMain implements Callable<Integer> {
         ReplicationManager.Settings settings = new ReplicationManager.Settings(
                 new LocalLab.Options(runDir, serverDir, external, null, null, net,
                         hosts == null ? null : Hosts.read(hosts), !noRequestLog, warmRounds, observe.on(),
-                        wildflyCluster), replicas,
+                        wildflyCluster, databaseTier), replicas,
                 spares,
                         heartbeatMillis,
                 timeoutMillis, !noRelaunch, warmRounds, warmRate, hotWarmRate, warmUntilSettled, bootTogether);
@@ -199,6 +204,14 @@ public final class ReplicationManagerMain implements Callable<Integer> {
             return 1;
         });
         System.exit(cli.execute(args));
+    }
+
+    /** {@code --database MODE[:N]}. */
+    static final class DatabaseTierConverter implements CommandLine.ITypeConverter<DatabaseTier> {
+        @Override
+        public DatabaseTier convert(String value) {
+            return DatabaseTier.parse(value);
+        }
     }
 
     /** {@code --observe on|off}. */

@@ -22,6 +22,7 @@ import java.util.Set;
 import java.util.TreeSet;
 import java.util.stream.Collectors;
 import org.ftlab.harness.probe.ClientCalibration;
+import org.ftlab.harness.probe.DatabaseFailoverRecord;
 import org.ftlab.harness.probe.FaultRecord;
 import org.ftlab.harness.probe.StatefulTierRecord;
 import org.ftlab.rm.api.Platform;
@@ -52,6 +53,7 @@ final class HtmlReport {
             // A fault run is read for its fail-over first; the latency statistics follow.
             failover(h, r.failover());
         }
+        databaseFailovers(h, runDir);
         if (check != null) {
             LinearizabilitySection.html(h, check);
         }
@@ -133,6 +135,18 @@ final class HtmlReport {
                     : esc(String.join("; ", added))));
         }
         h.append(String.join(" — ", doors)).append(" (docs/performance.md, \"Calibration\").</p>\n");
+    }
+
+    /** The replicated database's fail-overs of the run, if it ran on one (unreadable: a warning). */
+    private static void databaseFailovers(StringBuilder h, Path runDir) {
+        try {
+            DatabaseFailoverRecord r = DatabaseFailoverRecord.readFrom(runDir);
+            if (r != null) {
+                DatabaseFailoverSection.html(h, r);
+            }
+        } catch (IOException e) {
+            h.append("<div class=\"warn\">").append(esc(e.getMessage())).append("</div>\n");
+        }
     }
 
     /** The run's stateful tier record, or null (none, or unreadable: then a warning on the page). */

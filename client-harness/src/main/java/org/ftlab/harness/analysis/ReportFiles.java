@@ -5,6 +5,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import org.ftlab.harness.probe.ClientCalibration;
+import org.ftlab.harness.probe.DatabaseFailoverRecord;
 import org.ftlab.harness.probe.DatabaseWorkRecord;
 import org.ftlab.harness.probe.StatefulTierRecord;
 import org.ftlab.os.AtomicFiles;
@@ -29,6 +30,10 @@ final class ReportFiles {
         StatefulTierRecord tier = StatefulTierRecord.readFrom(runDir);
         if (tier != null) {
             summary.set("stateful", StatefulTierSection.json(tier));
+        }
+        DatabaseFailoverRecord failovers = DatabaseFailoverRecord.readFrom(runDir);
+        if (failovers != null) {
+            summary.set("database_failovers", DatabaseFailoverSection.json(failovers));
         }
         DatabaseWorkRecord db = DatabaseWorkRecord.readFrom(runDir);
         if (db != null) {

@@ -12,6 +12,7 @@ import java.util.TreeSet;
 import java.util.stream.Collectors;
 import org.ftlab.harness.attribution.Attribution;
 import org.ftlab.harness.attribution.InjectedStalls;
+import org.ftlab.harness.probe.DatabaseFailoverRecord;
 import org.ftlab.harness.probe.DatabaseWorkRecord;
 import org.ftlab.harness.probe.StatefulTierRecord;
 import org.ftlab.harness.workload.RunColumns;
@@ -196,6 +197,14 @@ public final class TextReport {
         StatefulTierRecord tier = StatefulTierRecord.readFrom(runDir);
         if (tier != null) {
             StatefulTierSection.print(out, tier);
+        }
+    }
+
+    /** The database's fail-overs line of a run's report, if the run was on a replicated database. */
+    public static void printDatabaseFailovers(PrintWriter out, Path runDir) throws IOException {
+        DatabaseFailoverRecord r = DatabaseFailoverRecord.readFrom(runDir);
+        if (r != null) {
+            DatabaseFailoverSection.print(out, r);
         }
     }
 

@@ -251,7 +251,9 @@ public final class FailoverBench {
     private static final double CLOCK_TICKS_PER_S = 100;
 
     private Map<String, Long> databaseCounters() throws IOException, SQLException {
-        return DatabaseCounters.read(lab.runDir(), DATABASE_COUNTERS);
+        Map<String, Long> counters = new LinkedHashMap<>(DatabaseCounters.read(lab.runDir(), DATABASE_COUNTERS));
+        counters.remove(DatabaseCounters.SERVER_ID); // one server: the bench's lab
+        return counters;
     }
 
     /** Counter by counter, after − before (a counter missing before counts from 0 change). */

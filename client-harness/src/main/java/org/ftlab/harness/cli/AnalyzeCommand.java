@@ -86,6 +86,7 @@ public final class AnalyzeCommand implements Callable<Integer> {
         RunAnalysis.write(runDir, result);
         TextReport.print(out, result);
         TextReport.printStatefulTier(out, runDir);
+        TextReport.printDatabaseFailovers(out, runDir);
         TextReport.printDatabaseWork(out, runDir);
         if (!others.isEmpty()) {
             Path page = SideBySide.write(runDir.resolve("report"), rows);

@@ -80,6 +80,10 @@ public final class DemoCommand implements Callable<Integer> {
                 crashPosts, crashViews, new GridPlan.Design(GridPlan.DEFAULT_WARMUP_PER_CLIENT, 1,
                         GridPlan.Order.SEQUENTIAL, 0L, GridPlan.Arrival.CLOSED, List.of(), 0));
         DatabaseEndpoint external = database.external();
+        if (database.tier().replicated()) {
+            throw new IllegalArgumentException("ftlab demo runs one database server; a replicated one (--database "
+                    + database.tier().wireName() + ") goes with ftlab grid or ftlab lab");
+        }
         Path runDir = FtlabCommand.runDir(out, "");
         if (Files.exists(runDir) && !Files.isDirectory(runDir)) {
             throw new IllegalArgumentException("--out " + runDir + " exists and is not a directory");

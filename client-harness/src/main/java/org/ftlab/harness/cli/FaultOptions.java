@@ -12,8 +12,9 @@ import picocli.CommandLine.Option;
 /** How a grid run gets its faults: a schedule file, a seed, or the crash/hang shorthands (docs/faults.md). */
 public final class FaultOptions {
     @Option(names = "--faults", defaultValue = "none", paramLabel = "KIND",
-            description = "Shorthand: none, crash (SIGKILL of the primary) or hang (SIGSTOP of the primary until "
-                    + "it is fenced), with --faults-per-config or --fault-every (default: ${DEFAULT-VALUE}).")
+            description = "Shorthand: none, crash (SIGKILL of the primary), hang (SIGSTOP of the primary until "
+                    + "it is fenced), db-crash (SIGKILL of the database's writer: --database semisync, async) or "
+                    + "db-hang, with --faults-per-config or --fault-every (default: ${DEFAULT-VALUE}).")
     String faults;
 
     @Option(names = "--fault-every", paramLabel = "SECONDS", description = "Inject a fault every SECONDS of run time.")
@@ -68,8 +69,9 @@ public final class FaultOptions {
 
     /** Refuses a schedule with a kind this lab cannot make, before anything starts. */
     void checkSupported(FaultSchedule schedule, boolean embeddedDatabase, boolean virtualNetwork,
-            boolean otherMachines) {
-        FaultKind.LabFacts lab = new FaultKind.LabFacts(embeddedDatabase, virtualNetwork, otherMachines);
+            boolean otherMachines, boolean replicatedDatabase) {
+        FaultKind.LabFacts lab = new FaultKind.LabFacts(embeddedDatabase, virtualNetwork, otherMachines,
+                replicatedDatabase);
         for (FaultKind k : schedule.kinds()) {
             k.whyNot(lab, Cgroup::unusable).ifPresent(why -> {
                 throw new IllegalArgumentException(why);

@@ -24,6 +24,7 @@ import org.ftlab.harness.grid.GridPlan;
 import org.ftlab.harness.grid.GridRunner;
 import org.ftlab.harness.grid.RunDirectory;
 import org.ftlab.harness.grid.SegmentEvents;
+import org.ftlab.harness.lab.LabFile;
 import org.ftlab.harness.lab.ManagedLab;
 import org.ftlab.harness.lab.NetworkedRun;
 import org.ftlab.harness.probe.RunSettings;
@@ -33,6 +34,7 @@ import org.ftlab.harness.workload.WorkloadOptionSet;
 import org.ftlab.harness.workload.Workloads;
 import org.ftlab.os.access.DatabaseEndpoint;
 import org.ftlab.os.net.Hosts;
+import org.ftlab.rm.api.DatabaseTier;
 import org.ftlab.rm.api.NetworkLayout;
 import org.ftlab.rm.api.Platform;
 import picocli.CommandLine.Command;
@@ -193,7 +195,8 @@ public final class GridCommand implements Callable<Integer> {
                     strategyLevels(pluginDir);
                     platformLevels();
                     GridPlan p = plan();
-                    faultOptions.checkSupported(faultOptions.schedule(p.blockCount()), true, true, false);
+                    faultOptions.checkSupported(faultOptions.schedule(p.blockCount()), true, true, false,
+                            database.tier().replicated());
                 }
                 // Here the network is made; the same command runs again on the clients' host.
                 List<String> args = new ArrayList<>(
@@ -274,7 +277,8 @@ public final class GridCommand implements Callable<Integer> {
                         + lowest : running != null ? "; the lab in --lab has " + replicas : ""));
             }
             boolean embedded = running != null ? running.description().embeddedDatabase() : external == null;
-            faultOptions.checkSupported(faultPlan, embedded, network != null, hosts != null);
+            DatabaseTier tier = running != null ? running.description().tier() : database.tier();
+            faultOptions.checkSupported(faultPlan, embedded, network != null, hosts != null, tier.replicated());
             if (spares == null) {
                 // A spare booted beside a loaded service barely boots at all (it runs at nice 19): a schedule that
                 // fails several replicas gets a pool that covers them, so every fault meets a lab at full degree.
@@ -285,7 +289,7 @@ public final class GridCommand implements Callable<Integer> {
             dir = RunDirectory.create(runDir, plan, choice.line().workload(), choice.parameters(), failover,
                     platforms.get(0), faultPlan, replicas, spares,
                     running != null ? running.description().database()
-                            : external == null ? "embedded MariaDB" : external.redactedUrl(),
+                            : external == null ? LabFile.describe(tier) : external.redactedUrl(),
                     FtlabCommand.home(), settings);
             GridPlan.Design d = dir.plan().design();
             outw.printf(Locale.ROOT, "ftlab grid: %s profile, %d configurations x %d replicate%s, %d+%d invocations "
@@ -360,7 +364,7 @@ public final class GridCommand implements Callable<Integer> {
                 lab = ManagedLab.start(new ManagedLab.Options(dir.path(), server, dir.replicas(), dir.spares(),
                         external, settings.heartbeatMillis(), settings.heartbeatTimeoutMillis(), true, network,
                         hosts == null ? null : hostsFile, settings.requestLog(), this.server.observe(),
-                        dir.needsWildFlyCluster()));
+                        dir.needsWildFlyCluster(), database.tier()));
             } catch (IOException | RuntimeException e) {
                 dir.finish("aborted");
                 throw e;

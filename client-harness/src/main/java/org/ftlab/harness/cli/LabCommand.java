@@ -66,7 +66,7 @@ public final class LabCommand implements Callable<Integer> {
         long t0 = System.nanoTime();
         ManagedLab lab = ManagedLab.start(new ManagedLab.Options(dir, server, replicas, spares, external,
                 settings.heartbeatMillis(), settings.heartbeatTimeoutMillis(), true, null, null,
-                settings.requestLog(), this.server.observe(), wildflyCluster));
+                settings.requestLog(), this.server.observe(), wildflyCluster, database.tier()));
         CountDownLatch stopped = new CountDownLatch(1);
         Thread stop = new Thread(() -> {
             lab.close();

@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.sql.SQLException;
+import java.util.LinkedHashMap;
 import java.util.Map;
 import org.ftlab.harness.lab.DatabaseCounters;
 import org.ftlab.harness.probe.DatabaseWorkRecord;
@@ -33,9 +34,18 @@ final class DatabaseWork {
     /** Writes {@code runDir}'s {@code database.json}: the work since {@link #before}, over {@code requests}. */
     void recordAfter(long requests, Path runDir) throws IOException {
         Map<String, Long> after = read(labRunDir, progress);
-        if (after != null) {
-            DatabaseWorkRecord.between(before, after, requests).writeTo(runDir);
+        if (after == null) {
+            return;
         }
+        if (!before.get(DatabaseCounters.SERVER_ID).equals(after.get(DatabaseCounters.SERVER_ID))) {
+            // the counters are each server's own: a difference across two servers is no figure
+            progress.println("note: the database's writer changed during the run (a fail-over); the run records no "
+                    + "database.json");
+            return;
+        }
+        Map<String, Long> work = new LinkedHashMap<>(after);
+        work.remove(DatabaseCounters.SERVER_ID);
+        DatabaseWorkRecord.between(before, work, requests).writeTo(runDir);
     }
 
     private static Map<String, Long> read(Path labRunDir, PrintWriter progress) {

@@ -18,7 +18,7 @@ import org.ftlab.rm.api.FaultTarget;
 /**
  * Which faults a grid run injects and when: a list of {@link Entry entries}, from a schedule file
  * ({@code --faults-file}), drawn from a seed ({@code --fault-seed}), or made by the shorthands
- * ({@code --faults crash|hang} with {@code --faults-per-config N} or {@code --fault-every S}). The text format
+ * ({@code --faults crash|hang|db-crash|db-hang} with {@code --faults-per-config N} or {@code --fault-every S}). The text format
  * (docs/faults.md), one fault per line, {@code #} starts a comment:
  *
  * <pre>
@@ -235,20 +235,24 @@ public record FaultSchedule(List<Entry> entries, String origin) {
     }
 
     /**
-     * The shorthand {@code --faults crash|hang}: the primary, {@code perConfig} times in each of {@code blocks} blocks
+     * The shorthand {@code --faults crash|hang|db-crash|db-hang}: the primary (the database for db-), {@code perConfig} times in each of {@code blocks} blocks
      * (spread evenly over its invocations), or every {@code everySeconds}.
      */
+    /** The kinds {@code --faults} names: the replica's and the database's process failures. */
+    static final List<String> SHORTHAND_KINDS = List.of("crash", "hang", "db-crash", "db-hang");
+
     public static FaultSchedule shorthand(String kind, double everySeconds, int perConfig, int blocks) {
         String k = kind.toLowerCase(Locale.ROOT);
         if (k.equals("none")) {
             if (everySeconds > 0 || perConfig > 0) {
-                throw new IllegalArgumentException("--fault-every and --faults-per-config need --faults crash|hang");
+                throw new IllegalArgumentException("--fault-every and --faults-per-config need --faults "
+                        + String.join("|", SHORTHAND_KINDS));
             }
             return NONE;
         }
-        if (!k.equals("crash") && !k.equals("hang")) {
-            throw new IllegalArgumentException("--faults must be none, crash or hang, was '" + kind + "' (other kinds:"
-                    + " --faults-file or --fault-seed)");
+        if (!SHORTHAND_KINDS.contains(k)) {
+            throw new IllegalArgumentException("--faults must be none, " + String.join(", ", SHORTHAND_KINDS)
+                    + ", was '" + kind + "' (other kinds: --faults-file or --fault-seed)");
         }
         if ((everySeconds > 0) == (perConfig > 0)) {
             throw new IllegalArgumentException("--faults " + k + " needs exactly one of --fault-every SECONDS or "
@@ -258,7 +262,8 @@ public record FaultSchedule(List<Entry> entries, String origin) {
             throw new IllegalArgumentException("fault interval and count must not be negative");
         }
         FaultKind shorthand = FaultKind.parse(k);
-        FaultSpec spec = new FaultSpec(shorthand, FaultTarget.of(FaultTarget.Node.PRIMARY),
+        FaultSpec spec = new FaultSpec(shorthand, FaultTarget.of(shorthand.targets().contains(
+                FaultTarget.Node.PRIMARY) ? FaultTarget.Node.PRIMARY : FaultTarget.Node.DB),
                 shorthand.lasts() ? SHORTHAND_HANG_MILLIS : 0, 0);
         String origin = "--faults " + k + (perConfig > 0 ? " --faults-per-config " + perConfig
                 : " --fault-every " + everySeconds);

@@ -1,12 +1,19 @@
 package org.ftlab.harness.grid;
 
 import java.io.IOException;
+import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import org.ftlab.auction.api.MicroClock;
+import org.ftlab.harness.probe.DatabaseFailoverRecord;
 import org.ftlab.harness.probe.ProbeTable;
+import org.ftlab.rm.api.DatabaseFailover;
+import org.ftlab.rm.api.DatabaseView;
 import org.ftlab.rm.api.FailureRecord;
+import org.ftlab.rm.api.FaultTarget;
 import org.ftlab.rm.api.InjectedFault;
 import org.ftlab.rm.api.ManagerStatus;
 
@@ -45,14 +52,53 @@ final class RunFaults {
                 t.markDivertedFrom(f.faultId(), f.replica(), from);
             }
         }
+        Map<String, Long> databaseFailedOver = new HashMap<>();
+        for (DatabaseFailoverRecord.Failover d : databaseFailovers(status)) {
+            if (d.faultId() != null) {
+                // a crashed writer's requests fail until the new writer commits
+                long end = d.failover().firstCommitEpochUs() > 0 ? d.failover().firstCommitEpochUs()
+                        : d.failover().promotedEpochUs();
+                databaseFailedOver.merge(d.faultId(), end, Math::max);
+            }
+        }
         for (InjectedFault f : faults(status)) {
             if (!failed.contains(f.faultId())) {
                 long to = f.active() ? MicroClock.nowEpochMicros() : f.repairedEpochUs();
+                to = Math.max(to, databaseFailedOver.getOrDefault(f.faultId(), 0L));
                 for (ProbeTable t : tables) {
                     t.markOverlapping(f.faultId(), f.injectedEpochUs(), to);
                 }
             }
         }
+    }
+
+    /**
+     * The replicated database's fail-overs that began during this run, each joined to the database fault injected last
+     * before its detection (none for a failure nobody injected); empty on one server.
+     */
+    List<DatabaseFailoverRecord.Failover> databaseFailovers(ManagerStatus status) {
+        DatabaseView view = status.databaseView();
+        if (view == null || !view.tier().replicated()) {
+            return List.of();
+        }
+        List<InjectedFault> databaseFaults = faults(status).stream()
+                .filter(f -> f.spec().target().node() == FaultTarget.Node.DB).toList();
+        List<DatabaseFailoverRecord.Failover> joined = new ArrayList<>();
+        for (DatabaseFailover d : view.failovers()) {
+            if (d.detectedEpochUs() < sinceEpochUs) {
+                continue;
+            }
+            InjectedFault cause = null;
+            for (InjectedFault f : databaseFaults) {
+                if (f.injectedEpochUs() <= d.detectedEpochUs()
+                        && (cause == null || f.injectedEpochUs() > cause.injectedEpochUs())) {
+                    cause = f;
+                }
+            }
+            joined.add(new DatabaseFailoverRecord.Failover(cause == null ? null : cause.faultId(),
+                    cause == null ? 0 : cause.injectedEpochUs(), d));
+        }
+        return joined;
     }
 
     /** The lab's failures that began during this run. */
@@ -68,6 +114,10 @@ final class RunFaults {
     /** This segment's {@code faults.csv}, as {@code status} has the run's faults and failures. */
     void write(ManagerStatus status) throws IOException {
         dir.writeFaults(faults(status), failures(status));
+        DatabaseView view = status.databaseView();
+        if (view != null && view.tier().replicated()) {
+            new DatabaseFailoverRecord(view.tier(), databaseFailovers(status), view.nodes()).writeTo(dir.path());
+        }
     }
 
     /**

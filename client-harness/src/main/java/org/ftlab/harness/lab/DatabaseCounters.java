@@ -16,7 +16,13 @@ public final class DatabaseCounters {
     private DatabaseCounters() {
     }
 
-    /** The values now of those of {@code names} the server has, by name. */
+    /** The name under which {@link #read} gives the server's {@code server_id}: which server the counters are of. */
+    public static final String SERVER_ID = "server_id";
+
+    /**
+     * The values now of those of {@code names} the server has, by name, and the server's id ({@link #SERVER_ID}): a
+     * replicated database's counters are the writer's, and a fail-over changes the writer.
+     */
     public static Map<String, Long> read(Path labRunDir, List<String> names) throws IOException, SQLException {
         Map<String, Long> m = new LinkedHashMap<>();
         try (Connection c = DatabaseEndpoint.loadForAudits(labRunDir).connect();
@@ -26,6 +32,10 @@ public final class DatabaseCounters {
                 if (names.contains(rs.getString(1))) {
                     m.put(rs.getString(1), Long.parseLong(rs.getString(2).trim()));
                 }
+            }
+            try (ResultSet id = st.executeQuery("SELECT @@server_id")) {
+                id.next();
+                m.put(SERVER_ID, id.getLong(1));
             }
         }
         return m;

@@ -10,6 +10,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Optional;
 import org.ftlab.os.AtomicFiles;
+import org.ftlab.rm.api.DatabaseTier;
 
 /**
  * A lab's {@code lab.json}: what a grid run on a lab it did not start ({@code ftlab grid --lab DIR}) needs to know of
@@ -23,10 +24,12 @@ import org.ftlab.os.AtomicFiles;
  * @param topology {@code local}, or where the lab's processes run ({@code netns ...}, {@code hosts: ...})
  * @param wildflyCluster whether the replicas run WildFly's high-availability server as one cluster (false in files
  *     written before there was the choice)
+ * @param databaseTier the embedded database's tier ({@code single}, {@code semisync:3}, …; null in files written
+ *     before there was the choice: one server)
  */
 @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
 public record LabFile(int replicas, int spares, long heartbeatMs, long heartbeatTimeoutMs, boolean requestLog,
-        String database, String topology, boolean wildflyCluster) {
+        String database, String topology, boolean wildflyCluster, String databaseTier) {
     public static final String FILE = "lab.json";
     /** {@link #database()} of a lab on the embedded database. */
     public static final String EMBEDDED_DATABASE = "embedded MariaDB";
@@ -36,13 +39,24 @@ public record LabFile(int replicas, int spares, long heartbeatMs, long heartbeat
     /** The description of the lab {@code o} starts. */
     static LabFile of(ManagedLab.Options o) {
         return new LabFile(o.replicas(), o.spares(), o.heartbeatMillis(), o.timeoutMillis(), o.requestLog(),
-                o.externalDatabase() == null ? EMBEDDED_DATABASE : o.externalDatabase().redactedUrl(),
-                o.hostsFile() != null ? "hosts" : o.network() != null ? "netns" : "local", o.wildflyCluster());
+                o.externalDatabase() == null ? describe(o.databaseTier()) : o.externalDatabase().redactedUrl(),
+                o.hostsFile() != null ? "hosts" : o.network() != null ? "netns" : "local", o.wildflyCluster(),
+                o.databaseTier().wireName());
+    }
+
+    /** How a run's manifest names an embedded database tier: {@code embedded MariaDB}, with its mode if replicated. */
+    public static String describe(DatabaseTier tier) {
+        return tier.replicated() ? EMBEDDED_DATABASE + " " + tier.wireName() : EMBEDDED_DATABASE;
     }
 
     /** Whether the lab runs the embedded database (which the database faults need). */
     public boolean embeddedDatabase() {
-        return EMBEDDED_DATABASE.equals(database);
+        return database != null && database.startsWith(EMBEDDED_DATABASE);
+    }
+
+    /** The lab's database tier. */
+    public DatabaseTier tier() {
+        return databaseTier == null ? DatabaseTier.SINGLE : DatabaseTier.parse(databaseTier);
     }
 
     void write(Path labDir) throws IOException {

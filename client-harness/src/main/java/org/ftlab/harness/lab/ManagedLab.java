@@ -17,6 +17,7 @@ import org.ftlab.os.ProcessTools;
 import org.ftlab.os.access.ApplicationUser;
 import org.ftlab.os.access.DatabaseEndpoint;
 import org.ftlab.os.net.VirtualNetwork;
+import org.ftlab.rm.api.DatabaseTier;
 import org.ftlab.rm.api.ManagerEndpoint;
 import org.ftlab.rm.api.ManagerStatus;
 import org.ftlab.rm.api.NetworkLayout;
@@ -67,7 +68,18 @@ public final class ManagedLab implements AutoCloseable {
      */
     public record Options(Path runDir, Path serverDir, int replicas, int spares, DatabaseEndpoint externalDatabase,
             long heartbeatMillis, long timeoutMillis, boolean relaunch, NetworkLayout network, Path hostsFile,
-            boolean requestLog, Observe observe, boolean wildflyCluster) {
+            boolean requestLog, Observe observe, boolean wildflyCluster, DatabaseTier databaseTier) {
+        public Options {
+            databaseTier = databaseTier == null ? DatabaseTier.SINGLE : databaseTier;
+        }
+
+        public Options(Path runDir, Path serverDir, int replicas, int spares, DatabaseEndpoint externalDatabase,
+                long heartbeatMillis, long timeoutMillis, boolean relaunch, NetworkLayout network, Path hostsFile,
+                boolean requestLog, Observe observe, boolean wildflyCluster) {
+            this(runDir, serverDir, replicas, spares, externalDatabase, heartbeatMillis, timeoutMillis, relaunch,
+                    network, hostsFile, requestLog, observe, wildflyCluster, DatabaseTier.SINGLE);
+        }
+
         public Options(Path runDir, Path serverDir, int replicas, int spares, DatabaseEndpoint externalDatabase,
                 long heartbeatMillis, long timeoutMillis, boolean relaunch, NetworkLayout network, Path hostsFile,
                 boolean requestLog, Observe observe) {
@@ -115,6 +127,9 @@ public final class ManagedLab implements AutoCloseable {
         }
         if (o.wildflyCluster()) {
             cmd.add("--wildfly-cluster");
+        }
+        if (o.databaseTier().replicated()) {
+            cmd.addAll(List.of("--database", o.databaseTier().wireName()));
         }
         if (o.hostsFile() != null) {
             cmd.addAll(List.of("--hosts", o.hostsFile().toAbsolutePath().toString()));

@@ -15,8 +15,11 @@ package org.ftlab.rm.api;
  * @param rejoinedEpochUs the failed server was back as an up-to-date replica
  * @param lastWriterPosition the failed writer's position as last read before it failed
  * @param promotedPosition the new writer's position when promoted: what it had received of the old writer's
- * @param transactionsBehind transactions the old writer had (at its last reading) that the new one never received: for
- *     async, writes that may be lost; 0 means none known (semi-sync and Galera should always say 0)
+ * @param transactionsBehind transactions the old writer had logged that the new one never received, from its last
+ *     reading before it failed and, once it rejoined, from its own files after crash recovery: gone from the tier
+ *     (the new writer took other transactions in their place). Whether a client had been told they committed is
+ *     the audit's and the history checker's to say: semi-sync's writer logs a transaction before a replica
+ *     acknowledges it, so it may have some nobody was told of; async's may have acknowledged ones (lost writes)
  */
 public record DatabaseFailover(String failed, String verdict, String promoted, long detectedEpochUs,
         long fencedEpochUs, long promotedEpochUs, long firstCommitEpochUs, long rejoinedEpochUs,
@@ -25,6 +28,11 @@ public record DatabaseFailover(String failed, String verdict, String promoted, l
     public DatabaseFailover withFirstCommit(long epochUs) {
         return new DatabaseFailover(failed, verdict, promoted, detectedEpochUs, fencedEpochUs, promotedEpochUs, epochUs,
                 rejoinedEpochUs, lastWriterPosition, promotedPosition, transactionsBehind);
+    }
+
+    public DatabaseFailover withTransactionsBehind(long n) {
+        return new DatabaseFailover(failed, verdict, promoted, detectedEpochUs, fencedEpochUs, promotedEpochUs,
+                firstCommitEpochUs, rejoinedEpochUs, lastWriterPosition, promotedPosition, n);
     }
 
     public DatabaseFailover withRejoined(long epochUs) {

@@ -48,8 +48,15 @@ public interface FaultKind {
      * @param embeddedDatabase whether the lab runs the embedded database (else an external server)
      * @param virtualNetwork whether its hosts are on a virtual network ({@code --topology netns})
      * @param otherMachines whether the replicas and the database run on other machines ({@code --hosts})
+     * @param replicatedDatabase whether the lab's database is several servers the manager fails over
+     *     ({@code --database semisync}, …)
      */
-    record LabFacts(boolean embeddedDatabase, boolean virtualNetwork, boolean otherMachines) {
+    record LabFacts(boolean embeddedDatabase, boolean virtualNetwork, boolean otherMachines,
+            boolean replicatedDatabase) {
+        /** A lab with one database server. */
+        public LabFacts(boolean embeddedDatabase, boolean virtualNetwork, boolean otherMachines) {
+            this(embeddedDatabase, virtualNetwork, otherMachines, false);
+        }
     }
 
     /** Its name on the wire, in schedules and in {@code faults.csv}. */

@@ -10,10 +10,12 @@ import java.util.List;
  * @param degree replicas serving now; {@code targetDegree}: how many the lab keeps
  * @param spares ready spares outside the view, oldest first
  * @param database the database's JDBC URL without credentials
+ * @param databaseView the database tier as the manager keeps it: its servers, its writer and its fail-overs
  */
 public record ManagerStatus(long epoch, String primary, int degree, int targetDegree, List<String> spares,
         int targetSpares, long warmRoundsRun, long heartbeatMillis, long timeoutMillis, long faultDetectorPid,
-        String database, List<ReplicaStatus> replicas, List<FailureRecord> failures, List<InjectedFault> faults) {
+        String database, List<ReplicaStatus> replicas, List<FailureRecord> failures, List<InjectedFault> faults,
+        DatabaseView databaseView) {
 
     public ManagerStatus {
         spares = List.copyOf(spares);

@@ -28,11 +28,18 @@ class ContractTest {
                         null, 900, null, null, null, null)),
                 List.of(new FailureRecord("f1", "r1", FailureKind.HANG, FailureRecord.Source.CLIENT, true, 10, 20, 30,
                         40, "r4", 1, "r2", 0.64, new TierRecovery("r2", 35, 45, 12, 800, 300, null))),
-                List.of(new InjectedFault("f1", spec, "r3", 0, 10, 2_010, InjectedFault.Repair.UNDONE)));
+                List.of(new InjectedFault("f1", spec, "r3", 0, 10, 2_010, InjectedFault.Repair.UNDONE)),
+                new DatabaseView(DatabaseTier.parse("semisync"), "db2", List.of(
+                        new DatabaseNode("db1", DatabaseNode.Role.REJOINING, 51, "0-1-136"),
+                        new DatabaseNode("db2", DatabaseNode.Role.WRITER, 52, "0-2-140"),
+                        new DatabaseNode("db3", DatabaseNode.Role.REPLICA, 53, "0-2-140")),
+                        List.of(new DatabaseFailover("db1", "crash", "db2", 100, 104, 150, 210, 0, "0-1-136",
+                                "0-1-136", 0))));
         String wire = JSON.writeValueAsString(status);
         assertEquals(status, JSON.readValue(wire, ManagerStatus.class));
         assertTrue(wire.contains("\"kind\":\"cut\"") && wire.contains("\"target\":\"fd|backup\"")
-                && wire.contains("\"state\":\"primary\"") && wire.contains("\"source\":\"client\""), wire);
+                && wire.contains("\"state\":\"primary\"") && wire.contains("\"source\":\"client\"")
+                && wire.contains("\"tier\":\"semisync:3\"") && wire.contains("\"role\":\"rejoining\""), wire);
     }
 
     @Test

@@ -1,5 +1,6 @@
 package org.ftlab.rm.db;
 
+import java.io.IOException;
 import java.net.ConnectException;
 import java.sql.Connection;
 import java.sql.SQLException;
@@ -42,7 +43,11 @@ public final class DatabaseKeeper implements AutoCloseable {
     private final List<DatabaseFailover> failovers = new ArrayList<>();
     private final ExecutorService watchers;
     private final ExecutorService actor = single("db-failover");
-    private final ExecutorService rebuilder = single("db-rebuild");
+    private final ExecutorService rebuilder = Executors.newCachedThreadPool(r -> {
+        Thread t = new Thread(r, "db-rebuild");
+        t.setDaemon(true);
+        return t;
+    });
     private final ExecutorService firstCommits = single("db-first-commit");
     private volatile boolean closed;
 
@@ -141,7 +146,10 @@ public final class DatabaseKeeper implements AutoCloseable {
         if (was != DatabaseNode.Role.WRITER) {
             LOG.info("database: replica " + s.name + " failed (" + verdict + "); re-seeding it");
             s.process.kill();
-            db.writer().ifPresent(w -> rebuilder.execute(() -> rebuild(s, w, -1)));
+            db.writer().ifPresent(w -> {
+                s.role = DatabaseNode.Role.REJOINING;
+                rebuilder.execute(() -> rebuild(s, w, -1));
+            });
             return;
         }
         String lastWriterPosition = s.position;
@@ -151,8 +159,7 @@ public final class DatabaseKeeper implements AutoCloseable {
         LOG.info("database: writer " + s.name + " failed (" + verdict + "); fenced");
         Optional<Candidate> chosen = mostAdvancedReplica();
         if (chosen.isEmpty()) {
-            LOG.warning("database: no replica answers; the database has no writer until one is rebuilt");
-            record(new DatabaseFailover(s.name, verdict, null, detected, fenced, 0, 0, 0, lastWriterPosition, "", 0));
+            restartWriter(s, verdict, detected, fenced, lastWriterPosition);
             return;
         }
         Server next = chosen.get().server;
@@ -186,6 +193,37 @@ public final class DatabaseKeeper implements AutoCloseable {
                 ? "; " + behind + " of " + s.name + "'s transactions never reached it" : ""));
         firstCommits.execute(() -> awaitFirstCommit(index, next, promotedPosition));
         rebuilder.execute(() -> rebuild(s, next, index));
+        rebuildOthersFailed(s, next);
+    }
+
+    /**
+     * No replica is left: the failed writer restarts on its own data (InnoDB's crash recovery) and is the writer
+     * again, as a person would restart the one server; then the failed replicas are rebuilt from it.
+     */
+    private void restartWriter(Server s, String verdict, long detected, long fenced, String lastWriterPosition) {
+        LOG.warning("database: no replica answers; restarting " + s.name + " on its own data as the writer");
+        try {
+            String position = db.restartAsWriter(s);
+            db.route(s);
+            long promoted = nowMicros();
+            int index = record(new DatabaseFailover(s.name, verdict, s.name, detected, fenced, promoted, 0, promoted,
+                    lastWriterPosition, position, 0));
+            firstCommits.execute(() -> awaitFirstCommit(index, s, position));
+            rebuildOthersFailed(s, s);
+        } catch (IOException | SQLException e) {
+            LOG.log(Level.SEVERE, "database: restarting " + s.name + " failed; the database has no writer", e);
+            record(new DatabaseFailover(s.name, verdict, null, detected, fenced, 0, 0, 0, lastWriterPosition, "", 0));
+        }
+    }
+
+    /** Rebuilds, from {@code writer}, every failed server but {@code except} (whose rebuild is already under way). */
+    private void rebuildOthersFailed(Server except, Server writer) {
+        for (Server other : db.servers()) {
+            if (other != except && other != writer && other.role == DatabaseNode.Role.FAILED) {
+                other.role = DatabaseNode.Role.REJOINING;
+                rebuilder.execute(() -> rebuild(other, writer, -1));
+            }
+        }
     }
 
     /** A live replica and what it received of the writer's transactions. */
@@ -235,17 +273,31 @@ public final class DatabaseKeeper implements AutoCloseable {
             return;
         }
         try {
-            db.seed(s, writer);
+            String own = db.rejoin(s, writer);
             long at = nowMicros();
             if (index >= 0) {
                 synchronized (lock) {
-                    failovers.set(index, failovers.get(index).withRejoined(at));
+                    DatabaseFailover f = failovers.get(index);
+                    // what the failed writer had logged beyond what its successor received, as its own files say
+                    long behind = Math.max(f.transactionsBehind(), Gtids.sequence(own)
+                            - Gtids.sequence(f.promotedPosition()));
+                    failovers.set(index, f.withRejoined(at).withTransactionsBehind(behind));
                 }
             }
             LOG.info("database: " + s.name + " is back as a replica of " + writer.name);
-        } catch (Exception e) {
-            s.role = DatabaseNode.Role.FAILED;
-            LOG.log(Level.WARNING, "database: re-seeding " + s.name + " failed", e);
+        } catch (IOException | SQLException | RuntimeException e) {
+            if (!closed) {
+                s.role = DatabaseNode.Role.FAILED;
+                Optional<Server> now = db.writer();
+                if (now.isPresent() && now.get() != writer) { // its writer failed meanwhile: from the new one
+                    LOG.info("database: rebuilding " + s.name + " again, from " + now.get().name);
+                    s.role = DatabaseNode.Role.REJOINING;
+                    rebuilder.execute(() -> rebuild(s, now.get(), index));
+                } else {
+                    LOG.log(Level.WARNING, "database: rebuilding " + s.name + " failed (it waits for the next "
+                            + "writer)", e);
+                }
+            }
         }
     }
 

