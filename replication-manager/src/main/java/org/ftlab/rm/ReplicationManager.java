@@ -135,6 +135,10 @@ public final class ReplicationManager implements AutoCloseable {
     private volatile FlightRecording ownEvents;
     /** How much of the request path each local replica has compiled at the top tier; null until started. */
     private volatile Hotness hotness;
+    /** Undoes what this manager leaves behind if it is killed: the faults in effect, a replicated database's files. */
+    private final Janitor janitor;
+    /** The janitor's key for a replicated database's files. */
+    private static final String DATABASE_FILES = "database-files";
     /** Keeps a replicated database's view and fails its writer over; null for one server. */
     private volatile DatabaseKeeper databaseKeeper;
     /** The database's row-lock waits, sampled into {@link #ownEvents}; null when the lab records no events. */
@@ -199,6 +203,7 @@ public final class ReplicationManager implements AutoCloseable {
         this.targetSpares = targetSpares;
         this.relaunch = relaunch;
         this.faults = new FaultsInEffect(janitor);
+        this.janitor = janitor;
     }
 
     /**
@@ -253,7 +258,7 @@ public final class ReplicationManager implements AutoCloseable {
             if (lab.database() instanceof ReplicatedDatabase replicated) {
                 rm.databaseKeeper = DatabaseKeeper.start(replicated, settings.timeoutMillis());
                 // a killed manager's servers die with it (their orphan guards); their files go with the janitor
-                janitor.register("database-files", replicated.deleteFilesScript());
+                janitor.register(DATABASE_FILES, replicated.deleteFilesScript());
             }
             if (observe) {
                 rm.ownEvents = FlightRecording.startHere();
@@ -1241,6 +1246,7 @@ public final class ReplicationManager implements AutoCloseable {
             keeper.close();
         }
         lab.close();
+        janitor.done(DATABASE_FILES); // deleted by the lab's close
         ProcessTools.terminate(detector.toHandle(), Duration.ofSeconds(5));
         Jcmd.forget(detector.pid());
         detectorGuard.close();

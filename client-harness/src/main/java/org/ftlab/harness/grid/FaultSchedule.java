@@ -6,6 +6,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
 import java.util.List;
+import java.util.Optional;
 import java.util.Locale;
 import java.util.Random;
 import java.util.function.Predicate;
@@ -292,12 +293,25 @@ public record FaultSchedule(List<Entry> entries, String origin) {
         /** Every stall of known cause: what the attribution of slow requests is proved on. */
         STALLS(k -> k.layer() == FaultKind.Layer.STALL),
         /** Every fault kind, stalls aside (netns topology). */
-        ALL(k -> k.layer() != FaultKind.Layer.STALL);
+        ALL(k -> k.layer() != FaultKind.Layer.STALL),
+        /**
+         * The database's failures a replicated database fails over (db-crash, db-hang; {@code --database semisync}
+         * or {@code async}). Not in the mixes above, which a lab with one database server makes, and whose seeds keep
+         * drawing what they drew.
+         */
+        DB_FAILOVER(k -> k.wireName().equals("db-crash") || k.wireName().equals("db-hang"), false);
 
         private final List<FaultKind> kinds;
 
         Mix(Predicate<FaultKind> member) {
-            this.kinds = FaultKind.all().stream().filter(member).toList();
+            this(member, true);
+        }
+
+        /** {@code oneServer}: only the kinds a lab with one database server makes. */
+        Mix(Predicate<FaultKind> member, boolean oneServer) {
+            FaultKind.LabFacts single = new FaultKind.LabFacts(true, true, false, false);
+            this.kinds = FaultKind.all().stream().filter(member)
+                    .filter(k -> !oneServer || k.whyNot(single, controller -> Optional.empty()).isEmpty()).toList();
         }
 
         public List<FaultKind> kinds() {
@@ -305,7 +319,7 @@ public record FaultSchedule(List<Entry> entries, String origin) {
         }
 
         public String wireName() {
-            return name().toLowerCase(Locale.ROOT);
+            return name().toLowerCase(Locale.ROOT).replace('_', '-');
         }
 
         public static Mix parse(String s) {
@@ -315,7 +329,7 @@ public record FaultSchedule(List<Entry> entries, String origin) {
                 }
             }
             throw new IllegalArgumentException("--fault-mix must be one of process, database, network, local, "
-                    + "stalls, all; was '" + s + "'");
+                    + "stalls, all, db-failover; was '" + s + "'");
         }
     }
 

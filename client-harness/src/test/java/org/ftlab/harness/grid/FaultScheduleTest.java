@@ -103,8 +103,21 @@ class FaultScheduleTest {
         assertEquals(FaultSchedule.SHORTHAND_HANG_MILLIS, hang.entries().get(0).spec().durationMillis());
         assertEquals(0, s.entries().get(0).spec().durationMillis(), "a crash has no duration");
         assertThrows(IllegalArgumentException.class, () -> FaultSchedule.shorthand("crash", 10, 2, 1));
-        assertThrows(IllegalArgumentException.class, () -> FaultSchedule.shorthand("freeze", 0, 2, 1));
+        assertEquals("--faults must be none, crash, hang, db-crash, db-hang, was 'freeze' (other kinds: "
+                + "--faults-file or --fault-seed)", assertThrows(IllegalArgumentException.class,
+                        () -> FaultSchedule.shorthand("freeze", 0, 2, 1)).getMessage());
         assertEquals(FaultSchedule.NONE, FaultSchedule.shorthand("none", 0, 0, 1));
+    }
+
+    @Test
+    void theDatabasesShorthandsActOnTheDatabase() {
+        FaultSchedule crash = FaultSchedule.shorthand("db-crash", 0, 3, 1);
+        assertEquals(3, crash.entries().size());
+        assertEquals("db", crash.entries().get(0).spec().target().toString());
+        assertEquals("db-crash", crash.entries().get(0).spec().kind().wireName());
+        assertEquals(0, crash.entries().get(0).spec().durationMillis(), "the keeper repairs it: no duration");
+        FaultSchedule hang = FaultSchedule.shorthand("db-hang", 0, 1, 1);
+        assertEquals(FaultSchedule.SHORTHAND_HANG_MILLIS, hang.entries().get(0).spec().durationMillis());
     }
 
     @Test

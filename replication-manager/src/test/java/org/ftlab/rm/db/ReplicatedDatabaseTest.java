@@ -1,0 +1,42 @@
+package org.ftlab.rm.db;
+
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.List;
+import org.ftlab.rm.api.DatabaseTier;
+import org.junit.jupiter.api.Test;
+
+/** The servers' settings: what the field recommends for each mode. */
+class ReplicatedDatabaseTest {
+    private static final DatabaseTier SEMISYNC = DatabaseTier.parse("semisync");
+    private static final DatabaseTier ASYNC = DatabaseTier.parse("async");
+
+    @Test
+    void everyServerLogsWithGtidsDurablyAndLogsWhatItReplicatesSoAnyCanBecomeTheWriter() {
+        for (DatabaseTier tier : List.of(SEMISYNC, ASYNC)) {
+            List<String> args = ReplicatedDatabase.serverArgs(tier, new ReplicatedDatabase.Server("db2", 2), true);
+            assertTrue(args.containsAll(List.of("--server-id=2", "--log-bin=db2-bin", "--log-slave-updates=ON",
+                    "--binlog-format=ROW", "--gtid-strict-mode=ON", "--sync-binlog=1",
+                    "--innodb-flush-log-at-trx-commit=1", "--skip-slave-start", "--read-only=ON")), args.toString());
+        }
+        assertTrue(ReplicatedDatabase.serverArgs(ASYNC, new ReplicatedDatabase.Server("db1", 1), false)
+                .contains("--read-only=OFF"));
+    }
+
+    @Test
+    void semiSyncWaitsAfterSyncAndOnlyTheWriterWaits() {
+        List<String> replica = ReplicatedDatabase.serverArgs(SEMISYNC, new ReplicatedDatabase.Server("db2", 2), true);
+        assertTrue(replica.containsAll(List.of("--rpl-semi-sync-slave-enabled=ON",
+                "--rpl-semi-sync-master-wait-point=AFTER_SYNC", "--rpl-semi-sync-master-enabled=OFF")), replica.toString());
+        assertFalse(ReplicatedDatabase.serverArgs(ASYNC, new ReplicatedDatabase.Server("db2", 2), true).stream()
+                .anyMatch(a -> a.contains("semi-sync")), "async is the same without semi-sync");
+    }
+
+    @Test
+    void aRebuiltServerHasAnIdOfItsOwnForAReplicaSkipsEventsCarryingItsOwnId() {
+        ReplicatedDatabase.Server s = new ReplicatedDatabase.Server("db1", 1);
+        s.generation = 2;
+        assertTrue(ReplicatedDatabase.serverArgs(ASYNC, s, true).contains("--server-id=21"));
+    }
+}
