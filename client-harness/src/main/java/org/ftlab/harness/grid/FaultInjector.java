@@ -178,11 +178,14 @@ final class FaultInjector {
         return () -> b.completed() != null && b.completed().get() < giveUpAt;
     }
 
-    /** Waits until no fault is in effect and {@value #SETTLE_MILLIS} ms have passed since the last repair. */
+    /**
+     * Waits until no fault is in effect, the view has its degree, a replicated database has its writer and every server
+     * back as a replica, and {@value #SETTLE_MILLIS} ms have passed since the last repair.
+     */
     private void awaitRepairAndSettle() throws IOException, InterruptedException {
         while (running) {
             ManagerStatus s = lab.status();
-            if (!s.anyFaultActive() && s.fullDegree()) {
+            if (!s.anyFaultActive() && s.fullDegree() && (s.databaseView() == null || s.databaseView().whole())) {
                 if (injectedInRun > 0) {
                     // Let clients see the repaired view (a pre-connected client's spare is the replacement) before
                     // the next fault, as a lab with faults seconds apart would.

@@ -212,6 +212,7 @@ public final class DatabaseKeeper implements AutoCloseable {
             rebuildOthersFailed(s, s);
         } catch (IOException | SQLException e) {
             LOG.log(Level.SEVERE, "database: restarting " + s.name + " failed; the database has no writer", e);
+            s.process.kill();
             record(new DatabaseFailover(s.name, verdict, null, detected, fenced, 0, 0, 0, lastWriterPosition, "", 0));
         }
     }

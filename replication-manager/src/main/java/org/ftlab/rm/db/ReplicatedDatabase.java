@@ -353,8 +353,9 @@ public final class ReplicatedDatabase implements DatabaseServer {
             st.execute("RESET SLAVE ALL");
             takeWrites(st);
         }
+        String position = writerPosition(s);
         s.role = DatabaseNode.Role.WRITER;
-        return writerPosition(s);
+        return position;
     }
 
     /** A new administrative session on {@code s}; {@code timeoutMillis} > 0 bounds every wait on it. */
