@@ -120,6 +120,8 @@ public final class ReplicationManager implements AutoCloseable {
      */
     private final Map<String, ReplicaConnection> tierConnections =
             new ConcurrentHashMap<>();
+    /** Tries of a stateful tier's recovery after a database fail-over. */
+    private static final int TIER_RECOVERY_ATTEMPTS = 10;
     /** A stateful tier's recovery may replay the whole log: its call waits this long. */
     private static final long TIER_RECOVERY_TIMEOUT_MILLIS = 300_000;
 
@@ -256,7 +258,8 @@ public final class ReplicationManager implements AutoCloseable {
         rm.wildflyCluster = settings.lab().wildflyCluster();
         try {
             if (lab.database() instanceof ReplicatedDatabase replicated) {
-                rm.databaseKeeper = DatabaseKeeper.start(replicated, settings.timeoutMillis());
+                rm.databaseKeeper = DatabaseKeeper.start(replicated, settings.timeoutMillis(),
+                        rm::recoverTierOnNewWriter);
                 // a killed manager's servers die with it (their orphan guards); their files go with the janitor
                 janitor.register(DATABASE_FILES, replicated.deleteFilesScript());
             }
@@ -818,6 +821,48 @@ public final class ReplicationManager implements AutoCloseable {
             view.tierRecovered(faultId, result);
         }
         connectBackups();
+    }
+
+    /**
+     * A replicated database's new writer takes writes: a stateful tier whose input log failed with the old writer has
+     * stopped on the primary, which restores and replays from the new writer, in the same epoch (off the keeper's
+     * thread). Nothing to do without a stateful tier.
+     */
+    private void recoverTierOnNewWriter() {
+        if (statefulTier == null) {
+            return;
+        }
+        String primary;
+        long epoch;
+        synchronized (lock) {
+            List<String> serving = view.servingNames();
+            if (serving.isEmpty()) {
+                return;
+            }
+            primary = serving.get(0);
+            epoch = view.epoch();
+        }
+        tierRecoverer.execute(() -> {
+            // the replica's pool may hand out a connection the fail-over cut, which it drops once it fails: try again
+            String why = null;
+            for (int attempt = 1; attempt <= TIER_RECOVERY_ATTEMPTS && !closed; attempt++) {
+                try (ReplicaConnection c = connect(primary)) {
+                    TierStatus s = c.tierControl(TIER_RECOVERY_TIMEOUT_MILLIS).recover(epoch);
+                    LOG.info("the stateful tier recovered on " + primary + " from the database's new writer: "
+                            + s.replayInputs() + " inputs replayed in " + s.replayMicros() / 1000 + " ms");
+                    return;
+                } catch (Exception e) {
+                    why = e.getMessage();
+                }
+                try {
+                    Thread.sleep(200);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    return;
+                }
+            }
+            LOG.warning("the stateful tier did not recover on " + primary + " after the database's fail-over: " + why);
+        });
     }
 
     /** In the tier-recoverer thread: a connection ready to each backup, none kept to a replica no longer one. */

@@ -51,8 +51,12 @@ public final class DatabaseKeeper implements AutoCloseable {
     private final ExecutorService firstCommits = single("db-first-commit");
     private volatile boolean closed;
 
-    private DatabaseKeeper(ReplicatedDatabase db, long timeoutMillis) {
+    /** Told after each new writer takes writes (the service's stateful tier recovers from it). */
+    private final Runnable writerMoved;
+
+    private DatabaseKeeper(ReplicatedDatabase db, long timeoutMillis, Runnable writerMoved) {
         this.db = db;
+        this.writerMoved = writerMoved;
         this.timeoutMillis = Math.max(MIN_TIMEOUT_MILLIS, timeoutMillis);
         this.watchers = Executors.newFixedThreadPool(db.servers().size(), r -> {
             Thread t = new Thread(r, "db-watch");
@@ -63,7 +67,12 @@ public final class DatabaseKeeper implements AutoCloseable {
 
     /** Starts watching {@code db}; a server is failed after {@code timeoutMillis} (at least 1 s) without an answer. */
     public static DatabaseKeeper start(ReplicatedDatabase db, long timeoutMillis) {
-        DatabaseKeeper keeper = new DatabaseKeeper(db, timeoutMillis);
+        return start(db, timeoutMillis, () -> { });
+    }
+
+    /** As {@link #start(ReplicatedDatabase, long)}; {@code writerMoved} runs after each new writer takes writes. */
+    public static DatabaseKeeper start(ReplicatedDatabase db, long timeoutMillis, Runnable writerMoved) {
+        DatabaseKeeper keeper = new DatabaseKeeper(db, timeoutMillis, writerMoved);
         for (Server s : db.servers()) {
             keeper.watchers.execute(() -> keeper.watch(s));
         }
@@ -192,6 +201,7 @@ public final class DatabaseKeeper implements AutoCloseable {
         LOG.info("database: " + next.name + " is the writer (" + promotedPosition + ")" + (behind > 0
                 ? "; " + behind + " of " + s.name + "'s transactions never reached it" : ""));
         firstCommits.execute(() -> awaitFirstCommit(index, next, promotedPosition));
+        writerMoved.run();
         rebuilder.execute(() -> rebuild(s, next, index));
         rebuildOthersFailed(s, next);
     }
@@ -209,6 +219,7 @@ public final class DatabaseKeeper implements AutoCloseable {
             int index = record(new DatabaseFailover(s.name, verdict, s.name, detected, fenced, promoted, 0, promoted,
                     lastWriterPosition, position, 0));
             firstCommits.execute(() -> awaitFirstCommit(index, s, position));
+            writerMoved.run();
             rebuildOthersFailed(s, s);
         } catch (IOException | SQLException e) {
             LOG.log(Level.SEVERE, "database: restarting " + s.name + " failed; the database has no writer", e);

