@@ -535,15 +535,6 @@ public final class ReplicatedDatabase implements DatabaseServer {
         return sh.toString();
     }
 
-    /** The servers' processes by name ({@code db1}…), for the host sampler. */
-    public List<Long> pids() {
-        return servers.stream().map(Server::pid).filter(p -> p > 0).toList();
-    }
-
-    static Comparator<Server> byName() {
-        return Comparator.comparing(s -> s.serverId);
-    }
-
     private static void deleteTree(Path root) throws IOException {
         if (!Files.exists(root)) {
             return;

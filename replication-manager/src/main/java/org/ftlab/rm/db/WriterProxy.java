@@ -110,11 +110,6 @@ public final class WriterProxy implements AutoCloseable {
         return n;
     }
 
-    /** Connections forwarded now. */
-    public int connections() {
-        return pairs.size();
-    }
-
     /**
      * The ends the database sees for connections whose client ends are {@code clientEnds}: the forwarder's own sockets
      * to the writer, which a fence ends by process-list entry.
