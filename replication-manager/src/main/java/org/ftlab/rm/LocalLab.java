@@ -28,6 +28,7 @@ import org.ftlab.rm.api.ReplicaServer;
 import org.ftlab.rm.db.DatabaseServer;
 import org.ftlab.rm.db.EmbeddedDatabase;
 import org.ftlab.rm.db.ExternalDatabase;
+import org.ftlab.rm.db.GaleraParts;
 import org.ftlab.rm.db.ReplicatedDatabase;
 import org.ftlab.rm.replica.HeartbeatSettings;
 import org.ftlab.rm.replica.Replica;
@@ -96,8 +97,7 @@ public final class LocalLab implements AutoCloseable {
                         + "this machine (or its virtual network); leave out --hosts");
             }
             if (databaseTier.mode() == DatabaseTier.Mode.GALERA) {
-                throw new IllegalArgumentException("--database galera is not available yet in this version; use "
-                        + "semisync or async");
+                GaleraParts.find(); // a missing part is one line with the install command, before anything starts
             }
             if (wildflyCluster && hosts != null) {
                 throw new IllegalArgumentException("--wildfly-cluster runs on this machine or its virtual network "

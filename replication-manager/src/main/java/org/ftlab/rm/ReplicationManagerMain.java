@@ -123,7 +123,7 @@ public final class ReplicationManagerMain implements Callable<Integer> {
     boolean wildflyCluster;
 
     @Option(names = "--database", defaultValue = "single", converter = DatabaseTierConverter.class,
-            description = "The database tier: single (default), or semisync[:N], async[:N] (docs/running.md).")
+            description = "The database tier: single (default), or semisync[:N], async[:N], galera[:N] (docs/running.md).")
     DatabaseTier databaseTier;
 
     @Option(names = "--db-url")

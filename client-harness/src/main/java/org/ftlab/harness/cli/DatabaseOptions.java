@@ -9,8 +9,8 @@ public final class DatabaseOptions {
     @Option(names = "--database", paramLabel = "MODE[:N]", defaultValue = "single",
             description = "The database tier: single (one embedded server, the default), or N embedded MariaDB "
                     + "servers replicated by MariaDB itself, failed over by the manager: semisync[:N] "
-                    + "(semi-synchronous, AFTER_SYNC), async[:N] (the negative control); N defaults to 3 "
-                    + "(docs/running.md).")
+                    + "(semi-synchronous, AFTER_SYNC), async[:N] (the negative control), galera[:N] (Galera "
+                    + "Cluster, one writer; needs scripts/install-galera); N defaults to 3 (docs/running.md).")
     String database;
 
     @Option(names = "--db-url", paramLabel = "JDBC_URL",

@@ -52,7 +52,12 @@ public record DatabaseTier(Mode mode, int nodes) {
         }
         if (mode == Mode.SINGLE && nodes != 1) {
             throw new IllegalArgumentException("--database single runs one server, was single:" + nodes
-                    + "; name a replicated mode (semisync:" + nodes + ", async:" + nodes + ", galera:" + nodes + ")");
+                    + "; name a replicated mode (semisync:" + nodes + ", async:" + nodes + ", galera:"
+                    + Math.max(3, nodes) + ")");
+        }
+        if (mode == Mode.GALERA && nodes == 2) {
+            throw new IllegalArgumentException("--database galera needs 3 to 9 servers, was galera:2 (a crash must "
+                    + "leave a majority, or the cluster stops taking writes); e.g. galera:3");
         }
         if (mode != Mode.SINGLE && (nodes < 2 || nodes > 9)) {
             throw new IllegalArgumentException("--database " + mode.wireName() + " needs 2 to 9 servers, was "

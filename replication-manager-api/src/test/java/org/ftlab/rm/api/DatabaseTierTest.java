@@ -33,8 +33,11 @@ class DatabaseTierTest {
         assertEquals("--database semisync:N needs a number of servers, was 'semisync:x'",
                 assertThrows(IllegalArgumentException.class, () -> DatabaseTier.parse("semisync:x")).getMessage());
         assertEquals("--database single runs one server, was single:2; name a replicated mode (semisync:2, async:2, "
-                + "galera:2)", assertThrows(IllegalArgumentException.class, () -> DatabaseTier.parse("single:2"))
+                + "galera:3)", assertThrows(IllegalArgumentException.class, () -> DatabaseTier.parse("single:2"))
                         .getMessage());
+        assertEquals("--database galera needs 3 to 9 servers, was galera:2 (a crash must leave a majority, or the "
+                + "cluster stops taking writes); e.g. galera:3", assertThrows(IllegalArgumentException.class,
+                        () -> DatabaseTier.parse("galera:2")).getMessage());
     }
 
     @Test

@@ -17,6 +17,7 @@ import java.util.logging.Level;
 import java.util.logging.Logger;
 import org.ftlab.rm.api.DatabaseFailover;
 import org.ftlab.rm.api.DatabaseNode;
+import org.ftlab.rm.api.DatabaseTier;
 import org.ftlab.rm.api.DatabaseView;
 import org.ftlab.rm.db.ReplicatedDatabase.Server;
 
@@ -116,7 +117,7 @@ public final class DatabaseKeeper implements AutoCloseable {
                 if (c == null) {
                     c = db.admin(s, timeoutMillis);
                 }
-                s.position = ReplicatedDatabase.position(c, role == DatabaseNode.Role.WRITER);
+                s.position = db.position(c, role == DatabaseNode.Role.WRITER);
                 lastAnswer = System.nanoTime();
             } catch (SQLException e) {
                 closeQuietly(c);
@@ -195,7 +196,10 @@ public final class DatabaseKeeper implements AutoCloseable {
             return;
         }
         long promoted = nowMicros();
-        long behind = Math.max(0, Gtids.sequence(lastWriterPosition) - Gtids.sequence(chosen.get().received));
+        // what the new writer lacks of the old one's: what it had received of them (binary logs), or all it has once
+        // it applied what the cluster ordered (Galera)
+        String reached = db.tier().mode() == DatabaseTier.Mode.GALERA ? promotedPosition : chosen.get().received;
+        long behind = Math.max(0, Gtids.sequence(lastWriterPosition) - Gtids.sequence(reached));
         int index = record(new DatabaseFailover(s.name, verdict, next.name, detected, fenced, promoted, 0, 0,
                 lastWriterPosition, promotedPosition, behind));
         LOG.info("database: " + next.name + " is the writer (" + promotedPosition + ")" + (behind > 0
@@ -250,7 +254,7 @@ public final class DatabaseKeeper implements AutoCloseable {
                 continue;
             }
             try (Connection c = db.admin(r, timeoutMillis)) {
-                String received = ReplicatedDatabase.position(c, false);
+                String received = db.position(c, false);
                 r.position = received;
                 candidates.add(new Candidate(r, received));
             } catch (SQLException e) {
@@ -265,7 +269,7 @@ public final class DatabaseKeeper implements AutoCloseable {
         long deadline = System.nanoTime() + FIRST_COMMIT_WAIT_MILLIS * 1_000_000;
         try (Connection c = db.admin(writer, 0)) {
             while (!closed && System.nanoTime() < deadline && writer.role == DatabaseNode.Role.WRITER) {
-                if (Gtids.sequence(ReplicatedDatabase.position(c, true)) > Gtids.sequence(promotedPosition)) {
+                if (Gtids.sequence(db.position(c, true)) > Gtids.sequence(promotedPosition)) {
                     long at = nowMicros();
                     synchronized (lock) {
                         failovers.set(index, failovers.get(index).withFirstCommit(at));

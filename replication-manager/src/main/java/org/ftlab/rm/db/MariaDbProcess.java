@@ -55,6 +55,15 @@ final class MariaDbProcess implements AutoCloseable {
      * server's; or over ssh), listening on a free port of its address, with {@code args} added to the server's own.
      */
     static MariaDbProcess start(Path dataDir, Placement placement, List<String> args) throws IOException {
+        return start(dataDir, placement, args, null);
+    }
+
+    /**
+     * As {@link #start(Path, Placement, List)}, with {@code helpers} (if not null) first on the server's {@code PATH}:
+     * the programs it runs itself, as a Galera node's state-transfer scripts.
+     */
+    static MariaDbProcess start(Path dataDir, Placement placement, List<String> args, Path helpers)
+            throws IOException {
         Path data = dataDir.toAbsolutePath();
         Files.createDirectories(data.getParent());
         if (!placement.isRemote()) {
@@ -80,9 +89,10 @@ final class MariaDbProcess implements AutoCloseable {
                     .toString()));
             Files.setPosixFilePermissions(wrapper, PosixFilePermissions.fromString("rwx------"));
             config.setExecutable(DBConfiguration.Executable.Server, wrapper::toFile);
-        } else if (!placement.isLocal()) {
-            Path wrapper = data.resolveSibling(data.getFileName() + "-mariadbd-in-netns.sh");
-            Files.writeString(wrapper, "#!/bin/sh\nexec " + String.join(" ", placement.wrap(List.of("'"
+        } else if (!placement.isLocal() || helpers != null) {
+            Path wrapper = data.resolveSibling(data.getFileName() + "-mariadbd.sh");
+            String path = helpers == null ? "" : "PATH='" + helpers.toAbsolutePath() + "':\"$PATH\"; export PATH\n";
+            Files.writeString(wrapper, "#!/bin/sh\n" + path + "exec " + String.join(" ", placement.wrap(List.of("'"
                     + binariesCacheDir().resolve("bin/mariadbd") + "'"))) + " \"$@\"\n");
             Files.setPosixFilePermissions(wrapper, PosixFilePermissions.fromString("rwx------"));
             config.setExecutable(DBConfiguration.Executable.Server, wrapper::toFile);

@@ -21,6 +21,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.logging.Logger;
 import java.util.stream.Stream;
+import org.ftlab.os.FreePorts;
 import org.ftlab.os.Placement;
 import org.ftlab.os.access.DatabaseEndpoint;
 import org.ftlab.rm.api.DatabaseNode;
@@ -53,6 +54,8 @@ public final class ReplicatedDatabase implements DatabaseServer {
     private static final int CATCH_UP_SECONDS = 120;
     /** MariaDB: the source refuses the replica's position ("Got fatal error 1236 from master"). */
     private static final int ER_MASTER_FATAL_ERROR_READING_BINLOG = 1236;
+    /** Galera: the directory of the programs first on the nodes' PATH ({@link GaleraParts#helpers}). */
+    private static final String GALERA_HELPERS = "galera-bin";
 
     private final DatabaseTier tier;
     private final Path dir;
@@ -62,6 +65,9 @@ public final class ReplicatedDatabase implements DatabaseServer {
     private final DatabaseEndpoint endpoint;
     private final WriterProxy proxy;
     private final List<Server> servers;
+    /** Galera only (else null): the provider and the directory first on the nodes' PATH. */
+    private final GaleraParts galera;
+    private final Path galeraHelpers;
 
     /** One server of the tier: its name and id for good, its process for as long as it runs. */
     static final class Server {
@@ -73,6 +79,10 @@ public final class ReplicatedDatabase implements DatabaseServer {
         volatile String position = "";
         /** How many times it was rebuilt: names its data directory. */
         int generation;
+        /** Galera only: the group communication's port (the incremental state transfer's is the next one). */
+        int groupPort;
+        /** Galera only: where it receives a full state transfer. */
+        int stateTransferPort;
 
         Server(String name, int serverId) {
             this.name = name;
@@ -95,7 +105,8 @@ public final class ReplicatedDatabase implements DatabaseServer {
     }
 
     private ReplicatedDatabase(DatabaseTier tier, Path dir, Placement placement, String adminPassword,
-            String replicationPassword, DatabaseEndpoint endpoint, WriterProxy proxy, List<Server> servers) {
+            String replicationPassword, DatabaseEndpoint endpoint, WriterProxy proxy, List<Server> servers,
+            GaleraParts galera, Path galeraHelpers) {
         this.tier = tier;
         this.dir = dir;
         this.placement = placement;
@@ -104,6 +115,8 @@ public final class ReplicatedDatabase implements DatabaseServer {
         this.endpoint = endpoint;
         this.proxy = proxy;
         this.servers = servers;
+        this.galera = galera;
+        this.galeraHelpers = galeraHelpers;
     }
 
     /**
@@ -113,12 +126,20 @@ public final class ReplicatedDatabase implements DatabaseServer {
      */
     public static ReplicatedDatabase start(DatabaseTier tier, Path dir, Placement placement)
             throws IOException, SQLException {
-        if (!tier.mode().binlogReplication()) {
-            throw new IllegalArgumentException("not a binary-log mode: " + tier.wireName());
+        if (!tier.replicated()) {
+            throw new IllegalArgumentException("not a replicated mode: " + tier.wireName());
         }
+        boolean certifying = tier.mode() == DatabaseTier.Mode.GALERA;
+        GaleraParts galera = certifying ? GaleraParts.find() : null;
+        Path helpers = certifying ? galera.helpers(dir.resolve(GALERA_HELPERS)) : null;
         List<Server> servers = new ArrayList<>();
         for (int i = 1; i <= tier.nodes(); i++) {
-            servers.add(new Server("db" + i, i));
+            Server s = new Server("db" + i, i);
+            if (certifying) {
+                s.groupPort = FreePorts.findFreePortPair();
+                s.stateTransferPort = FreePorts.findFreePortPair();
+            }
+            servers.add(s);
         }
         String appPassword = EmbeddedDatabase.randomPassword();
         String adminPassword = EmbeddedDatabase.randomPassword();
@@ -128,14 +149,18 @@ public final class ReplicatedDatabase implements DatabaseServer {
         ExecutorService starter = Executors.newFixedThreadPool(servers.size());
         try {
             // the servers' initialization and start take seconds each: all at once
+            // binary-log replication: every server at once; Galera: the first founds the cluster, the others join
+            // it one by one once it has the database (each by a state transfer: joining together, they could not
+            // agree on a membership)
             List<Future<MariaDbProcess>> started = new ArrayList<>();
-            for (Server s : servers) {
-                started.add(starter.submit(() -> MariaDbProcess.start(dataDir(dir, s), placement,
-                        serverArgs(tier, s, s.serverId != 1))));
+            for (Server s : certifying ? servers.subList(0, 1) : servers) {
+                List<String> args = certifying ? founderArgs(servers, s, galera.provider(), placement)
+                        : serverArgs(tier, s, s.serverId != 1);
+                started.add(starter.submit(() -> MariaDbProcess.start(dataDir(dir, s), placement, args, helpers)));
             }
             long t0 = System.nanoTime();
             for (int i = 0; i < servers.size(); i++) {
-                servers.get(i).process = await(started.get(i));
+                servers.get(i).process = i < started.size() ? await(started.get(i)) : null;
                 servers.get(i).role = i == 0 ? DatabaseNode.Role.WRITER : DatabaseNode.Role.REJOINING;
             }
             long t1 = System.nanoTime();
@@ -158,10 +183,14 @@ public final class ReplicatedDatabase implements DatabaseServer {
             DatabaseEndpoint endpoint = new DatabaseEndpoint("jdbc:mysql://" + proxy.address() + ":" + proxy.port()
                     + "/" + EmbeddedDatabase.DATABASE_NAME, EmbeddedDatabase.USER, appPassword).withDefaultOptions();
             db = new ReplicatedDatabase(tier, dir, placement, adminPassword, replicationPassword, endpoint, proxy,
-                    Collections.unmodifiableList(servers));
+                    Collections.unmodifiableList(servers), galera, helpers);
             long t2 = System.nanoTime();
             for (Server s : servers.subList(1, servers.size())) {
-                db.follow(s, writer);
+                if (certifying) {
+                    db.join(s, dataDir(dir, s));
+                } else {
+                    db.follow(s, writer);
+                }
             }
             try (Connection c = db.admin(writer, 0); Statement st = c.createStatement()) {
                 db.takeWrites(st);
@@ -178,6 +207,7 @@ public final class ReplicatedDatabase implements DatabaseServer {
                     proxy.close();
                 }
                 servers.stream().filter(s -> s.process != null).forEach(s -> s.process.close());
+                deleteQuietly(dir.resolve(GALERA_HELPERS));
             }
             throw e;
         } finally {
@@ -206,7 +236,8 @@ public final class ReplicatedDatabase implements DatabaseServer {
     /** The server options of {@code s}: binary logs and GTIDs for all; read-only for a replica; semi-sync's sides. */
     static List<String> serverArgs(DatabaseTier tier, Server s, boolean replica) {
         // a rebuilt server needs an id of its own: a replica skips the events that carry its own id
-        List<String> args = new ArrayList<>(List.of("--server-id=" + (s.serverId + 10 * s.generation), "--log-bin=" + s.name + "-bin",
+        List<String> args = new ArrayList<>(List.of("--server-id=" + (s.serverId + 10 * s.generation),
+                "--log-bin=" + s.name + "-bin",
                 "--relay-log=" + s.name + "-relay-bin", "--log-slave-updates=ON", "--binlog-format=ROW",
                 "--gtid-strict-mode=ON", "--sync-binlog=1", "--innodb-flush-log-at-trx-commit=1",
                 // replicas apply in parallel (optimistic, MariaDB's default mode), as the writer commits in groups
@@ -221,6 +252,97 @@ public final class ReplicatedDatabase implements DatabaseServer {
                     "--rpl-semi-sync-master-timeout=" + SEMI_SYNC_TIMEOUT_MILLIS));
         }
         return args;
+    }
+
+    /**
+     * The server options of Galera node {@code s} of {@code servers}: wsrep on with Debian's provider, every node's
+     * group address, state transfers by rsync to its own port, and what Galera requires or the field recommends:
+     * row-based events, interleaved auto-increment locks, {@code innodb_flush_log_at_trx_commit=1} (the default 2 of
+     * Galera's guides lets a crash of every node lose the last second), appliers in parallel. A node but the writer is
+     * read-only: one writer at a time, as the field recommends (writers on several nodes abort each other's
+     * transactions at certification). Failure detection: {@code evs.suspect_timeout} 1 s (Galera's default is 5 s;
+     * with 0.2 s keepalives the group still agrees on a membership on this machine under load; shorter check periods
+     * made it split into non-primary halves, measured), the rest Galera's defaults.
+     */
+    static List<String> galeraArgs(List<Server> servers, Server s, Path provider, Placement placement,
+            boolean replica) {
+        String address = placement.address();
+        StringBuilder cluster = new StringBuilder("gcomm://");
+        for (Server other : servers) {
+            cluster.append(other == servers.get(0) ? "" : ",").append(address).append(':').append(other.groupPort);
+        }
+        return List.of("--server-id=" + s.serverId, "--wsrep-on=ON", "--wsrep-provider=" + provider,
+                "--wsrep-cluster-name=ftlab", "--wsrep-cluster-address=" + cluster, "--wsrep-node-name=" + s.name,
+                "--wsrep-node-address=" + address + ":" + s.groupPort, "--wsrep-sst-method=rsync",
+                "--wsrep-sst-receive-address=" + address + ":" + s.stateTransferPort,
+                "--wsrep-provider-options=gmcast.listen_addr=tcp://" + address + ":" + s.groupPort
+                        + ";ist.recv_addr=" + address + ":" + (s.groupPort + 1)
+                        + ";evs.suspect_timeout=PT1S;evs.keepalive_period=PT0.2S",
+                "--binlog-format=ROW", "--innodb-autoinc-lock-mode=2", "--innodb-flush-log-at-trx-commit=1",
+                "--wsrep-slave-threads=4", "--read-only=" + (replica ? "ON" : "OFF"));
+    }
+
+    /** The options of the Galera node that founds a new cluster (the first, or the last one left). */
+    private static List<String> founderArgs(List<Server> servers, Server s, Path provider, Placement placement) {
+        List<String> args = new ArrayList<>(galeraArgs(servers, s, provider, placement, false));
+        args.add("--wsrep-new-cluster");
+        return args;
+    }
+
+    /**
+     * Starts Galera node {@code s} on {@code data} (its own, or a new directory) as a joiner of the running cluster:
+     * the cluster sends it its state (incrementally from a donor's cache if it can, else whole by rsync) before the
+     * server is ready; it then loads its grant tables (from the state it received).
+     */
+    private void join(Server s, Path data) throws IOException, SQLException {
+        s.role = DatabaseNode.Role.REJOINING;
+        s.process = MariaDbProcess.start(data, placement, galeraArgs(servers, s, galera.provider(), placement, true),
+                galeraHelpers);
+        try (Connection c = s.process.root().connect(); Statement st = c.createStatement()) {
+            st.execute("FLUSH LOCAL PRIVILEGES");
+        }
+        try (Connection c = admin(s, 0)) {
+            awaitSynced(s, c);
+        }
+        s.role = DatabaseNode.Role.REPLICA;
+    }
+
+    /** Waits until Galera node {@code s} is in the primary component, synced, and has applied all it received. */
+    private void awaitSynced(Server s, Connection c) throws SQLException {
+        long deadline = System.nanoTime() + CATCH_UP_SECONDS * 1_000_000_000L;
+        try (Statement st = c.createStatement()) {
+            while (System.nanoTime() < deadline) {
+                if ("Primary".equals(status(st, "wsrep_cluster_status"))
+                        && "Synced".equals(status(st, "wsrep_local_state_comment"))) {
+                    // a causal read: it waits until this node applied every transaction ordered before it
+                    st.execute("SET SESSION wsrep_sync_wait = 1");
+                    try (ResultSet rs = st.executeQuery("SELECT COUNT(*) FROM mysql.db")) {
+                        rs.next();
+                    } finally {
+                        st.execute("SET SESSION wsrep_sync_wait = 0");
+                    }
+                    return;
+                }
+                sleep(20);
+            }
+        }
+        throw new SQLException(s.name + " did not become a synced member of the primary component within "
+                + CATCH_UP_SECONDS + " s");
+    }
+
+    private static String status(Statement st, String variable) throws SQLException {
+        try (ResultSet rs = st.executeQuery("SHOW GLOBAL STATUS LIKE '" + variable + "'")) {
+            return rs.next() ? rs.getString(2) : "";
+        }
+    }
+
+    private static void sleep(long millis) throws SQLException {
+        try {
+            Thread.sleep(millis);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new SQLException("interrupted", e);
+        }
     }
 
     /**
@@ -239,6 +361,10 @@ public final class ReplicatedDatabase implements DatabaseServer {
         s.role = DatabaseNode.Role.REJOINING;
         if (old != null) {
             s.generation++;
+        }
+        if (galera != null) {
+            join(s, dataDir(dir, s));
+            return;
         }
         s.process = MariaDbProcess.start(dataDir(dir, s), placement, serverArgs(tier, s, true));
         follow(s, writer);
@@ -318,6 +444,11 @@ public final class ReplicatedDatabase implements DatabaseServer {
         }
         String own = "";
         s.role = DatabaseNode.Role.REJOINING;
+        if (galera != null) { // Galera decides between an incremental and a whole state transfer
+            old.close();
+            join(s, old.dataDir());
+            return own;
+        }
         try (Connection c = restartOnOwnData(s, true); Statement st = c.createStatement()) {
             st.execute("SET GLOBAL read_only = ON");
             own = position(c, true);
@@ -339,6 +470,9 @@ public final class ReplicatedDatabase implements DatabaseServer {
      * left. Returns its position.
      */
     String restartAsWriter(Server s) throws IOException, SQLException {
+        if (galera != null) {
+            return refoundCluster(s);
+        }
         try (Connection c = restartOnOwnData(s, false); Statement st = c.createStatement()) {
             st.execute("RESET SLAVE ALL");
             takeWrites(st);
@@ -346,6 +480,26 @@ public final class ReplicatedDatabase implements DatabaseServer {
         String position = writerPosition(s);
         s.role = DatabaseNode.Role.WRITER;
         return position;
+    }
+
+    /**
+     * Galera node {@code s}, the last one, founds the cluster again on its own data (marked safe to bootstrap from, as
+     * a person does after checking it is the most advanced) and takes writes.
+     */
+    private String refoundCluster(Server s) throws IOException, SQLException {
+        MariaDbProcess old = s.process;
+        old.close();
+        Path state = old.dataDir().resolve("grastate.dat");
+        if (Files.exists(state)) {
+            Files.writeString(state, Files.readString(state).replace("safe_to_bootstrap: 0", "safe_to_bootstrap: 1"));
+        }
+        s.process = MariaDbProcess.start(old.dataDir(), placement, founderArgs(servers, s, galera.provider(),
+                placement), galeraHelpers);
+        try (Connection c = s.process.root().connect(); Statement st = c.createStatement()) {
+            st.execute("FLUSH LOCAL PRIVILEGES");
+        }
+        s.role = DatabaseNode.Role.WRITER;
+        return writerPosition(s);
     }
 
     /**
@@ -384,10 +538,14 @@ public final class ReplicatedDatabase implements DatabaseServer {
 
     /**
      * What the server on {@code c} has: a writer's logged transactions, or a replica's received ones (in its relay
-     * log, applied or not: semi-sync acknowledges on receipt).
+     * log, applied or not: semi-sync acknowledges on receipt); for a Galera node, the sequence number of the last
+     * transaction it committed ({@code wsrep_last_committed}), writer or not.
      */
-    static String position(Connection c, boolean writer) throws SQLException {
+    String position(Connection c, boolean writer) throws SQLException {
         try (Statement st = c.createStatement()) {
+            if (galera != null) {
+                return status(st, "wsrep_last_committed");
+            }
             if (writer) {
                 try (ResultSet rs = st.executeQuery("SELECT @@gtid_binlog_pos")) {
                     rs.next();
@@ -424,6 +582,14 @@ public final class ReplicatedDatabase implements DatabaseServer {
      */
     String promote(Server s, String received) throws SQLException {
         try (Connection c = admin(s, 0); Statement st = c.createStatement()) {
+            if (galera != null) {
+                // Galera excludes the failed node itself (evs.suspect_timeout); the new writer answers once it is in
+                // the primary component that results and has applied all that component ordered
+                awaitSynced(s, c);
+                takeWrites(st);
+                s.role = DatabaseNode.Role.WRITER;
+                return position(c, true);
+            }
             if (!received.isEmpty()) {
                 try (ResultSet rs = st.executeQuery("SELECT MASTER_GTID_WAIT('" + received + "', "
                         + CATCH_UP_SECONDS + ")")) {
@@ -451,6 +617,9 @@ public final class ReplicatedDatabase implements DatabaseServer {
 
     /** Makes replica {@code s} replicate from {@code writer} from where it is. */
     void repoint(Server s, Server writer) throws SQLException {
+        if (galera != null) {
+            return; // every node has every transaction: nothing to repoint
+        }
         try (Connection c = admin(s, 5000); Statement st = c.createStatement()) {
             st.execute("STOP SLAVE");
             st.execute(changeMaster(writer));
@@ -520,11 +689,16 @@ public final class ReplicatedDatabase implements DatabaseServer {
         proxy.close();
         servers.stream().filter(s -> s.process != null).forEach(s -> s.process.close());
         for (Server s : servers) {
-            try {
-                deleteTree(dir.resolve(s.name));
-            } catch (IOException e) {
-                // what is left is in the lab's directory, and the next lab on it starts afresh
-            }
+            deleteQuietly(dir.resolve(s.name));
+        }
+        deleteQuietly(dir.resolve(GALERA_HELPERS));
+    }
+
+    private static void deleteQuietly(Path root) {
+        try {
+            deleteTree(root);
+        } catch (IOException e) {
+            // what is left is in the lab's directory, and the next lab on it starts afresh
         }
     }
 
@@ -532,6 +706,7 @@ public final class ReplicatedDatabase implements DatabaseServer {
     public String deleteFilesScript() {
         StringBuilder sh = new StringBuilder("rm -rf");
         servers.forEach(s -> sh.append(" '").append(dir.resolve(s.name).toAbsolutePath()).append('\''));
+        sh.append(" '").append(dir.resolve(GALERA_HELPERS).toAbsolutePath()).append('\'');
         return sh.toString();
     }
 

@@ -16,4 +16,10 @@ class GtidsTest {
         assertEquals(0, Gtids.sequence("1-5-900"), "no transaction in domain 0");
         assertEquals(0, Gtids.sequence("0-1-x"));
     }
+
+    @Test
+    void aGaleraPositionIsItsSequenceNumber() {
+        assertEquals(900, Gtids.sequence("900"));
+        assertEquals(0, Gtids.sequence("-1"), "an unknown Galera position reads as no transaction");
+    }
 }
