@@ -64,6 +64,7 @@ import org.ftlab.rm.db.LockWaitRecorder;
 import org.ftlab.rm.db.ReplicatedDatabase;
 import org.ftlab.rm.db.SessionFence;
 import org.ftlab.rm.fault.FaultsInEffect;
+import org.ftlab.rm.replica.ConnectionPools;
 import org.ftlab.rm.replica.HeartbeatSettings;
 import org.ftlab.rm.replica.Replica;
 import org.ftlab.rm.replica.RequestPath;
@@ -259,7 +260,7 @@ public final class ReplicationManager implements AutoCloseable {
         try {
             if (lab.database() instanceof ReplicatedDatabase replicated) {
                 rm.databaseKeeper = DatabaseKeeper.start(replicated, settings.timeoutMillis(),
-                        rm::recoverTierOnNewWriter);
+                        rm::onDatabaseWriterMoved);
                 // a killed manager's servers die with it (their orphan guards); their files go with the janitor
                 janitor.register(DATABASE_FILES, replicated.deleteFilesScript());
             }
@@ -824,11 +825,24 @@ public final class ReplicationManager implements AutoCloseable {
     }
 
     /**
-     * A replicated database's new writer takes writes: a stateful tier whose input log failed with the old writer has
-     * stopped on the primary, which restores and replays from the new writer, in the same epoch (off the keeper's
-     * thread). Nothing to do without a stateful tier.
+     * A replicated database's new writer takes writes (off the keeper's thread): every replica's connection pool is
+     * emptied of the connections the fail-over cut; then a stateful tier whose input log failed with the old writer,
+     * stopped on the primary, restores and replays from the new writer, in the same epoch.
      */
-    private void recoverTierOnNewWriter() {
+    private void onDatabaseWriterMoved() {
+        List<Replica> running;
+        synchronized (lock) {
+            running = records.values().stream().map(rec -> rec.replica).filter(r -> r != null).toList();
+        }
+        tierRecoverer.execute(() -> {
+            for (Replica r : running) {
+                try {
+                    ConnectionPools.flush(r, lab.user());
+                } catch (IOException e) {
+                    LOG.info(r.name() + "'s connection pool was not emptied: " + e.getMessage());
+                }
+            }
+        });
         if (statefulTier == null) {
             return;
         }

@@ -299,6 +299,14 @@ public final class ReplicatedDatabase implements DatabaseServer {
         s.process = MariaDbProcess.start(data, placement, galeraArgs(servers, s, galera.provider(), placement, true),
                 galeraHelpers);
         try (Connection c = s.process.root().connect(); Statement st = c.createStatement()) {
+            // ready for connections before the state it received is applied: wsrep refuses statements until then
+            long deadline = System.nanoTime() + CATCH_UP_SECONDS * 1_000_000_000L;
+            while (!"ON".equals(status(st, "wsrep_ready"))) {
+                if (System.nanoTime() > deadline) {
+                    throw new SQLException(s.name + " did not get ready within " + CATCH_UP_SECONDS + " s of joining");
+                }
+                sleep(20);
+            }
             st.execute("FLUSH LOCAL PRIVILEGES");
         }
         try (Connection c = admin(s, 0)) {
