@@ -62,8 +62,9 @@ public record ApplicationUser(String username, String password) {
 
     /**
      * Writes the user into a replica's {@code mgmt-users.properties} as well (ManagementRealm): the lab's manager
-     * then suspends and resumes that replica through WildFly's management interface (a lab of WildFly's cluster,
-     * whose spares wait suspended). The management interface listens where the replica does, for this lab only.
+     * then acts on that replica through WildFly's management interface (empties its connection pool at a database
+     * fail-over; suspends and resumes it in a lab of WildFly's cluster, whose spares wait suspended). The management
+     * interface listens where the replica does, for this lab only.
      */
     public void installManagementInto(Path configurationDir) throws IOException {
         String text = "#$REALM_NAME=" + MANAGEMENT_REALM + "$ realm of the users below (written by ftlab)\n"

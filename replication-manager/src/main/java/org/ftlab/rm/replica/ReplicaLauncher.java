@@ -261,9 +261,9 @@ public final class ReplicaLauncher {
         Files.copy(standalone.resolve("deployments/app-ejb.war"), baseDir.resolve("deployments/app-ejb.war"),
                 StandardCopyOption.REPLACE_EXISTING);
         user.installInto(baseDir.resolve("configuration"));
-        if (clusterDir != null) {
-            user.installManagementInto(baseDir.resolve("configuration")); // the manager suspends and resumes it
-        }
+        // the manager empties its connection pool at a database fail-over, and in WildFly's cluster suspends and
+        // resumes it
+        user.installManagementInto(baseDir.resolve("configuration"));
     }
 
     /** The database password goes in a mode-600 file passed with -P, not on the command line where ps shows it. */
