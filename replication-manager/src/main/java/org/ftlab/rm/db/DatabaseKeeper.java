@@ -25,9 +25,10 @@ import org.ftlab.rm.db.ReplicatedDatabase.Server;
  * Keeps the view of a replicated database as the manager keeps the replicas': it watches every server (a query
  * heartbeat that also reads the engine's position), and when the writer fails — its process gone or its port closed
  * ({@code crash}), or no answer within the timeout ({@code hang}) — fences it (SIGKILL: a hung writer must never come
- * back as a second one; every connection to it is cut), promotes the replica that received the most of the writer's
- * transactions, points the other replicas at it, sends the service's connections there, records the phases up to the
- * new writer's first commit, and re-seeds the failed server as a replica. A failed replica is fenced and re-seeded.
+ * back as a second one; every connection to it is cut; a Galera cluster evicts it from its group), promotes the
+ * replica that received the most of the writer's transactions, points the other replicas at it, sends the service's
+ * connections there, records the phases up to the new writer's first commit, and re-seeds the failed server as a
+ * replica. A failed replica is fenced and re-seeded.
  */
 public final class DatabaseKeeper implements AutoCloseable {
     private static final Logger LOG = Logger.getLogger(DatabaseKeeper.class.getName());
@@ -156,6 +157,7 @@ public final class DatabaseKeeper implements AutoCloseable {
         if (was != DatabaseNode.Role.WRITER) {
             LOG.info("database: replica " + s.name + " failed (" + verdict + "); re-seeding it");
             s.process.kill();
+            db.exclude(s);
             db.writer().ifPresent(w -> {
                 s.role = DatabaseNode.Role.REJOINING;
                 rebuilder.execute(() -> rebuild(s, w, -1));
@@ -165,6 +167,7 @@ public final class DatabaseKeeper implements AutoCloseable {
         String lastWriterPosition = s.position;
         db.holdConnections();
         s.process.kill();
+        db.exclude(s);
         long fenced = nowMicros();
         LOG.info("database: writer " + s.name + " failed (" + verdict + "); fenced");
         Optional<Candidate> chosen = mostAdvancedReplica();
