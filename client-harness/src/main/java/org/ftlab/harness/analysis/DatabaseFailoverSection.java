@@ -9,6 +9,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.function.ToLongFunction;
+import java.util.stream.Collectors;
 import org.ftlab.harness.probe.DatabaseFailoverRecord.Failover;
 import org.ftlab.harness.probe.DatabaseFailoverRecord;
 import org.ftlab.rm.api.DatabaseFailover;
@@ -79,6 +80,29 @@ final class DatabaseFailoverSection {
         }
         out.printf(Locale.ROOT, "; transactions the new writer never received: %d%n",
                 total(all, DatabaseFailover::transactionsBehind));
+        out.println("  " + lossVerdict(r));
+    }
+
+    /**
+     * What the run says of lost writes: for async, the lag at each crash (the writer's transactions its successor had
+     * not received), and that a run without lag lost nothing by luck; for the modes that wait, what they wait for.
+     */
+    static String lossVerdict(DatabaseFailoverRecord r) {
+        String lags = r.failovers().stream().map(f -> Long.toString(f.failover().transactionsBehind()))
+                .collect(Collectors.joining(", "));
+        long behind = total(r.failovers(), DatabaseFailover::transactionsBehind);
+        return switch (r.tier().mode()) {
+            case ASYNC -> behind == 0
+                    ? "async lost no write in this run by luck, not by design: at each crash the promoted replica had "
+                            + "received all the writer had logged (lag " + lags + " transactions)"
+                    : "async: " + behind + " transactions the writer had logged never reached its successor (lag "
+                            + lags + "); the audit and the history checker say which of them had been acknowledged";
+            case SEMISYNC -> "semisync acknowledges a commit once a replica has it: a transaction its successor never "
+                    + "received (lag " + lags + ") was logged by the crashed writer but never acknowledged";
+            case GALERA -> "galera acknowledges a commit once the cluster has ordered it: the new writer applies all "
+                    + "the cluster ordered before it takes writes";
+            case SINGLE -> "";
+        };
     }
 
     /** The section for summary.json ({@code database_failovers}). */
@@ -140,6 +164,6 @@ final class DatabaseFailoverSection {
             }
             h.append("<th>").append(total(r.failovers(), DatabaseFailover::transactionsBehind)).append("</th></tr>\n");
         }
-        h.append("</table>\n");
+        h.append("</table>\n<p>").append(HtmlPage.esc(lossVerdict(r))).append("</p>\n");
     }
 }

@@ -1,5 +1,6 @@
 package org.ftlab.harness.cli;
 
+import org.ftlab.os.GaleraParts;
 import org.ftlab.os.access.DatabaseEndpoint;
 import org.ftlab.rm.api.DatabaseTier;
 import picocli.CommandLine.Option;
@@ -29,6 +30,9 @@ public final class DatabaseOptions {
         if (tier.replicated() && dbUrl != null) {
             throw new IllegalArgumentException("--database " + tier.wireName() + " starts its own servers; leave out "
                     + "--db-url");
+        }
+        if (tier.mode() == DatabaseTier.Mode.GALERA) {
+            GaleraParts.find(); // what this machine lacks, in one line, before a lab starts
         }
         return tier;
     }

@@ -43,6 +43,15 @@ class DatabaseFailoverSectionTest {
     }
 
     @Test
+    void anAsyncRunThatLostNothingSaysItWasLuckyWithTheLagAtEachCrash() {
+        DatabaseFailoverRecord r = new DatabaseFailoverRecord(DatabaseTier.parse("async"), List.of(
+                failover("f1", -100_000, 10_000, 50_000, 60_000, 2_000_000, 0),
+                failover("f2", -200_000, 20_000, 70_000, 100_000, 0, 0)), List.of());
+        assertEquals("async lost no write in this run by luck, not by design: at each crash the promoted replica had "
+                + "received all the writer had logged (lag 0, 0 transactions)", DatabaseFailoverSection.lossVerdict(r));
+    }
+
+    @Test
     void theReportGivesEachPhasesMedianOverTheFailoversWhereItHappenedAndTheTransactionsNeverReceived(
             @TempDir Path dir) throws Exception {
         DatabaseFailoverRecord r = new DatabaseFailoverRecord(DatabaseTier.parse("async"), List.of(
@@ -59,7 +68,9 @@ class DatabaseFailoverSectionTest {
         DatabaseFailoverSection.print(new PrintWriter(text, true), r);
         assertEquals("database async:3: 3 fail-overs of the writer; median ms: injected->detected 200.0 "
                 + "detected->fenced 20.0 fenced->promoted 50.0 promoted->first-commit 30.0 detected->first-commit 100.0 "
-                + "detected->rejoined 3000.0; transactions the new writer never received: 4\n", text.toString());
+                + "detected->rejoined 3000.0; transactions the new writer never received: 4\n"
+                + "  async: 4 transactions the writer had logged never reached its successor (lag 0, 3, 1); the audit "
+                + "and the history checker say which of them had been acknowledged\n", text.toString());
         ObjectNode json = DatabaseFailoverSection.json(r);
         assertEquals(4, json.get("transactions_behind").asLong());
         assertEquals(100.0, json.get("median_ms").get("detected->first-commit").asDouble());
@@ -67,6 +78,7 @@ class DatabaseFailoverSectionTest {
         DatabaseFailoverSection.html(html, r);
         assertTrue(html.toString().contains("<h2 id=\"database\">") && html.toString().contains("<td>f2</td>"),
                 html.toString());
+        assertTrue(html.toString().contains("lag 0, 3, 1"), "the page says what async lost");
         assertEquals(null, DatabaseFailoverRecord.readFrom(Files.createDirectories(dir.resolve("other"))),
                 "a run on one server has none");
     }

@@ -209,6 +209,21 @@ class FtlabCommandIT {
                 Path.of("target/never").toAbsolutePath().toString()), "no provisioned replica server");
     }
 
+    @Test
+    void aGaleraLabOnAMachineWithoutGaleraIsOneLineWithTheInstallCommandAndStartsNothing() throws Exception {
+        Path runDir = Path.of("target/no-galera").toAbsolutePath();
+        ProcessBuilder pb = new ProcessBuilder(HOME.resolve("scripts/ftlab").toString(), "grid", "--database",
+                "galera", "--posts", "10", "--views", "10", "--out", runDir.toString()).redirectErrorStream(true);
+        pb.environment().put("FTLAB_GALERA_PROVIDER", "/nonexistent/libgalera_smm.so"); // as if galera-4 were not there
+        Process p = pb.start();
+        String text = readAll(p, Duration.ofSeconds(60)).strip();
+        assertTrue(p.exitValue() != 0, text);
+        assertEquals("ftlab: --database galera needs Galera's provider (Debian's galera-4), which this machine lacks; "
+                + "install them with scripts/install-galera (as root: apt-get install galera-4 rsync, and the scripts "
+                + "from Debian's mariadb-server package)", text);
+        assertFalse(Files.exists(runDir), "no run started");
+    }
+
     private static void assertOneLineError(List<String> args, String expected) {
         StringWriter out = new StringWriter();
         StringWriter err = new StringWriter();

@@ -36,15 +36,16 @@ import org.junit.jupiter.params.provider.ValueSource;
  * seq) through the lab's forwarder and retry a failed insert with the same key until it is answered (a duplicate key
  * then means an earlier try committed), as the service's clients retry with the same request identity. The keeper
  * promotes a replica, the writers go on, the killed server comes back as a replica; every key answered is stored once.
- * Galera (a killed writer is excluded by the cluster itself; the new one applies what the cluster ordered before it
- * takes writes) and semi-sync lose no answered insert; async may, and then every lost one is among the transactions the fail-over
- * record says the new writer never received. Stopping the tier leaves no server and no file.
+ * Galera (the keeper evicts the killed writer from the group; the new one applies what the cluster ordered before it
+ * takes writes) and semi-sync (AFTER_SYNC) lose no answered insert. Stopping the tier leaves no server and no file.
+ * (Async, the negative control, differs from semi-sync only in not waiting; what it loses is shown by the grid's audit
+ * and checker, docs/running.md.)
  */
 class ReplicatedDatabaseIT {
     private static final int WRITERS = 4;
 
     @ParameterizedTest
-    @ValueSource(strings = {"galera", "semisync", "async"})
+    @ValueSource(strings = {"galera", "semisync"})
     void aKilledWriterIsFailedOverAndRebuiltAndEveryAnsweredInsertIsStoredOnce(String mode) throws Exception {
         Path dir = Files.createTempDirectory(Path.of("target").toAbsolutePath(), "replicated-db-");
         Set<String> answered = ConcurrentHashMap.newKeySet();
@@ -103,12 +104,7 @@ class ReplicatedDatabaseIT {
         assertEquals(keys.size(), stored, "no key stored twice");
         Set<String> lost = new HashSet<>(answered);
         lost.removeAll(keys);
-        if (!mode.equals("async")) {
-            assertEquals(Set.of(), lost, mode + " loses no answered insert");
-        } else {
-            assertTrue(lost.size() <= f.transactionsBehind(), "every lost insert is one the new writer never "
-                    + "received: lost " + lost + ", record " + f);
-        }
+        assertEquals(Set.of(), lost, mode + " loses no answered insert");
         try (Stream<ProcessHandle> all = ProcessHandle.allProcesses()) {
             assertFalse(all.anyMatch(p -> p.info().commandLine().map(c -> c.contains(dir.toString())).orElse(false)),
                     "no server left");

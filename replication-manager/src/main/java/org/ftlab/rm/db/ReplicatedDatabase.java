@@ -22,6 +22,7 @@ import java.util.concurrent.Future;
 import java.util.logging.Logger;
 import java.util.stream.Stream;
 import org.ftlab.os.FreePorts;
+import org.ftlab.os.GaleraParts;
 import org.ftlab.os.Placement;
 import org.ftlab.os.access.DatabaseEndpoint;
 import org.ftlab.rm.api.DatabaseNode;

@@ -1,4 +1,4 @@
-package org.ftlab.rm.db;
+package org.ftlab.os;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 

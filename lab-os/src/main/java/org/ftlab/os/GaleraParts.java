@@ -1,4 +1,4 @@
-package org.ftlab.rm.db;
+package org.ftlab.os;
 
 import java.io.IOException;
 import java.nio.file.Files;
@@ -60,9 +60,11 @@ public record GaleraParts(Path provider, Path stateTransferScripts) {
                 + "mariadb-server package)";
     }
 
-    /** Where {@code scripts/install-galera} puts the state-transfer scripts. */
+    /** Where {@code scripts/install-galera} puts the state-transfer scripts: ftlab's cache, beside MariaDB's binaries. */
     static Path stateTransferCacheDir() {
-        return MariaDbProcess.binariesCacheDir().resolveSibling("wsrep-sst");
+        String xdg = System.getenv("XDG_CACHE_HOME");
+        Path cache = xdg != null && !xdg.isBlank() ? Path.of(xdg) : Path.of(System.getProperty("user.home"), ".cache");
+        return cache.resolve("ftlab").resolve("wsrep-sst");
     }
 
     /**
@@ -70,7 +72,7 @@ public record GaleraParts(Path provider, Path stateTransferScripts) {
      * scripts, and an {@code rsync} that keeps root's receiving daemon writing as root (a root rsync daemon otherwise
      * writes as {@code nobody}, and a joiner's files could not be written).
      */
-    Path helpers(Path dir) throws IOException {
+    public Path helpers(Path dir) throws IOException {
         Files.createDirectories(dir);
         for (String script : List.of(SST_SCRIPT, SST_COMMON)) {
             Files.copy(stateTransferScripts.resolve(script), dir.resolve(script), StandardCopyOption.REPLACE_EXISTING);
