@@ -22,6 +22,7 @@ import org.ftlab.harness.probe.FaultsCsv;
 import org.ftlab.harness.probe.ProbeFile;
 import org.ftlab.os.Cgroup;
 import org.ftlab.os.net.VirtualNetwork;
+import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
@@ -31,7 +32,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * per configuration, a lab warm-up of 100 requests per client, one spare for a schedule from a file (the shortened run
  * fits only its first faults) and none for a lab of the run's own otherwise (its one fault per configuration meets a
  * backup), two replicas for a lab of its own that does not name its replicas, and the runs go to a directory of the
- * test's. A run whose command does not shape a lab
+ * test's. Runs whose only lab knob is {@code --request-log off} share one lab without the request log. A run whose command does not shape a lab
  * of its own (replicas, spares, heartbeat, request log, topology, database, database tier) runs on the test run's {@link RunningLab}. The command is taken from the page (its
  * first {@code sh} block under "## The command"), so a page whose command no longer works fails here.
  */
@@ -75,21 +76,33 @@ class LabsIT {
               spares=no file=no replicas=no
               case " $* " in *" --spares "*) spares=yes ;; esac
               case " $* " in *" --replicas "*) replicas=yes ;; esac
-              # a run that does not shape a lab of its own runs on the test run's running lab
-              own=no
-              for o in --replicas --spares --heartbeat-ms --heartbeat-timeout-ms --request-log --topology --hosts \\
-                  --db-url --database; do
+              # a run that does not shape a lab of its own runs on the test run's running lab, one whose only knob is
+              # --request-log off on the test class's lab without the request log
+              own=no logoff=no
+              for o in --replicas --spares --heartbeat-ms --heartbeat-timeout-ms --topology --hosts --db-url \\
+                  --database; do
                 case " $* " in *" $o "*) own=yes ;; esac
               done
+              case " $* " in
+                *" --request-log off "*) logoff=yes ;;
+                *" --request-log "*) own=yes ;;
+              esac
               # WildFly's cluster is a lab of its own (the test run's running lab is not one)
               case " $* " in *wildfly-cluster*) own=yes ;; esac
-              [[ $own == no ]] && args+=(--lab "$FTLAB_IT_LAB")
+              if [[ $own == no && $logoff == yes ]]; then
+                args+=(--lab "$FTLAB_IT_LOG_OFF_LAB")
+              elif [[ $own == no ]]; then
+                args+=(--lab "$FTLAB_IT_LAB")
+              elif [[ $logoff == yes ]]; then
+                args+=(--request-log off)
+              fi
               while (( $# )); do
                 case "$1" in
                   --posts) args+=(--posts %1$d); shift 2 ;;
                   --bids) args+=(--bids %1$d); shift 2 ;;
                   --views) [[ "$2" == 0 ]] && args+=(--views 0) || args+=(--views %1$d); shift 2 ;;
                   --faults-per-config) args+=(--faults-per-config 1); shift 2 ;;
+                  --request-log) shift 2 ;; # given above: to the lab, or the lab in --lab has it
                   # a shortened run fits only a schedule's first fault or two: one spare covers them, where the
                   # pool sized for the whole schedule would boot up to three
                   --faults-file) args+=("$1" "$2"); [[ $spares == no && $own == yes ]] && args+=(--spares 1)
@@ -145,6 +158,9 @@ class LabsIT {
                 .redirectErrorStream(true).redirectOutput(work.resolve("output.log").toFile());
         pb.environment().put("RUNS", runs.toString());
         pb.environment().put("FTLAB_IT_LAB", RunningLab.dir().toString());
+        if (Files.readString(script).contains("--request-log")) {
+            pb.environment().put("FTLAB_IT_LOG_OFF_LAB", logOffLab().toString());
+        }
         Process p = pb.start();
         if (!p.waitFor(15, TimeUnit.MINUTES)) {
             p.destroy();
@@ -153,6 +169,40 @@ class LabsIT {
         String output = Files.readString(work.resolve("output.log"));
         System.out.println("---- " + lab + " (exit " + p.exitValue() + ")\n" + output);
         return new Ran(p.exitValue(), output, runs);
+    }
+
+    private static Process logOffLab;
+    private static Path logOffLabDir;
+
+    /**
+     * The lab without the request log that the labs' runs with {@code --request-log off} share (labs 4 and 12), booted
+     * at the first such run: one lab's boot instead of two.
+     */
+    private static synchronized Path logOffLab() throws Exception {
+        if (logOffLab == null) {
+            logOffLabDir = Files.createTempDirectory(Path.of("target").toAbsolutePath(), "log-off-lab-");
+            Path console = logOffLabDir.resolveSibling(logOffLabDir.getFileName() + ".log");
+            logOffLab = new ProcessBuilder(HOME.resolve("scripts/ftlab").toString(), "lab", "--request-log", "off",
+                    "--out", logOffLabDir.toString()).redirectErrorStream(true).redirectOutput(console.toFile())
+                    .start();
+            while (!Files.readString(console).contains("lab ready in")) {
+                if (!logOffLab.isAlive()) {
+                    throw new IllegalStateException("ftlab lab --request-log off exited " + logOffLab.exitValue()
+                            + ": " + Files.readString(console));
+                }
+                Thread.sleep(100);
+            }
+        }
+        return logOffLabDir;
+    }
+
+    @AfterAll
+    static void stopTheLogOffLab() throws Exception {
+        if (logOffLab != null) {
+            logOffLab.destroy(); // SIGTERM, as Ctrl-C: the lab stops everything it started
+            assertTrue(logOffLab.waitFor(2, TimeUnit.MINUTES), "ftlab lab stopped within 2 min of SIGTERM");
+            NetnsGridIT.assertNothingLeft(logOffLabDir);
+        }
     }
 
     private static JsonNode manifest(Path run) throws Exception {
