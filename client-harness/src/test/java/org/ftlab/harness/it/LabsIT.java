@@ -31,10 +31,11 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * value only, every configuration gets {@value #POSTS} posts (and as many views where the lab has views), one fault
  * per configuration, a lab warm-up of 100 requests per client, one spare for a schedule from a file (the shortened run
  * fits only its first faults) and none for a lab of the run's own otherwise (its one fault per configuration meets a
- * backup), two replicas for a lab of its own that does not name its replicas, and the runs go to a directory of the
- * test's. Runs whose only lab knob is {@code --request-log off} share one lab without the request log. A run whose command does not shape a lab
- * of its own (replicas, spares, heartbeat, request log, topology, database, database tier) runs on the test run's {@link RunningLab}. The command is taken from the page (its
- * first {@code sh} block under "## The command"), so a page whose command no longer works fails here.
+ * backup), and the runs go to a directory of the test's. A run whose command does not shape a lab of its own
+ * (replicas, spares, heartbeat, request log, topology, database, database tier) runs on the test run's
+ * {@link RunningLab}; runs whose only lab knob is {@code --request-log off} share one lab without the request log. The
+ * command is taken from the page (its first {@code sh} block under "## The command"), so a page whose command no
+ * longer works fails here.
  */
 @ExtendWith(RunningLab.class)
 class LabsIT {
@@ -73,9 +74,8 @@ class LabsIT {
             args=()
             if [[ "$1" == grid ]]; then
               args+=(grid --lab-warmup 100); shift
-              spares=no file=no replicas=no
+              spares=no file=no
               case " $* " in *" --spares "*) spares=yes ;; esac
-              case " $* " in *" --replicas "*) replicas=yes ;; esac
               # a run that does not shape a lab of its own runs on the test run's running lab, one whose only knob is
               # --request-log off on the test class's lab without the request log
               own=no logoff=no
@@ -112,8 +112,6 @@ class LabsIT {
               done
               # one fault per configuration meets a backup; a spare would only be booted (and waited for) in vain
               [[ $own == yes && $spares == no && $file == no ]] && args+=(--spares 0)
-              # a lab of its own boots two replicas (a primary and the backup its one fault meets), not three
-              [[ $own == yes && $replicas == no ]] && args+=(--replicas 2)
             else
               compare=no
               while (( $# )); do
