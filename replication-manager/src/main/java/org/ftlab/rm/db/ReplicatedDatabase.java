@@ -321,6 +321,7 @@ public final class ReplicatedDatabase implements DatabaseServer {
         try (Connection c = admin(s, 0)) {
             awaitSynced(s, c);
         }
+        forgetEvictions();
         s.role = DatabaseNode.Role.REPLICA;
     }
 
@@ -652,6 +653,24 @@ public final class ReplicatedDatabase implements DatabaseServer {
                 st.execute("SET GLOBAL wsrep_provider_evs_evict = '" + member + "'");
             } catch (SQLException e) {
                 LOG.info("database: " + other.name + " did not evict " + failed.name + " (" + e.getMessage() + ")");
+            }
+        }
+    }
+
+    /**
+     * Galera: every node empties its list of evicted members once the evicted node's successor has joined. A list
+     * left non-empty made the next eviction wait as long as the suspect timeout (1.1 s from a kill to a commit on a
+     * survivor, against 0.24 s with the list emptied; measured by hand, three kills in turn).
+     */
+    private void forgetEvictions() {
+        for (Server other : servers) {
+            if (other.role == DatabaseNode.Role.FAILED || other.process == null) {
+                continue;
+            }
+            try (Connection c = admin(other, 2000); Statement st = c.createStatement()) {
+                st.execute("SET GLOBAL wsrep_provider_evs_evict = ''");
+            } catch (SQLException e) {
+                LOG.info("database: " + other.name + " kept its evicted members (" + e.getMessage() + ")");
             }
         }
     }
