@@ -321,8 +321,8 @@ public final class ReplicatedDatabase implements DatabaseServer {
         try (Connection c = admin(s, 0)) {
             awaitSynced(s, c);
         }
-        forgetEvictions();
         s.role = DatabaseNode.Role.REPLICA;
+        forgetEvictions();
     }
 
     /** Waits until Galera node {@code s} is in the primary component, synced, and has applied all it received. */
@@ -602,8 +602,8 @@ public final class ReplicatedDatabase implements DatabaseServer {
     String promote(Server s, String received) throws SQLException {
         try (Connection c = admin(s, 0); Statement st = c.createStatement()) {
             if (galera != null) {
-                // Galera excludes the failed node itself (evs.suspect_timeout); the new writer answers once it is in
-                // the primary component that results and has applied all that component ordered
+                // the keeper has evicted the failed node (exclude): the new writer answers once it is in the primary
+                // component that results and has applied all that component ordered
                 awaitSynced(s, c);
                 takeWrites(st);
                 s.role = DatabaseNode.Role.WRITER;
@@ -641,19 +641,8 @@ public final class ReplicatedDatabase implements DatabaseServer {
      */
     void exclude(Server failed) {
         String member = failed.groupMember;
-        if (galera == null || member.isEmpty()) {
-            return;
-        }
-        for (Server other : servers) {
-            if (other == failed || other.role == DatabaseNode.Role.FAILED
-                    || other.role == DatabaseNode.Role.REJOINING) {
-                continue;
-            }
-            try (Connection c = admin(other, 2000); Statement st = c.createStatement()) {
-                st.execute("SET GLOBAL wsrep_provider_evs_evict = '" + member + "'");
-            } catch (SQLException e) {
-                LOG.info("database: " + other.name + " did not evict " + failed.name + " (" + e.getMessage() + ")");
-            }
+        if (galera != null && !member.isEmpty()) {
+            setEvictOnLiveNodes(member);
         }
     }
 
@@ -663,14 +652,24 @@ public final class ReplicatedDatabase implements DatabaseServer {
      * survivor, against 0.24 s with the list emptied; measured by hand, three kills in turn).
      */
     private void forgetEvictions() {
-        for (Server other : servers) {
-            if (other.role == DatabaseNode.Role.FAILED || other.process == null) {
+        setEvictOnLiveNodes("");
+    }
+
+    /**
+     * Sets {@code evs.evict} to {@code member} (a member to evict; empty: forget the evicted ones) on every node that
+     * runs and is a member, best effort: a node that does not answer within 2 s is logged and skipped.
+     */
+    private void setEvictOnLiveNodes(String member) {
+        for (Server node : servers) {
+            if (node.role == DatabaseNode.Role.FAILED || node.role == DatabaseNode.Role.REJOINING
+                    || node.process == null) { // a joining node does not answer until it has the cluster's state
                 continue;
             }
-            try (Connection c = admin(other, 2000); Statement st = c.createStatement()) {
-                st.execute("SET GLOBAL wsrep_provider_evs_evict = ''");
+            try (Connection c = admin(node, 2000); Statement st = c.createStatement()) {
+                st.execute("SET GLOBAL wsrep_provider_evs_evict = '" + member + "'");
             } catch (SQLException e) {
-                LOG.info("database: " + other.name + " kept its evicted members (" + e.getMessage() + ")");
+                LOG.info("database: " + node.name + " did not set evs.evict to '" + member + "' (" + e.getMessage()
+                        + ")");
             }
         }
     }
