@@ -747,6 +747,13 @@ public final class ReplicatedDatabase implements DatabaseServer {
     public void close() {
         proxy.close();
         servers.stream().filter(s -> s.process != null).forEach(s -> s.process.close());
+        // a server still starting (a Galera joiner waiting for its state transfer) has no process object yet, nor
+        // its state-transfer script: every process that names the tier's directory goes
+        String root = dir.toAbsolutePath().toString();
+        try (Stream<ProcessHandle> all = ProcessHandle.allProcesses()) {
+            all.filter(p -> p.info().commandLine().map(c -> c.contains(root)).orElse(false))
+                    .forEach(ProcessHandle::destroyForcibly);
+        }
         for (Server s : servers) {
             deleteQuietly(dir.resolve(s.name));
         }
