@@ -416,7 +416,15 @@ public class AuctionServiceBean implements AuctionService {
                 }
                 return reply(value, header, false, received, dbStart, commitStart);
             } catch (AuctionException refused) {
+                boolean readFailed = markedForRollback();
                 rollbackQuietly();
+                if (readFailed) {
+                    // Hibernate's find answers null, not an exception, once the transaction is marked for rollback
+                    // (HHH-12472), and WildFly marks it when a connection breaks (the database's writer died): the
+                    // refusal rests on a read that failed, not on the data. The client tries again.
+                    throw new EJBException("database failure in " + operation + ": a read failed, so the refusal '"
+                            + refused.getMessage() + "' is void");
+                }
                 throw this.<E>declared(refused, declared);
             } catch (PersistenceException e) {
                 rollbackQuietly();
@@ -533,6 +541,15 @@ public class AuctionServiceBean implements AuctionService {
         }
         throw new EJBException("undeclared refusal " + refused.getClass().getSimpleName() + ": "
                 + refused.getMessage());
+    }
+
+    /** Whether the transaction can only roll back: a statement of it failed, whether or not it threw. */
+    private boolean markedForRollback() {
+        try {
+            return tx.getStatus() == Status.STATUS_MARKED_ROLLBACK;
+        } catch (SystemException e) {
+            return true;
+        }
     }
 
     private void rollbackQuietly() {
