@@ -230,24 +230,36 @@ public final class ReplicationManager implements AutoCloseable {
                 hosts != null, observe ? FlightRecording.settingsFile(runDir.resolve("rm")) : null);
         OrphanGuard guard = OrphanGuard.watch(detector.pid());
         LocalLab lab;
+        Janitor janitor = null;
         try {
+            janitor = Janitor.start(runDir.resolve("rm/undo.sh"));
             LocalLab.Options o = settings.lab();
+            if (o.databaseTier().replicated() && o.externalDatabase() == null && hosts == null) {
+                // a manager stopped or killed while the servers start (a Galera node in its state transfer) leaves
+                // none of them, nor their files; a killed manager's servers die with it besides (orphan guards)
+                janitor.register(DATABASE_FILES, ReplicatedDatabase.leftoversScript(runDir.resolve("db"),
+                        o.databaseTier().nodes()));
+            }
             lab = LocalLab.start(new LocalLab.Options(runDir, o.serverHome(), o.externalDatabase(),
                     o.replicaMaxHeap(), heartbeat, network, hosts, o.requestLog(), settings.warmRounds(),
                     o.observe(), o.wildflyCluster(), o.databaseTier()));
         } catch (Exception e) {
             ProcessTools.terminate(detector.toHandle(), Duration.ofSeconds(5));
             guard.close();
+            if (janitor != null) {
+                janitor.done(DATABASE_FILES); // the tier cleaned up after itself
+                janitor.close();
+            }
             throw e;
         }
         lab.database().endpoint().saveForAudits(runDir);
         SessionFence fence;
-        Janitor janitor;
         try {
             fence = lab.database().fence();
-            janitor = Janitor.start(runDir.resolve("rm/undo.sh"));
-        } catch (SQLException | IOException e) {
+        } catch (SQLException e) {
             lab.close();
+            janitor.done(DATABASE_FILES);
+            janitor.close();
             ProcessTools.terminate(detector.toHandle(), Duration.ofSeconds(5));
             guard.close();
             throw e;
@@ -261,8 +273,6 @@ public final class ReplicationManager implements AutoCloseable {
             if (lab.database() instanceof ReplicatedDatabase replicated) {
                 rm.databaseKeeper = DatabaseKeeper.start(replicated, settings.timeoutMillis(),
                         rm::onDatabaseWriterMoved);
-                // a killed manager's servers die with it (their orphan guards); their files go with the janitor
-                janitor.register(DATABASE_FILES, replicated.deleteFilesScript());
             }
             if (observe) {
                 rm.ownEvents = FlightRecording.startHere();

@@ -128,6 +128,49 @@ class FtlabCommandIT {
         assertNoProcessUses(runDir);
     }
 
+    /**
+     * Ctrl-C while a replicated database starts, at its most delicate moment: a Galera node joining the cluster by a
+     * state transfer (its rsync daemon and MariaDB's transfer script running). The joiner, the transfer's processes,
+     * the founding node and every data directory must go.
+     */
+    @Test
+    void interruptWhileAGaleraNodeJoinsStopsEveryDatabaseProcessAndLeavesNoDataDirectory() throws Exception {
+        Path runDir = Files.createTempDirectory(Path.of("target").toAbsolutePath(), "lab-int-galera-");
+        Process lab = ftlab("lab", "--database", "galera", "--out", runDir.toString());
+        try {
+            Thread drain = new Thread(() -> {
+                try {
+                    lab.getInputStream().transferTo(OutputStream.nullOutputStream());
+                } catch (IOException e) {
+                    // the lab is gone
+                }
+            });
+            drain.setDaemon(true);
+            drain.start();
+            while (!stateTransferRunsIn(runDir)) {
+                assertTrue(lab.isAlive(), "the lab exited " + (lab.isAlive() ? "" : lab.exitValue())
+                        + " before a node's state transfer began");
+                Thread.sleep(20);
+            }
+            assertFalse(ignoresSigint(lab.pid()), "the lab ignores SIGINT because this test run does");
+            new ProcessBuilder("kill", "-INT", Long.toString(lab.pid())).start().waitFor();
+            assertTrue(lab.waitFor(2, TimeUnit.MINUTES), "the lab stops within 2 min of Ctrl-C");
+        } finally {
+            lab.destroyForcibly();
+        }
+        assertNoProcessUses(runDir);
+        try (var left = Files.list(runDir.resolve("db"))) {
+            assertEquals(List.of(), left.filter(Files::isDirectory).toList(), "no database server's data is left");
+        }
+    }
+
+    /** Whether a Galera state transfer (MariaDB's wsrep_sst script) of this run directory is running. */
+    private static boolean stateTransferRunsIn(Path runDir) {
+        String dir = runDir.toString();
+        return ProcessHandle.allProcesses().anyMatch(ph -> ph.info().commandLine()
+                .map(c -> c.contains("wsrep_sst") && c.contains(dir)).orElse(false));
+    }
+
     /** Whether a replica's server JVM (jboss-modules) of this run directory is running. */
     private static boolean replicaRunsIn(Path runDir) {
         String dir = runDir.toString();

@@ -749,10 +749,23 @@ public final class ReplicatedDatabase implements DatabaseServer {
         servers.stream().filter(s -> s.process != null).forEach(s -> s.process.close());
         // a server still starting (a Galera joiner waiting for its state transfer) has no process object yet, nor
         // its state-transfer script: every process that names the tier's directory goes
-        String root = dir.toAbsolutePath().toString();
-        try (Stream<ProcessHandle> all = ProcessHandle.allProcesses()) {
-            all.filter(p -> p.info().commandLine().map(c -> c.contains(root)).orElse(false))
-                    .forEach(ProcessHandle::destroyForcibly);
+        // (three passes: a transfer script may start its rsync daemon as it dies)
+        String root = dir.toAbsolutePath() + "/";
+        for (int pass = 0; pass < 3; pass++) {
+            List<ProcessHandle> left;
+            try (Stream<ProcessHandle> all = ProcessHandle.allProcesses()) {
+                left = all.filter(p -> p.info().commandLine().map(c -> c.contains(root)).orElse(false)).toList();
+            }
+            if (left.isEmpty() && pass > 0) {
+                break;
+            }
+            left.forEach(ProcessHandle::destroyForcibly);
+            try {
+                Thread.sleep(100);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                break;
+            }
         }
         for (Server s : servers) {
             deleteQuietly(dir.resolve(s.name));
@@ -768,11 +781,22 @@ public final class ReplicatedDatabase implements DatabaseServer {
         }
     }
 
-    /** Shell commands that delete the servers' files, for the janitor when the manager is killed. */
-    public String deleteFilesScript() {
-        StringBuilder sh = new StringBuilder("rm -rf");
-        servers.forEach(s -> sh.append(" '").append(dir.resolve(s.name).toAbsolutePath()).append('\''));
-        sh.append(" '").append(dir.resolve(GALERA_HELPERS).toAbsolutePath()).append('\'');
+    /**
+     * Shell commands that end every process naming the tier's directory {@code dir} (servers, Galera's state-transfer
+     * scripts and their rsync daemons) and delete the files of its {@code nodes} servers: for the janitor, registered
+     * before the first server starts, so that a manager killed or stopped at any moment (a node in the middle of its
+     * state transfer included) leaves nothing. Three passes: a transfer script may start its daemon as it dies; the
+     * shell running the script names the directory too, and is spared.
+     */
+    public static String leftoversScript(Path dir, int nodes) {
+        String root = dir.toAbsolutePath() + "/";
+        StringBuilder sh = new StringBuilder("for pass in 1 2 3; do for f in $(grep -laF -- '").append(root)
+                .append("' /proc/[0-9]*/cmdline 2>/dev/null); do p=${f#/proc/}; p=${p%/cmdline};"
+                        + " [ \"$p\" = $$ ] || kill -9 \"$p\" 2>/dev/null; done; sleep 0.2; done; rm -rf");
+        for (int i = 1; i <= nodes; i++) {
+            sh.append(" '").append(root).append("db").append(i).append('\'');
+        }
+        sh.append(" '").append(root).append(GALERA_HELPERS).append('\'');
         return sh.toString();
     }
 

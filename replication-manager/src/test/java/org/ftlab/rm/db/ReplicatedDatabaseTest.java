@@ -1,16 +1,49 @@
 package org.ftlab.rm.db;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
 import org.ftlab.rm.api.DatabaseTier;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /** The servers' settings: what the field recommends for each mode. */
 class ReplicatedDatabaseTest {
     private static final DatabaseTier SEMISYNC = DatabaseTier.parse("semisync");
     private static final DatabaseTier ASYNC = DatabaseTier.parse("async");
+
+    @Test
+    void theJanitorsScriptEndsEveryProcessNamingTheTiersDirectoryAndDeletesItsServersFilesOnly(@TempDir Path lab)
+            throws Exception {
+        Path dir = lab.resolve("db");
+        for (String d : List.of("db1/data", "db2/data", "galera-bin")) {
+            Files.createDirectories(dir.resolve(d));
+        }
+        Files.writeString(dir.resolve("db.properties"), "kept");
+        // as a joiner's rsync daemon: its configuration in a server's data directory, named on its command line
+        Process daemon = new ProcessBuilder("sh", "-c", "sleep 60", "rsync", "--config",
+                dir.resolve("db2/data/rsync_sst.conf").toString()).start();
+        Process other = new ProcessBuilder("sh", "-c", "sleep 60", "other", lab.resolve("elsewhere").toString())
+                .start();
+        try {
+            Process janitor = new ProcessBuilder("sh", "-c", ReplicatedDatabase.leftoversScript(dir, 2)).start();
+            assertTrue(janitor.waitFor(30, TimeUnit.SECONDS));
+            assertTrue(daemon.waitFor(5, TimeUnit.SECONDS), "the process naming the tier's directory was ended");
+            assertTrue(other.isAlive(), "a process naming another directory was not");
+            try (Stream<Path> left = Files.list(dir)) {
+                assertEquals(List.of("db.properties"), left.map(p -> p.getFileName().toString()).toList());
+            }
+        } finally {
+            daemon.destroyForcibly();
+            other.destroyForcibly();
+        }
+    }
 
     @Test
     void everyServerLogsWithGtidsDurablyAndLogsWhatItReplicatesSoAnyCanBecomeTheWriter() {
