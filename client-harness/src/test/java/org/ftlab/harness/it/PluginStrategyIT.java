@@ -67,6 +67,10 @@ class PluginStrategyIT {
         assertTrue(report.contains("invocation timeout 200 ms"), "the knobs in the report's header");
     }
 
+    /**
+     * A run that fails: its lab (with a replicated database, so that a failed run's stop is seen to take the database's
+     * servers and files too) stops with it.
+     */
     @Test
     void aPluginThatThrowsStopsTheRunWithOneLineAndLeavesNothingRunning() throws Exception {
         Path work = Files.createTempDirectory(Path.of("target").toAbsolutePath(), "plugin-");
@@ -93,7 +97,8 @@ class PluginStrategyIT {
         Path run = work.resolve("run");
         InProcessFtlab.Result grid = ftlab("grid", "--strategy", "class:p.Thrower", "--plugin-dir", classes.toString(),
                 "--clients", "1", "--think", "0", "--reply", "orig", "--posts", "300", "--views", "0",
-                "--lab-warmup", "100", "--replicas", "1", "--spares", "0", "--out", run.toString());
+                "--lab-warmup", "100", "--replicas", "1", "--spares", "0", "--database", "semisync:2", "--out",
+                run.toString());
         assertEquals(1, grid.code());
         String err = grid.err().strip();
         assertEquals(1, err.lines().count(), "one line: " + err);
@@ -117,5 +122,8 @@ class PluginStrategyIT {
             Thread.sleep(200);
         }
         assertEquals(List.of(), left, "processes of the run left running");
+        try (var files = Files.list(run.resolve("db"))) {
+            assertEquals(List.of(), files.filter(Files::isDirectory).toList(), "no database server's data is left");
+        }
     }
 }
