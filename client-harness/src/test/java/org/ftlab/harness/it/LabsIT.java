@@ -29,7 +29,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
 /**
  * Every lab's command, as its page in docs/labs/ writes it, runs in a shortened form: each loop runs for its first
  * value only, every configuration gets {@value #POSTS} posts (and as many views where the lab has views), one fault
- * per configuration, a lab warm-up of 100 requests per client, one spare for a schedule from a file (the shortened run
+ * per configuration, a lab warm-up of 20 requests per client, one spare for a schedule from a file (the shortened run
  * fits only its first faults) and none for a lab of the run's own otherwise (its one fault per configuration meets a
  * backup), and the runs go to a directory of the test's. A run whose command does not shape a lab of its own
  * (replicas, spares, heartbeat, request log, topology, database, database tier) runs on the test run's
@@ -73,7 +73,7 @@ class LabsIT {
             set -euo pipefail
             args=()
             if [[ "$1" == grid ]]; then
-              args+=(grid --lab-warmup 100); shift
+              args+=(grid --lab-warmup 20); shift
               spares=no file=no
               case " $* " in *" --spares "*) spares=yes ;; esac
               # a run that does not shape a lab of its own runs on the test run's running lab, one whose only knob is

@@ -38,8 +38,8 @@ import org.junit.jupiter.params.provider.ValueSource;
  * promotes a replica, the writers go on, the killed server comes back as a replica; every key answered is stored once.
  * Galera (the keeper evicts the killed writer from the group; the new one applies what the cluster ordered before it
  * takes writes) loses no answered insert. Stopping the tier leaves no server and no file. (Semi-sync's fail-over under
- * the service's clients: {@link DatabaseFailoverIT}. Async, the negative control, differs from semi-sync only in not
- * waiting; what it loses is shown by the grid's audit and checker, docs/running.md.)
+ * the service's clients: {@link SlowDetectorAndReplicatedDatabaseIT}. Async, the negative control, differs from
+ * semi-sync only in not waiting; what it loses is shown by the grid's audit and checker, docs/running.md.)
  */
 class ReplicatedDatabaseIT {
     private static final int WRITERS = 4;
