@@ -9,7 +9,8 @@ import org.jgroups.JChannel;
  *
  * <p>Settings are system properties: {@code ftlab.hb.bind_port} (this member's TCP port; FD_SOCK2 uses the next
  * one), {@code ftlab.hb.initial_hosts} (the detector, {@code 127.0.0.1[port]}), {@code ftlab.hb.interval_ms} (H) and
- * {@code ftlab.hb.timeout_ms} (T).
+ * {@code ftlab.hb.timeout_ms} (T); and, for tests that wait for merges, {@code ftlab.hb.merge_min_interval} and
+ * {@code ftlab.hb.merge_max_interval} (MERGE3's, 2 s and 5 s by default).
  */
 public final class HeartbeatStack {
     public static final String CLUSTER = "ftlab-heartbeat";

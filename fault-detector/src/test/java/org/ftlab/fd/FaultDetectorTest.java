@@ -42,6 +42,8 @@ class FaultDetectorTest {
     private static HttpServer manager;
     private static FaultDetector detector;
     private static int detectorPort;
+    private static final String MERGE_MIN = "ftlab.hb.merge_min_interval";
+    private static final String MERGE_MAX = "ftlab.hb.merge_max_interval";
 
     @BeforeAll
     static void startDetector(@TempDir Path dir) throws Exception {
@@ -55,6 +57,9 @@ class FaultDetectorTest {
         });
         manager.start();
         detectorPort = freePortPair();
+        // merges looked for every 0.5-1 s rather than the lab's 2-5 s: the merge tests wait for two of them
+        System.setProperty(MERGE_MIN, "500ms");
+        System.setProperty(MERGE_MAX, "1s");
         detector = FaultDetector.start(detectorPort, "http://127.0.0.1:" + manager.getAddress().getPort(), 100, 500,
                 dir.resolve("detector.log"));
     }
@@ -111,7 +116,7 @@ class FaultDetectorTest {
             }
             assertEquals(0, new ProcessBuilder("kill", "-CONT", Long.toString(member.pid())).start().waitFor());
             while (detector.members().stream().noneMatch(m -> m.startsWith("comeback/"))) {
-                Thread.sleep(50); // MERGE3 brings it back within its 2-5 s interval
+                Thread.sleep(50); // MERGE3 brings it back within its interval
             }
             long killedEpochUs = FaultDetector.epochMicros();
             member.destroyForcibly(); // SIGKILL
@@ -137,7 +142,7 @@ class FaultDetectorTest {
         try (FaultDetector second = FaultDetector.start(port, "http://127.0.0.1:" + manager.getAddress().getPort(),
                 100, 500, dir.resolve("detector.log"))) {
             while (second.members().stream().noneMatch(m -> m.startsWith("early/"))) {
-                Thread.sleep(50); // MERGE3 finds the two groups within its 2-5 s interval
+                Thread.sleep(50); // MERGE3 finds the two groups within its interval
             }
             assertEquals(HeartbeatStack.DETECTOR, second.members().get(0), "the merged group: " + second.members());
             late = startMember("late", port);
@@ -182,7 +187,8 @@ class FaultDetectorTest {
     /** A member process that joins the group of the detector at {@code detector} (or, with none there, its own). */
     private static Process startMember(String name, int detector) throws Exception {
         Process p = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-Djava.net.preferIPv4Stack=true", "-cp", System.getProperty("java.class.path"),
+                "-Djava.net.preferIPv4Stack=true", "-D" + MERGE_MIN + "=500ms", "-D" + MERGE_MAX + "=1s", "-cp",
+                System.getProperty("java.class.path"),
                 HeartbeatMemberProcess.class.getName(), Integer.toString(freePortPair()),
                 Integer.toString(detector), name).redirectErrorStream(true).start();
         BufferedReader out = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8));
