@@ -28,10 +28,11 @@ import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
  * Every lab's command, as its page in docs/labs/ writes it, runs in a shortened form: each loop runs for its first
- * value only, every configuration gets {@value #POSTS} posts (and as many views where the lab has views), one fault
- * per configuration, a lab warm-up of 20 requests per client, one spare for a schedule from a file (the shortened run
- * fits only its first faults) and none for a lab of the run's own otherwise (its one fault per configuration meets a
- * backup), and the runs go to a directory of the test's. A run whose command does not shape a lab of its own
+ * value only, and so do the load's lists of levels ({@code --clients}, {@code --think}, {@code --reply}; the factors
+ * the labs are about, platform and strategy, keep every level), every configuration gets {@value #POSTS} posts (and
+ * as many views where the lab has views), one fault per configuration, a lab warm-up of 20 requests per client, one
+ * spare for a schedule from a file (the shortened run fits only its first faults) and none for a lab of the run's own
+ * otherwise (its one fault per configuration meets a backup), and the runs go to a directory of the test's. A run whose command does not shape a lab of its own
  * (replicas, spares, heartbeat, request log, topology, database, database tier) runs on the test run's
  * {@link RunningLab}; runs whose only lab knob is {@code --request-log off} share one lab without the request log. The
  * command is taken from the page (its first {@code sh} block under "## The command"), so a page whose command no
@@ -99,6 +100,9 @@ class LabsIT {
               while (( $# )); do
                 case "$1" in
                   --posts) args+=(--posts %1$d); shift 2 ;;
+                  # the load's levels: the first only (the factors the labs are about, platform and strategy, keep
+                  # every level)
+                  --clients|--think|--reply) args+=("$1" "${2%%%%,*}"); shift 2 ;;
                   --bids) args+=(--bids %1$d); shift 2 ;;
                   --views) [[ "$2" == 0 ]] && args+=(--views 0) || args+=(--views %1$d); shift 2 ;;
                   --faults-per-config) args+=(--faults-per-config 1); shift 2 ;;
