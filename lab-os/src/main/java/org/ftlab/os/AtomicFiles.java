@@ -7,13 +7,17 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.attribute.PosixFilePermissions;
+import java.security.SecureRandom;
 import java.util.Properties;
 
 /**
- * Files that are whole or absent: written to {@code <name>.tmp} beside them and renamed over the old one, so a
- * reader (or a run that is killed halfway) never sees half a file.
+ * Files that are whole or absent: written to {@code <name>.<random>.tmp} beside them and renamed over the old one, so
+ * a reader (or a run that is killed halfway) never sees half a file, and writers of the same file at once (replicas
+ * launched together writing one settings file) each rename a whole file of their own.
  */
 public final class AtomicFiles {
+    private static final SecureRandom RANDOM = new SecureRandom();
+
     private AtomicFiles() {
     }
 
@@ -41,6 +45,6 @@ public final class AtomicFiles {
     }
 
     private static Path tmp(Path file) {
-        return file.resolveSibling(file.getFileName() + ".tmp");
+        return file.resolveSibling(file.getFileName() + "." + Long.toUnsignedString(RANDOM.nextLong(), 36) + ".tmp");
     }
 }
