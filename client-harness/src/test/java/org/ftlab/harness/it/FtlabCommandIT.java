@@ -94,15 +94,7 @@ class FtlabCommandIT {
         Path runDir = Files.createTempDirectory(Path.of("target").toAbsolutePath(), "demo-int-");
         Process demo = ftlab("demo", "--out", runDir.toString(), "--posts", "100000");
         try {
-            Thread drain = new Thread(() -> {
-                try {
-                    demo.getInputStream().transferTo(OutputStream.nullOutputStream());
-                } catch (IOException e) {
-                    // the demo is gone
-                }
-            });
-            drain.setDaemon(true);
-            drain.start();
+            drain(demo);
             while (!replicaRunsIn(runDir)) {
                 assertTrue(demo.isAlive(), "the demo exited " + (demo.isAlive() ? "" : demo.exitValue())
                         + " before its first replica started");
@@ -138,15 +130,7 @@ class FtlabCommandIT {
         Path runDir = Files.createTempDirectory(Path.of("target").toAbsolutePath(), "lab-int-galera-");
         Process lab = ftlab("lab", "--database", "galera", "--out", runDir.toString());
         try {
-            Thread drain = new Thread(() -> {
-                try {
-                    lab.getInputStream().transferTo(OutputStream.nullOutputStream());
-                } catch (IOException e) {
-                    // the lab is gone
-                }
-            });
-            drain.setDaemon(true);
-            drain.start();
+            drain(lab);
             while (!stateTransferRunsIn(runDir)) {
                 assertTrue(lab.isAlive(), "the lab exited " + (lab.isAlive() ? "" : lab.exitValue())
                         + " before a node's state transfer began");
@@ -162,6 +146,19 @@ class FtlabCommandIT {
         try (var left = Files.list(runDir.resolve("db"))) {
             assertEquals(List.of(), left.filter(Files::isDirectory).toList(), "no database server's data is left");
         }
+    }
+
+    /** Reads {@code p}'s output to its end in a daemon thread, so that it never blocks on a full pipe. */
+    private static void drain(Process p) {
+        Thread drain = new Thread(() -> {
+            try {
+                p.getInputStream().transferTo(OutputStream.nullOutputStream());
+            } catch (IOException e) {
+                // the process is gone
+            }
+        });
+        drain.setDaemon(true);
+        drain.start();
     }
 
     /** Whether a Galera state transfer (MariaDB's wsrep_sst script) of this run directory is running. */
