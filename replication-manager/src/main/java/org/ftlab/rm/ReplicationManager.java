@@ -11,7 +11,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -20,7 +19,6 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.logging.Logger;
 import org.ftlab.auction.api.MicroClock;
-import org.ftlab.auction.api.StatefulTierControl;
 import org.ftlab.auction.api.StatefulTierSettings;
 import org.ftlab.auction.api.TierStatus;
 import org.ftlab.auction.client.ReplicaConnection;
@@ -38,7 +36,6 @@ import org.ftlab.os.OrphanGuard;
 import org.ftlab.os.Placement;
 import org.ftlab.os.ProcessTools;
 import org.ftlab.os.Undo;
-import org.ftlab.os.host.HostSampler;
 import org.ftlab.os.net.Hosts;
 import org.ftlab.os.net.VirtualNetwork;
 import org.ftlab.rm.api.DatabaseView;
@@ -60,15 +57,16 @@ import org.ftlab.rm.api.StatefulTierReport;
 import org.ftlab.rm.api.TierRecovery;
 import org.ftlab.rm.db.DatabaseKeeper;
 import org.ftlab.rm.db.ExternalDatabase;
-import org.ftlab.rm.db.LockWaitRecorder;
 import org.ftlab.rm.db.ReplicatedDatabase;
 import org.ftlab.rm.db.SessionFence;
 import org.ftlab.rm.fault.FaultsInEffect;
+import org.ftlab.rm.observe.Observation;
 import org.ftlab.rm.replica.ConnectionPools;
 import org.ftlab.rm.replica.HeartbeatSettings;
 import org.ftlab.rm.replica.Replica;
 import org.ftlab.rm.replica.RequestPath;
 import org.ftlab.rm.replica.Suspension;
+import org.ftlab.rm.tier.StatefulTierKeeper;
 
 /**
  * Warm-passive replication: launches the replicas, keeps the ordered primary/backup list, promotes the next backup
@@ -111,20 +109,8 @@ public final class ReplicationManager implements AutoCloseable {
     /** Ends failed replicas' database sessions, off the lock. */
     private final ExecutorService fencer = daemonThread("session-fencer");
     private final ExecutorService relauncher = daemonThread("relauncher");
-    /** Recovers the stateful tier on a new primary (a replay can take seconds: never under the lock). */
-    private final ExecutorService tierRecoverer = daemonThread("tier-recoverer");
-    /** The stateful tier's settings once a run of it was configured; null while it does not run in this lab. */
-    private volatile StatefulTierSettings statefulTier;
-    /**
-     * Connections to the backups, opened ahead (tier-recoverer thread) so that a promotion's recovery call does not
-     * first open one (a naming context and a ping: tens of ms).
-     */
-    private final Map<String, ReplicaConnection> tierConnections =
-            new ConcurrentHashMap<>();
-    /** Tries of a stateful tier's recovery after a database fail-over. */
-    private static final int TIER_RECOVERY_ATTEMPTS = 10;
-    /** A stateful tier's recovery may replay the whole log: its call waits this long. */
-    private static final long TIER_RECOVERY_TIMEOUT_MILLIS = 300_000;
+    /** Runs the stateful tier on the view's primary and recovers it on promotions and database fail-overs. */
+    private final StatefulTierKeeper tier = new StatefulTierKeeper(new TierReplicas(), this::tierRecovered);
 
     private final Object lock = new Object();
     /** The view logic; guarded by {@link #lock}. */
@@ -134,8 +120,8 @@ public final class ReplicationManager implements AutoCloseable {
     /** The injected faults still in effect, and their undo. */
     private final FaultsInEffect faults;
     private volatile boolean closed;
-    /** This JVM's own event recording, or null: the lab records none. */
-    private volatile FlightRecording ownEvents;
+    /** The lab's event recordings and samplers on this machine; null until started. */
+    private volatile Observation observation;
     /** How much of the request path each local replica has compiled at the top tier; null until started. */
     private volatile Hotness hotness;
     /** Undoes what this manager leaves behind if it is killed: the faults in effect, a replicated database's files. */
@@ -144,13 +130,6 @@ public final class ReplicationManager implements AutoCloseable {
     private static final String DATABASE_FILES = "database-files";
     /** Keeps a replicated database's view and fails its writer over; null for one server. */
     private volatile DatabaseKeeper databaseKeeper;
-    /** The database's row-lock waits, sampled into {@link #ownEvents}; null when the lab records no events. */
-    private volatile LockWaitRecorder lockWaits;
-    /** The host's and the lab's processes' CPU, page faults and resident set, sampled into {@link #ownEvents}. */
-    private volatile HostSampler hostSampler;
-    /** Whether observation is switched off for now in a lab that records events ({@link #observe}). */
-    private volatile boolean observationPaused;
-    private final Object observeLock = new Object();
 
     /** A replica's process and how it was launched. */
     private static final class ReplicaRecord {
@@ -274,11 +253,8 @@ public final class ReplicationManager implements AutoCloseable {
                 rm.databaseKeeper = DatabaseKeeper.start(replicated, settings.timeoutMillis(),
                         rm::onDatabaseWriterMoved);
             }
-            if (observe) {
-                rm.ownEvents = FlightRecording.startHere();
-                rm.lockWaits = LockWaitRecorder.start(lab.database().endpoint());
-                rm.hostSampler = HostSampler.start(rm::sampledProcesses);
-            }
+            rm.observation = Observation.start(rm.new RecordingJvms(), runDir.resolve("rm"),
+                    lab.database().endpoint(), observe);
             if (settings.bootTogether()) {
                 rm.bootAll(settings.replicas(), settings.spares());
             } else {
@@ -710,11 +686,8 @@ public final class ReplicationManager implements AutoCloseable {
         if (decided.spareJoined() != null) {
             serveAtNormalPriority(decided.spareJoined());
         }
-        if (statefulTier != null && decided.promoted() != null) {
-            String faultId = decided.record().faultId();
-            String promoted = decided.promoted();
-            long epoch = view.epoch();
-            tierRecoverer.execute(() -> recoverTier(faultId, promoted, epoch));
+        if (decided.promoted() != null) {
+            tier.promoted(decided.record().faultId(), decided.promoted(), view.epoch());
         }
         int index = view.failureCount() - 1;
         boolean restored = !decided.needsReplacement();
@@ -733,118 +706,38 @@ public final class ReplicationManager implements AutoCloseable {
 
     // ---- the stateful tier (seed 003) ---------------------------------------------------------------------------
 
-    /**
-     * Starts a run of the stateful tier on the primary at the view's epoch (emptying its log and checkpoints), and
-     * stops it wherever else it ran; from now on a promotion recovers it on the new primary.
-     */
-    public TierStatus configureStatefulTier(StatefulTierSettings settings)
-            throws Exception {
-        String primary;
-        long epoch;
-        List<String> others = new ArrayList<>();
-        synchronized (lock) {
-            List<String> serving = view.servingNames();
-            if (serving.isEmpty()) {
-                throw new IllegalStateException("no primary to run the stateful tier on");
-            }
-            primary = serving.get(0);
-            epoch = view.epoch();
-            for (String name : view.names()) {
-                if (!name.equals(primary) && view.state(name) != ReplicaState.DEAD && records.get(name).replica != null) {
-                    others.add(name);
-                }
-            }
-        }
-        deactivateTier(others);
-        try (ReplicaConnection c = connect(primary)) {
-            TierStatus s = c.tierControl(60_000).configure(epoch, settings);
-            statefulTier = settings;
-            tierRecoverer.execute(this::connectBackups);
-            return s;
-        }
+    /** Starts a run of the stateful tier on the primary: {@link StatefulTierKeeper#configure}. */
+    public TierStatus configureStatefulTier(StatefulTierSettings settings) throws Exception {
+        return tier.configure(settings);
     }
 
-    /**
-     * Stops the stateful tier on every live replica and its recovery on promotions (a run on the stateless tier
-     * after one on the stateful tier); returns whether it ran.
-     */
+    /** Stops the stateful tier everywhere, and its recovery on promotions: {@link StatefulTierKeeper#stop}. */
     public boolean stopStatefulTier() {
-        List<String> live = new ArrayList<>();
-        synchronized (lock) {
-            if (statefulTier == null) {
-                return false;
-            }
-            statefulTier = null;
-            for (String name : view.names()) {
-                if (view.state(name) != ReplicaState.DEAD && records.get(name).replica != null) {
-                    live.add(name);
-                }
-            }
-        }
-        deactivateTier(live);
-        return true;
+        return tier.stop();
     }
 
-    /** Stops the stateful tier on each of {@code names} (off the manager's lock); a replica that fails is reported. */
-    private void deactivateTier(List<String> names) {
-        for (String name : names) {
-            try (ReplicaConnection c = connect(name)) {
-                c.tierControl(30_000).deactivate();
-            } catch (Exception e) {
-                LOG.warning("could not stop the stateful tier on " + name + ": "
-                        + e.getMessage());
-            }
-        }
-    }
-
-    /** The stateful tier on the primary: its totals, and a checkpoint stored now when {@code checkpoint}. */
+    /** The stateful tier on the primary: {@link StatefulTierKeeper#status}. */
     public StatefulTierReport statefulTierStatus(boolean checkpoint) throws Exception {
-        String primary;
-        synchronized (lock) {
-            List<String> serving = view.servingNames();
-            if (serving.isEmpty()) {
-                throw new IllegalStateException("no primary");
-            }
-            primary = serving.get(0);
-        }
-        try (ReplicaConnection c = connect(primary)) {
-            StatefulTierControl control = c.tierControl(60_000);
-            long id = checkpoint ? control.checkpointNow() : 0;
-            return new StatefulTierReport(control.status(), id);
-        }
+        return tier.status(checkpoint);
     }
 
-    /** In the tier-recoverer thread: the promoted replica restores and replays; the failure records how. */
-    private void recoverTier(String faultId, String promoted, long epoch) {
-        long started = epochMicros();
-        TierRecovery result;
-        ReplicaConnection ready = tierConnections.remove(promoted);
-        try (ReplicaConnection c = ready != null ? ready : connect(promoted)) {
-            TierStatus s = c.tierControl(TIER_RECOVERY_TIMEOUT_MILLIS).recover(epoch);
-            result = new TierRecovery(promoted, started, epochMicros(), s.replayInputs(),
-                    s.replayMicros(), s.restoreMicros(), null);
-        } catch (Exception e) {
-            result = new TierRecovery(promoted, started, 0, 0, 0, 0, e.getMessage());
-            LOG.warning("the stateful tier did not recover on " + promoted + ": "
-                    + e.getMessage());
-        }
+    /** A promotion's recovery of the stateful tier, recorded in the failure that caused it. */
+    private void tierRecovered(String faultId, TierRecovery result) {
         synchronized (lock) {
             view.tierRecovered(faultId, result);
         }
-        connectBackups();
     }
 
     /**
      * A replicated database's new writer takes writes (off the keeper's thread): every replica's connection pool is
-     * emptied of the connections the fail-over cut; then a stateful tier whose input log failed with the old writer,
-     * stopped on the primary, restores and replays from the new writer, in the same epoch.
+     * emptied of the connections the fail-over cut, then the stateful tier recovers on the primary.
      */
     private void onDatabaseWriterMoved() {
         List<Replica> running;
         synchronized (lock) {
             running = records.values().stream().map(rec -> rec.replica).filter(r -> r != null).toList();
         }
-        tierRecoverer.execute(() -> {
+        tier.writerMoved(() -> {
             for (Replica r : running) {
                 try {
                     ConnectionPools.flush(r, lab.user());
@@ -853,65 +746,26 @@ public final class ReplicationManager implements AutoCloseable {
                 }
             }
         });
-        if (statefulTier == null) {
-            return;
-        }
-        String primary;
-        long epoch;
-        synchronized (lock) {
-            List<String> serving = view.servingNames();
-            if (serving.isEmpty()) {
-                return;
-            }
-            primary = serving.get(0);
-            epoch = view.epoch();
-        }
-        tierRecoverer.execute(() -> {
-            // the replica's pool may hand out a connection the fail-over cut, which it drops once it fails: try again
-            String why = null;
-            for (int attempt = 1; attempt <= TIER_RECOVERY_ATTEMPTS && !closed; attempt++) {
-                try (ReplicaConnection c = connect(primary)) {
-                    TierStatus s = c.tierControl(TIER_RECOVERY_TIMEOUT_MILLIS).recover(epoch);
-                    LOG.info("the stateful tier recovered on " + primary + " from the database's new writer: "
-                            + s.replayInputs() + " inputs replayed in " + s.replayMicros() / 1000 + " ms");
-                    return;
-                } catch (Exception e) {
-                    why = e.getMessage();
-                }
-                try {
-                    Thread.sleep(200);
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                    return;
-                }
-            }
-            LOG.warning("the stateful tier did not recover on " + primary + " after the database's fail-over: " + why);
-        });
     }
 
-    /** In the tier-recoverer thread: a connection ready to each backup, none kept to a replica no longer one. */
-    private void connectBackups() {
-        List<String> backups;
-        synchronized (lock) {
-            List<String> serving = view.servingNames();
-            backups = serving.size() > 1 ? List.copyOf(serving.subList(1, serving.size())) : List.of();
-        }
-        for (String name : List.copyOf(tierConnections.keySet())) {
-            if (!backups.contains(name)) {
-                ReplicaConnection gone = tierConnections.remove(name);
-                if (gone != null) {
-                    gone.close();
+    /** The view as the stateful tier's keeper sees it, and connections to its replicas. */
+    private final class TierReplicas implements StatefulTierKeeper.Replicas {
+        @Override
+        public StatefulTierKeeper.Snapshot now() {
+            synchronized (lock) {
+                List<String> live = new ArrayList<>();
+                for (String name : view.names()) {
+                    if (view.state(name) != ReplicaState.DEAD && records.get(name).replica != null) {
+                        live.add(name);
+                    }
                 }
+                return new StatefulTierKeeper.Snapshot(view.servingNames(), live, view.epoch());
             }
         }
-        for (String name : backups) {
-            if (!closed && !tierConnections.containsKey(name)) {
-                try {
-                    tierConnections.put(name, connect(name));
-                } catch (Exception e) {
-                    // the promotion opens its own
-                }
-            }
+
+        @Override
+        public ReplicaConnection connect(String name) throws Exception {
+            return ReplicationManager.this.connect(name);
         }
     }
 
@@ -976,124 +830,65 @@ public final class ReplicationManager implements AutoCloseable {
 
     // ---- events ----------------------------------------------------------------------------------------------
 
-    /**
-     * Every JVM of the lab that records events writes what it recorded since the dump's time to
-     * {@code <dir>/<process><suffix>.jfr}: each live replica on this machine ({@code r1}, …), the Fault Detector
-     * ({@code fd}) and this manager ({@code rm}); a replica of this machine that died since the last dump, what it
-     * had written to its repository (once). A replica that cannot (gone meanwhile, not recording, killed before it
-     * wrote anything recorded since the dump's time) is named in the answer with why; the others are written all the
-     * same. Off the lock: a dump takes a moment per JVM.
-     */
+    /** What every recording JVM of the lab recorded since a time: {@link Observation#dump}. Off the lock. */
     public EventDump.Files dumpEvents(EventDump request) {
-        Path dir = Path.of(request.dir());
-        Map<String, Long> pids = recordingJvms();
-        Map<String, String> written = new LinkedHashMap<>();
-        Map<String, String> failed = new LinkedHashMap<>();
-        FlightRecording own = ownEvents;
-        if (own == null) {
-            return new EventDump.Files(written, Map.of("rm", observationPaused
-                    ? "observation is switched off for now" : "this lab records no events (--observe off)"));
-        }
-        try {
-            Files.createDirectories(dir);
-        } catch (IOException e) {
-            return new EventDump.Files(written, Map.of("rm", "cannot create " + dir + ": " + e.getMessage()));
-        }
-        pids.forEach((name, pid) -> {
-            Path file = dir.resolve(name + request.suffix() + ".jfr");
-            try {
-                FlightRecording.dump(pid, file, request.sinceEpochUs());
-                written.put(name, file.toString());
-            } catch (IOException | RuntimeException e) {
-                failed.put(name, e.getMessage());
-            }
-        });
-        // a replica killed since the last dump (a fence, a crash) can no longer be asked: what it had flushed is in
-        // its repository, and is often what explains the requests it delayed (a pause that outlasted the detector)
-        deadRecordings().forEach((name, rec) -> {
-            Path file = dir.resolve(name + request.suffix() + ".jfr");
-            try {
-                if (FlightRecording.collect(rec.replica.eventRepository(), file, request.sinceEpochUs())) {
-                    written.put(name, file.toString());
-                    failed.remove(name); // it died while being asked
-                } else if (rec.replica.exitedEpochUs().orElse(Long.MAX_VALUE) >= request.sinceEpochUs()) {
-                    // a JVM writes what it recorded to disk about once a second: one killed that soon after the
-                    // dump's time took what it recorded since with it (one that died before has nothing to give)
-                    failed.put(name, "gone; it died before writing to disk anything it recorded since then");
-                }
-                rec.deadEventsCollected = true;
-            } catch (IOException | RuntimeException e) {
-                failed.put(name, "gone; what it recorded could not be collected: " + e.getMessage());
-            }
-        });
-        Path file = dir.resolve("rm" + request.suffix() + ".jfr");
-        try {
-            own.dump(file);
-            written.put("rm", file.toString());
-        } catch (IOException | RuntimeException e) {
-            failed.put("rm", e.getMessage());
-        }
-        return new EventDump.Files(written, failed);
+        return observation.dump(request);
     }
 
     /**
-     * Starts or stops observing: every recording JVM of the lab on this machine (each live replica, the Fault Detector,
-     * this manager) starts or stops its recording, and this manager its samplers (the database's lock waits, the host
-     * and the lab's processes). For
-     * measuring what observing costs in alternating blocks of one run; switching to the state the lab is in does
-     * nothing. A JVM that cannot be switched is named in the answer with why; the others are switched all the same.
+     * Starts or stops observing: {@link Observation#observe}.
      *
      * @throws IllegalArgumentException if this lab records no events ({@code --observe off})
      */
     public ObserveSwitch.Result observe(ObserveSwitch request) throws IOException {
-        if (ownEvents == null && !observationPaused) {
-            throw new IllegalArgumentException("this lab records no events (--observe off): start it with --observe on");
-        }
-        synchronized (observeLock) {
-            boolean on = request.on();
-            List<String> switched = new ArrayList<>();
-            Map<String, String> failed = new LinkedHashMap<>();
-            if (on == !observationPaused) {
-                return new ObserveSwitch.Result(on, switched, failed);
-            }
-            Map<String, Long> pids = recordingJvms();
-            Path settings = FlightRecording.settingsFile(lab.runDir().toAbsolutePath().resolve("rm"));
-            pids.forEach((name, pid) -> {
-                try {
-                    if (on) {
-                        FlightRecording.start(pid, settings);
-                    } else {
-                        FlightRecording.stop(pid);
-                    }
-                    switched.add(name);
-                } catch (IOException | RuntimeException e) {
-                    failed.put(name, e.getMessage());
-                }
-            });
-            if (on) {
-                ownEvents = FlightRecording.startHere();
-                lockWaits = LockWaitRecorder.start(lab.database().endpoint());
-                hostSampler = HostSampler.start(this::sampledProcesses);
-            } else {
-                hostSampler.close();
-                lockWaits.close();
-                ownEvents.close();
-                hostSampler = null;
-                lockWaits = null;
-                ownEvents = null;
-            }
-            switched.add("rm");
-            observationPaused = !on;
-            return new ObserveSwitch.Result(on, switched, failed);
-        }
+        return observation.observe(request);
     }
 
-    /** The lab's processes on this host the {@link HostSampler} reads: the recording JVMs, the database, this one. */
-    private Map<String, Long> sampledProcesses() {
-        Map<String, Long> pids = recordingJvms();
-        lab.database().pid().ifPresent(pid -> pids.put("db", pid));
-        pids.put("rm", ProcessHandle.current().pid());
-        return pids;
+    /** The lab's JVMs on this machine as {@link Observation} needs them. */
+    private final class RecordingJvms implements Observation.Jvms {
+        @Override
+        public Map<String, Long> recording() {
+            Map<String, Long> pids = new LinkedHashMap<>();
+            synchronized (lock) {
+                records.forEach((name, r) -> {
+                    Replica replica = r.replica;
+                    if (replica != null && replica.isAlive() && !replica.placement().isRemote()) {
+                        pids.put(name, replica.pid());
+                    }
+                });
+            }
+            if (detector.isAlive()) {
+                pids.put("fd", detector.pid());
+            }
+            return pids;
+        }
+
+        @Override
+        public Map<String, Replica> deadUncollected() {
+            Map<String, Replica> dead = new LinkedHashMap<>();
+            synchronized (lock) {
+                records.forEach((name, r) -> {
+                    Replica replica = r.replica;
+                    if (replica != null && !replica.isAlive() && !replica.placement().isRemote()
+                            && !r.deadEventsCollected) {
+                        dead.put(name, replica);
+                    }
+                });
+            }
+            return dead;
+        }
+
+        @Override
+        public void collected(String name) {
+            synchronized (lock) {
+                records.get(name).deadEventsCollected = true;
+            }
+        }
+
+        @Override
+        public Long databasePid() {
+            return lab.database().pid().isPresent() ? lab.database().pid().getAsLong() : null;
+        }
     }
 
     /** The primary, and every live replica of this machine with its pid: whose code cache {@link Hotness} reads. */
@@ -1114,37 +909,6 @@ public final class ReplicationManager implements AutoCloseable {
             List<String> serving = view.servingNames();
             return new Hotness.Replicas(serving.isEmpty() ? null : serving.get(0), pids, repositories);
         }
-    }
-
-    /** The local replicas that recorded events, are gone, and whose recording was not yet collected. */
-    private Map<String, ReplicaRecord> deadRecordings() {
-        Map<String, ReplicaRecord> dead = new LinkedHashMap<>();
-        synchronized (lock) {
-            records.forEach((name, r) -> {
-                Replica replica = r.replica;
-                if (replica != null && !replica.isAlive() && !replica.placement().isRemote()
-                        && !r.deadEventsCollected) {
-                    dead.put(name, r);
-                }
-            });
-        }
-        return dead;
-    }
-
-    private Map<String, Long> recordingJvms() {
-        Map<String, Long> pids = new LinkedHashMap<>();
-        synchronized (lock) {
-            records.forEach((name, r) -> {
-                Replica replica = r.replica;
-                if (replica != null && replica.isAlive() && !replica.placement().isRemote()) {
-                    pids.put(name, replica.pid());
-                }
-            });
-        }
-        if (detector.isAlive()) {
-            pids.put("fd", detector.pid());
-        }
-        return pids;
     }
 
     // ---- fault injection --------------------------------------------------------------------------------------
@@ -1284,9 +1048,7 @@ public final class ReplicationManager implements AutoCloseable {
             }
             closed = true;
         }
-        tierRecoverer.shutdownNow();
-        tierConnections.values().forEach(ReplicaConnection::close);
-        tierConnections.clear();
+        tier.close();
         faults.undoAll(id -> {
             synchronized (lock) {
                 view.repaired(id, epochMicros(), InjectedFault.Repair.AT_SHUTDOWN);
@@ -1320,17 +1082,9 @@ public final class ReplicationManager implements AutoCloseable {
         Jcmd.forget(detector.pid());
         detectorGuard.close();
         faults.close();
-        HostSampler sampler = hostSampler;
-        if (sampler != null) {
-            sampler.close();
-        }
-        LockWaitRecorder waits = lockWaits;
-        if (waits != null) {
-            waits.close();
-        }
-        FlightRecording own = ownEvents;
-        if (own != null) {
-            own.close();
+        Observation o = observation;
+        if (o != null) {
+            o.close();
         }
     }
 }
