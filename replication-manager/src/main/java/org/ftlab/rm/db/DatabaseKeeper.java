@@ -8,8 +8,10 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
@@ -43,6 +45,11 @@ public final class DatabaseKeeper implements AutoCloseable {
     private final Object lock = new Object();
     /** Guarded by {@link #lock}. */
     private final List<DatabaseFailover> failovers = new ArrayList<>();
+    /**
+     * The servers being rebuilt, guarded by {@link #lock}: each stays rejoining in the {@link #view} until its
+     * fail-over records it back, so that a view never shows the tier whole before the fail-over that made it so ends.
+     */
+    private final Set<String> rebuilding = new HashSet<>();
     private final ExecutorService watchers;
     private final ExecutorService actor = single("db-failover");
     private final ExecutorService rebuilder = Executors.newCachedThreadPool(r -> {
@@ -92,7 +99,9 @@ public final class DatabaseKeeper implements AutoCloseable {
     /** The database's view now. */
     public DatabaseView view() {
         synchronized (lock) {
-            return new DatabaseView(db.tier(), db.writer().map(s -> s.name).orElse(null), db.nodes(), failovers);
+            List<DatabaseNode> nodes = db.nodes().stream().map(n -> rebuilding.contains(n.name())
+                    ? new DatabaseNode(n.name(), DatabaseNode.Role.REJOINING, n.pid(), n.position()) : n).toList();
+            return new DatabaseView(db.tier(), db.writer().map(s -> s.name).orElse(null), nodes, failovers);
         }
     }
 
@@ -291,20 +300,27 @@ public final class DatabaseKeeper implements AutoCloseable {
         if (closed) {
             return;
         }
+        synchronized (lock) {
+            rebuilding.add(s.name);
+        }
         try {
             String own = db.rejoin(s, writer);
             long at = nowMicros();
-            if (index >= 0) {
-                synchronized (lock) {
+            synchronized (lock) {
+                if (index >= 0) {
                     DatabaseFailover f = failovers.get(index);
                     // what the failed writer had logged beyond what its successor received, as its own files say
                     long behind = Math.max(f.transactionsBehind(), Gtids.sequence(own)
                             - Gtids.sequence(f.promotedPosition()));
                     failovers.set(index, f.withRejoined(at).withTransactionsBehind(behind));
                 }
+                rebuilding.remove(s.name);
             }
             LOG.info("database: " + s.name + " is back as a replica of " + writer.name);
         } catch (IOException | SQLException | RuntimeException e) {
+            synchronized (lock) {
+                rebuilding.remove(s.name);
+            }
             if (!closed) {
                 s.role = DatabaseNode.Role.FAILED;
                 Optional<Server> now = db.writer();
