@@ -7,6 +7,7 @@ import java.sql.SQLException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -55,6 +56,9 @@ import org.ftlab.rm.api.ReplicaState;
 import org.ftlab.rm.api.ReplicaStatus;
 import org.ftlab.rm.api.StatefulTierReport;
 import org.ftlab.rm.api.TierRecovery;
+import org.ftlab.rm.consensus.LocalState;
+import org.ftlab.rm.consensus.NotLeaderException;
+import org.ftlab.rm.consensus.ReplicatedState;
 import org.ftlab.rm.db.DatabaseKeeper;
 import org.ftlab.rm.db.ExternalDatabase;
 import org.ftlab.rm.db.ReplicatedDatabase;
@@ -113,8 +117,11 @@ public final class ReplicationManager implements AutoCloseable {
     private final StatefulTierKeeper tier = new StatefulTierKeeper(new TierReplicas(), this::tierRecovered);
 
     private final Object lock = new Object();
-    /** The view logic; guarded by {@link #lock}. */
-    private final ViewKeeper view;
+    /**
+     * The view logic, changed only by commands ({@link ViewCommand}) that the managers agree on (one manager: at once);
+     * guarded by {@link #lock}.
+     */
+    private final ReplicatedState<ViewKeeper> view;
     /** The processes behind the names the view keeps; guarded by {@link #lock}. */
     private final Map<String, ReplicaRecord> records = new LinkedHashMap<>();
     /** The injected faults still in effect, and their undo. */
@@ -181,7 +188,7 @@ public final class ReplicationManager implements AutoCloseable {
         this.detector = detector;
         this.detectorGuard = detectorGuard;
         this.heartbeat = heartbeat;
-        this.view = new ViewKeeper(targetDegree);
+        this.view = new LocalState<>(new ViewKeeper(targetDegree));
         this.targetSpares = targetSpares;
         this.relaunch = relaunch;
         this.faults = new FaultsInEffect(janitor);
@@ -339,9 +346,9 @@ public final class ReplicationManager implements AutoCloseable {
             synchronized (lock) {
                 for (int i = 0; i < names.size() && !closed; i++) {
                     if (i < replicas) {
-                        view.join(names.get(i), epochMicros());
+                        decide(new ViewCommand.Join(names.get(i), epochMicros()));
                     } else {
-                        view.offerSpare(names.get(i), epochMicros());
+                        decide(new ViewCommand.OfferSpare(names.get(i), epochMicros()));
                         standBy(names.get(i));
                     }
                 }
@@ -360,7 +367,7 @@ public final class ReplicationManager implements AutoCloseable {
         String name = launch(niceness, suspended);
         synchronized (lock) {
             // the degree may have been lowered while it booted: then it waits as a spare
-            if (!closed && view.offerSpare(name, epochMicros())) {
+            if (!closed && decide(new ViewCommand.OfferSpare(name, epochMicros()))) {
                 serveAtNormalPriority(name);
             } else if (!closed) {
                 standBy(name);
@@ -378,7 +385,7 @@ public final class ReplicationManager implements AutoCloseable {
             if (closed) {
                 throw new IllegalStateException("the lab is stopping");
             }
-            ViewKeeper.DegreeChange decided = view.setDegree(change.replicas(), epochMicros());
+            ViewKeeper.DegreeChange decided = decide(new ViewCommand.SetDegree(change.replicas(), epochMicros()));
             decided.left().forEach(this::standBy);
             decided.joined().forEach(this::serveAtNormalPriority);
             for (int i = 0; i < decided.missing(); i++) {
@@ -398,7 +405,8 @@ public final class ReplicationManager implements AutoCloseable {
                         : ", to the spare pool: " + decided.left()) + (decided.joined().isEmpty() ? ""
                         : ", joined: " + decided.joined()));
             }
-            return new DegreeChange.Result(view.epoch(), view.targetDegree(), decided.left(), decided.joined(),
+            return new DegreeChange.Result(view.read(ViewKeeper::epoch), view.read(ViewKeeper::targetDegree),
+                    decided.left(), decided.joined(),
                     decided.missing());
         }
     }
@@ -411,7 +419,8 @@ public final class ReplicationManager implements AutoCloseable {
             InterruptedException {
         String name = launch(niceness, suspended);
         synchronized (lock) {
-            if (!closed && view.state(name) == ReplicaState.STARTING && view.offerSpare(name, epochMicros())) {
+            if (!closed && view.read(v -> v.state(name)) == ReplicaState.STARTING
+                    && decide(new ViewCommand.OfferSpare(name, epochMicros()))) {
                 serveAtNormalPriority(name); // a failure was waiting for its degree: this spare restored it
             } else if (!closed) {
                 standBy(name);
@@ -430,7 +439,7 @@ public final class ReplicationManager implements AutoCloseable {
         ReplicaRecord rec = new ReplicaRecord(niceness);
         rec.suspended = suspended;
         synchronized (lock) {
-            name = view.launching();
+            name = decide(new ViewCommand.Launching());
             records.put(name, rec);
         }
         Replica replica;
@@ -438,7 +447,7 @@ public final class ReplicationManager implements AutoCloseable {
             replica = lab.startReplica(name, niceness, suspended);
         } catch (IOException | TimeoutException | InterruptedException e) {
             synchronized (lock) {
-                view.launchFailed(name);
+                decide(new ViewCommand.LaunchFailed(name));
             }
             throw e;
         }
@@ -481,8 +490,8 @@ public final class ReplicationManager implements AutoCloseable {
     private List<Replica> idleReplicas() {
         synchronized (lock) {
             List<Replica> out = new ArrayList<>();
-            for (String name : view.names()) {
-                ReplicaState s = view.state(name);
+            for (String name : view.read(ViewKeeper::names)) {
+                ReplicaState s = view.read(v -> v.state(name));
                 ReplicaRecord rec = records.get(name);
                 Replica r = rec.replica;
                 if ((s == ReplicaState.BACKUP || s == ReplicaState.SPARE) && r != null && !rec.suspended) {
@@ -524,7 +533,8 @@ public final class ReplicationManager implements AutoCloseable {
      */
     private void standBy(String name) {
         ReplicaRecord rec = records.get(name);
-        if (!wildflyCluster || rec.suspended || rec.replica == null || view.state(name) != ReplicaState.SPARE) {
+        if (!wildflyCluster || rec.suspended || rec.replica == null
+                || view.read(v -> v.state(name)) != ReplicaState.SPARE) {
             return;
         }
         try {
@@ -540,7 +550,7 @@ public final class ReplicationManager implements AutoCloseable {
 
     public PrimaryBackupView view() {
         synchronized (lock) {
-            return view.view(name -> records.get(name).replica.remotingUri());
+            return view.read(v -> v.view(name -> records.get(name).replica.remotingUri()));
         }
     }
 
@@ -549,9 +559,9 @@ public final class ReplicationManager implements AutoCloseable {
         synchronized (lock) {
             List<ReplicaStatus> replicas = new ArrayList<>();
             long nowMillis = System.currentTimeMillis();
-            for (String name : view.names()) {
+            for (String name : view.read(ViewKeeper::names)) {
                 ReplicaRecord r = records.get(name);
-                ReplicaState state = view.state(name);
+                ReplicaState state = view.read(v -> v.state(name));
                 Replica p = r.replica;
                 Hotness.Reading hot = hotness == null ? null : hotness.of(name);
                 replicas.add(new ReplicaStatus(name, state, p == null ? null : p.pid(), r.niceness, r.warmUpMillis,
@@ -561,11 +571,12 @@ public final class ReplicationManager implements AutoCloseable {
                         hot == null || state == ReplicaState.DEAD ? null : hot.share(),
                         hot == null || !hot.hot() || state == ReplicaState.DEAD ? null : hot.hotSinceEpochMillis()));
             }
-            List<String> serving = view.servingNames();
-            return new ManagerStatus(view.epoch(), serving.isEmpty() ? null : serving.get(0), serving.size(),
-                    view.targetDegree(), view.spares(), targetSpares, warmer.roundsRun(), heartbeat.heartbeatMillis(),
+            List<String> serving = view.read(ViewKeeper::servingNames);
+            return new ManagerStatus(view.read(ViewKeeper::epoch), serving.isEmpty() ? null : serving.get(0),
+                    serving.size(), view.read(ViewKeeper::targetDegree), view.read(ViewKeeper::spares), targetSpares,
+                    warmer.roundsRun(), heartbeat.heartbeatMillis(),
                     heartbeat.timeoutMillis(), detector.pid(), lab.database().endpoint().redactedUrl(), replicas,
-                    view.failures(), view.faults(), databaseView());
+                    view.read(ViewKeeper::failures), view.read(ViewKeeper::faults), databaseView());
         }
     }
 
@@ -578,7 +589,7 @@ public final class ReplicationManager implements AutoCloseable {
 
     public List<FailureRecord> failures() {
         synchronized (lock) {
-            return view.failures();
+            return view.read(ViewKeeper::failures);
         }
     }
 
@@ -597,7 +608,7 @@ public final class ReplicationManager implements AutoCloseable {
         synchronized (lock) {
             ReplicaRecord rec = records.get(replicaName);
             if (rec == null || rec.replica == null || rec.replica.pid() != pid
-                    || view.state(replicaName) == ReplicaState.DEAD) {
+                    || view.read(v -> v.state(replicaName)) == ReplicaState.DEAD) {
                 return false;
             }
             handleFailure(replicaName, kind, FailureRecord.Source.FAULT_DETECTOR, detectedEpochUs);
@@ -619,7 +630,7 @@ public final class ReplicationManager implements AutoCloseable {
             if (rec == null || rec.replica == null) {
                 return false;
             }
-            if (view.state(replicaName) == ReplicaState.DEAD) {
+            if (view.read(v -> v.state(replicaName)) == ReplicaState.DEAD) {
                 return true;
             }
             replica = rec.replica;
@@ -629,7 +640,7 @@ public final class ReplicationManager implements AutoCloseable {
             return false;
         }
         synchronized (lock) {
-            if (view.state(replicaName) == ReplicaState.DEAD) {
+            if (view.read(v -> v.state(replicaName)) == ReplicaState.DEAD) {
                 return true; // the detector's report came first
             }
             handleFailure(replicaName, state == ProcessState.GONE ? FailureKind.CRASH : FailureKind.HANG,
@@ -655,12 +666,32 @@ public final class ReplicationManager implements AutoCloseable {
         return replica.pid() != pid ? ProcessState.GONE : replica.state(); // asked off the lock
     }
 
+    /**
+     * Under {@link #lock}: a change of the view, once the managers agreed on it; answers the view's decision.
+     *
+     * @throws IllegalStateException if this manager no longer leads (it must not act on the view)
+     */
+    private <R> R decide(ViewCommand<R> command) {
+        try {
+            return view.apply(command);
+        } catch (NotLeaderException e) {
+            throw new IllegalStateException("this manager no longer leads: " + e.getMessage(), e);
+        }
+    }
+
     /** Under {@link #lock}: the view decides (demote, promote, take a spare); then fence, record, relaunch. */
     private void handleFailure(String name, FailureKind verdict, FailureRecord.Source source, long detectedEpochUs) {
-        ViewKeeper.Failure decided = view.fail(name, verdict, source, detectedEpochUs, epochMicros(), replica -> {
-            Hotness.Reading r = hotness == null ? null : hotness.of(replica);
-            return r == null ? null : r.share();
-        });
+        // the replicas' shares of the request path at the top tier, as read now: the promoted one's is recorded
+        Map<String, Double> shares = new HashMap<>();
+        Hotness h = hotness;
+        if (h != null) {
+            for (String replica : view.read(ViewKeeper::names)) {
+                Hotness.Reading r = h.of(replica);
+                shares.put(replica, r == null ? null : r.share());
+            }
+        }
+        ViewKeeper.Failure decided = decide(new ViewCommand.Fail(name, verdict, source, detectedEpochUs,
+                epochMicros(), shares));
         if (decided == null) {
             return;
         }
@@ -687,9 +718,9 @@ public final class ReplicationManager implements AutoCloseable {
             serveAtNormalPriority(decided.spareJoined());
         }
         if (decided.promoted() != null) {
-            tier.promoted(decided.record().faultId(), decided.promoted(), view.epoch());
+            tier.promoted(decided.record().faultId(), decided.promoted(), view.read(ViewKeeper::epoch));
         }
-        int index = view.failureCount() - 1;
+        int index = view.read(ViewKeeper::failureCount) - 1;
         boolean restored = !decided.needsReplacement();
         relauncher.submit(() -> {
             failed.stop(); // reaps the process, closes its guard, frees its ports
@@ -724,7 +755,7 @@ public final class ReplicationManager implements AutoCloseable {
     /** A promotion's recovery of the stateful tier, recorded in the failure that caused it. */
     private void tierRecovered(String faultId, TierRecovery result) {
         synchronized (lock) {
-            view.tierRecovered(faultId, result);
+            decide(new ViewCommand.TierRecovered(faultId, result));
         }
     }
 
@@ -754,12 +785,13 @@ public final class ReplicationManager implements AutoCloseable {
         public StatefulTierKeeper.Snapshot now() {
             synchronized (lock) {
                 List<String> live = new ArrayList<>();
-                for (String name : view.names()) {
-                    if (view.state(name) != ReplicaState.DEAD && records.get(name).replica != null) {
+                for (String name : view.read(ViewKeeper::names)) {
+                    if (view.read(v -> v.state(name)) != ReplicaState.DEAD && records.get(name).replica != null) {
                         live.add(name);
                     }
                 }
-                return new StatefulTierKeeper.Snapshot(view.servingNames(), live, view.epoch());
+                return new StatefulTierKeeper.Snapshot(view.read(ViewKeeper::servingNames), live,
+                        view.read(ViewKeeper::epoch));
             }
         }
 
@@ -796,7 +828,7 @@ public final class ReplicationManager implements AutoCloseable {
     private void restore(int failureIndex) {
         for (int attempt = 1; attempt <= 3 && !closed; attempt++) {
             synchronized (lock) {
-                if (!view.stillShort(failureIndex)) {
+                if (!view.read(v -> v.stillShort(failureIndex))) {
                     return; // a spare that finished booting meanwhile has restored it
                 }
             }
@@ -814,7 +846,8 @@ public final class ReplicationManager implements AutoCloseable {
         int failuresInARow = 0;
         while (!closed && failuresInARow < 3) {
             synchronized (lock) {
-                if (view.spares().size() + view.inState(ReplicaState.STARTING).size() >= targetSpares) {
+                if (view.read(ViewKeeper::spares).size() + view.read(v -> v.inState(ReplicaState.STARTING)).size()
+                        >= targetSpares) {
                     return;
                 }
             }
@@ -899,14 +932,14 @@ public final class ReplicationManager implements AutoCloseable {
             records.forEach((name, r) -> {
                 Replica replica = r.replica;
                 if (replica != null && replica.isAlive() && !replica.placement().isRemote()
-                        && view.state(name) != ReplicaState.DEAD) {
+                        && view.read(v -> v.state(name)) != ReplicaState.DEAD) {
                     pids.put(name, replica.pid());
-                    if (view.state(name) != ReplicaState.STARTING && replica.recordsInlining()) {
+                    if (view.read(v -> v.state(name)) != ReplicaState.STARTING && replica.recordsInlining()) {
                         repositories.put(name, replica.eventRepository()); // booted: its inlining is followed
                     }
                 }
             });
-            List<String> serving = view.servingNames();
+            List<String> serving = view.read(ViewKeeper::servingNames);
             return new Hotness.Replicas(serving.isEmpty() ? null : serving.get(0), pids, repositories);
         }
     }
@@ -946,13 +979,13 @@ public final class ReplicationManager implements AutoCloseable {
             replica = target.node().isReplica() ? host
                     : target.peer() != null && target.peer().isReplica() ? peer : null;
             ActedOn acted = actedOn(spec, replica);
-            site = new FaultSite(view.nextFaultId(), host, peer, acted.pid(), acted.where(), net,
+            site = new FaultSite(decide(new ViewCommand.NextFaultId()), host, peer, acted.pid(), acted.where(), net,
                     lab.database().endpoint());
             if (spec.kind().madeByManager()) {
                 records.get(replica).replica.kill();
                 InjectedFault fault = new InjectedFault(site.faultId(), spec, replica, site.pid(), epochMicros(), 0,
                         InjectedFault.Repair.NONE);
-                view.injected(fault);
+                decide(new ViewCommand.Injected(fault));
                 return fault;
             }
         }
@@ -964,13 +997,13 @@ public final class ReplicationManager implements AutoCloseable {
             // recorded before it is made: a failure of its replica reported while it is being made is this fault's
             synchronized (lock) {
                 making = epochMicros();
-                view.injected(new InjectedFault(faultId, spec, replica, site.pid(), making, 0,
-                        InjectedFault.Repair.NONE));
+                decide(new ViewCommand.Injected(new InjectedFault(faultId, spec, replica, site.pid(), making, 0,
+                        InjectedFault.Repair.NONE)));
             }
             undo = faults.make(spec, site);
         } catch (IOException | RuntimeException e) {
             synchronized (lock) {
-                view.withdrawn(faultId);
+                decide(new ViewCommand.Withdrawn(faultId));
             }
             throw e;
         }
@@ -978,19 +1011,20 @@ public final class ReplicationManager implements AutoCloseable {
         // moment its making began.
         long injected = spec.kind().lasts() ? epochMicros() : making;
         synchronized (lock) {
-            InjectedFault fault = view.made(faultId, injected);
+            InjectedFault fault = decide(new ViewCommand.Made(faultId, injected));
             boolean replicaGone = replica != null && spec.kind().actsOn() == FaultKind.ActsOn.REPLICA_PROCESS
-                    && view.state(replica) == ReplicaState.DEAD;
+                    && view.read(v -> v.state(replica)) == ReplicaState.DEAD;
             if (closed || replicaGone) {
                 // the lab stopped, or the replica failed while the fault was being made: nothing to wait for
-                view.repaired(faultId, epochMicros(), closed ? InjectedFault.Repair.AT_SHUTDOWN
-                        : InjectedFault.Repair.FENCED);
+                decide(new ViewCommand.Repaired(faultId, epochMicros(), closed ? InjectedFault.Repair.AT_SHUTDOWN
+                        : InjectedFault.Repair.FENCED));
                 faults.undo(faultId, undo);
-                return view.faults().stream().filter(f -> f.faultId().equals(faultId)).findFirst().orElseThrow();
+                return view.read(ViewKeeper::faults).stream().filter(f -> f.faultId().equals(faultId)).findFirst()
+                        .orElseThrow();
             }
             faults.holdFor(faultId, undo, spec.durationMillis(), () -> {
                 synchronized (lock) {
-                    view.repaired(faultId, epochMicros(), InjectedFault.Repair.UNDONE);
+                    decide(new ViewCommand.Repaired(faultId, epochMicros(), InjectedFault.Repair.UNDONE));
                 }
             });
             return fault;
@@ -1023,10 +1057,10 @@ public final class ReplicationManager implements AutoCloseable {
     private String host(FaultTarget.Node node, FaultSpec spec) {
         return switch (node) {
             case PRIMARY, BACKUP -> {
-                String name = view.serving(node == FaultTarget.Node.PRIMARY ? 0 : 1);
+                String name = view.read(v -> v.serving(node == FaultTarget.Node.PRIMARY ? 0 : 1));
                 if (name == null) {
                     throw new IllegalStateException("no " + node.wireName() + " to " + spec.kind().wireName()
-                            + " (view: " + view.servingNames() + ")");
+                            + " (view: " + view.read(ViewKeeper::servingNames) + ")");
                 }
                 yield name;
             }
@@ -1051,7 +1085,7 @@ public final class ReplicationManager implements AutoCloseable {
         tier.close();
         faults.undoAll(id -> {
             synchronized (lock) {
-                view.repaired(id, epochMicros(), InjectedFault.Repair.AT_SHUTDOWN);
+                decide(new ViewCommand.Repaired(id, epochMicros(), InjectedFault.Repair.AT_SHUTDOWN));
             }
         });
         warmer.close();

@@ -2,6 +2,7 @@ package org.ftlab.rm;
 
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -43,6 +44,44 @@ final class ViewKeeper {
         }
         this.targetDegree = targetDegree;
         this.maxDegree = targetDegree;
+    }
+
+    /**
+     * Everything a keeper holds, to write down and restore (a snapshot of the managers' replicated state).
+     *
+     * @param states every replica ever named, in launch order, with its state
+     */
+    record State(int maxDegree, int targetDegree, Map<String, ReplicaState> states, List<String> serving,
+            List<String> spares, List<FailureRecord> failures, List<InjectedFault> faults, long epoch,
+            int replicaCounter, int faultCounter) {
+        State {
+            states = Collections.unmodifiableMap(new LinkedHashMap<>(states));
+            serving = List.copyOf(serving);
+            spares = List.copyOf(spares);
+            failures = List.copyOf(failures);
+            faults = List.copyOf(faults);
+        }
+    }
+
+    /** This keeper's state now (a copy). */
+    State state() {
+        return new State(maxDegree, targetDegree, states, serving, spares, failures, faults, epoch, replicaCounter,
+                faultCounter);
+    }
+
+    /** A keeper in state {@code s}. */
+    static ViewKeeper of(State s) {
+        ViewKeeper v = new ViewKeeper(s.maxDegree());
+        v.targetDegree = s.targetDegree();
+        v.states.putAll(s.states());
+        v.serving.addAll(s.serving());
+        v.spares.addAll(s.spares());
+        v.failures.addAll(s.failures());
+        v.faults.addAll(s.faults());
+        v.epoch = s.epoch();
+        v.replicaCounter = s.replicaCounter();
+        v.faultCounter = s.faultCounter();
+        return v;
     }
 
     /**
