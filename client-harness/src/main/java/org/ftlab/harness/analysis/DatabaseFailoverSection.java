@@ -97,8 +97,14 @@ final class DatabaseFailoverSection {
                             + "received all the writer had logged (lag " + lags + " transactions)"
                     : "async: " + behind + " transactions the writer had logged never reached its successor (lag "
                             + lags + "); the audit and the history checker say which of them had been acknowledged";
-            case SEMISYNC -> "semisync acknowledges a commit once a replica has it: a transaction its successor never "
-                    + "received (lag " + lags + ") was logged by the crashed writer but never acknowledged";
+            case SEMISYNC -> behind == 0
+                    ? "semisync acknowledges a commit once a replica has it: at each crash the promoted replica had "
+                            + "received all the writer had logged (lag " + lags + " transactions)"
+                    : "semisync acknowledges a commit once a replica has it: "
+                            + (behind == 1 ? "the transaction its successor never received (lag " + lags + ") was"
+                                    : "the " + behind + " transactions its successors never received (lag " + lags
+                                            + ") were")
+                            + " logged by the crashed writer but never acknowledged";
             case GALERA -> "galera acknowledges a commit once the cluster has ordered it: the new writer applies all "
                     + "the cluster ordered before it takes writes";
             case SINGLE -> "";

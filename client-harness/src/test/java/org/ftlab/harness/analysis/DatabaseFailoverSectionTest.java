@@ -52,6 +52,20 @@ class DatabaseFailoverSectionTest {
     }
 
     @Test
+    void aSemisyncRunSaysWhatItsSuccessorsLackedWasNeverAcknowledgedAndSaysSoPlainlyWhenTheyLackedNothing() {
+        DatabaseFailoverRecord lacked = new DatabaseFailoverRecord(DatabaseTier.parse("semisync"), List.of(
+                failover("f1", -100_000, 10_000, 50_000, 60_000, 2_000_000, 1),
+                failover("f2", -200_000, 20_000, 70_000, 100_000, 0, 0)), List.of());
+        assertEquals("semisync acknowledges a commit once a replica has it: the transaction its successor never "
+                + "received (lag 1, 0) was logged by the crashed writer but never acknowledged",
+                DatabaseFailoverSection.lossVerdict(lacked));
+        DatabaseFailoverRecord none = new DatabaseFailoverRecord(DatabaseTier.parse("semisync"), List.of(
+                failover("f1", -100_000, 10_000, 50_000, 60_000, 2_000_000, 0)), List.of());
+        assertEquals("semisync acknowledges a commit once a replica has it: at each crash the promoted replica had "
+                + "received all the writer had logged (lag 0 transactions)", DatabaseFailoverSection.lossVerdict(none));
+    }
+
+    @Test
     void theReportGivesEachPhasesMedianOverTheFailoversWhereItHappenedAndTheTransactionsNeverReceived(
             @TempDir Path dir) throws Exception {
         DatabaseFailoverRecord r = new DatabaseFailoverRecord(DatabaseTier.parse("async"), List.of(
