@@ -47,6 +47,7 @@ import org.ftlab.rm.api.FaultKind;
 import org.ftlab.rm.api.FaultSpec;
 import org.ftlab.rm.api.FaultTarget;
 import org.ftlab.rm.api.InjectedFault;
+import org.ftlab.rm.api.ManagerGroup;
 import org.ftlab.rm.api.ManagerStatus;
 import org.ftlab.rm.api.NetworkLayout;
 import org.ftlab.rm.api.ObserveSwitch;
@@ -86,6 +87,8 @@ public final class ReplicationManager implements AutoCloseable {
     private static final Logger LOG = Logger.getLogger(ReplicationManager.class.getName());
 
     private static final Duration DETECTOR_START_TIMEOUT = Duration.ofSeconds(60);
+    /** The id of a lab's one manager (the first of a group's, {@code m1}, {@code m2}, …). */
+    static final String MANAGER_ID = "m1";
 
     private final LocalLab lab;
     private final Process detector;
@@ -188,7 +191,8 @@ public final class ReplicationManager implements AutoCloseable {
         this.detector = detector;
         this.detectorGuard = detectorGuard;
         this.heartbeat = heartbeat;
-        this.view = new LocalState<>(new ViewKeeper(targetDegree));
+        this.view = new LocalState<>(MANAGER_ID, new ViewKeeper(targetDegree));
+        decide(new ViewCommand.Lead(view.member(), view.term(), epochMicros()));
         this.targetSpares = targetSpares;
         this.relaunch = relaunch;
         this.faults = new FaultsInEffect(janitor);
@@ -576,7 +580,8 @@ public final class ReplicationManager implements AutoCloseable {
                     serving.size(), view.read(ViewKeeper::targetDegree), view.read(ViewKeeper::spares), targetSpares,
                     warmer.roundsRun(), heartbeat.heartbeatMillis(),
                     heartbeat.timeoutMillis(), detector.pid(), lab.database().endpoint().redactedUrl(), replicas,
-                    view.read(ViewKeeper::failures), view.read(ViewKeeper::faults), databaseView());
+                    view.read(ViewKeeper::failures), view.read(ViewKeeper::faults), databaseView(),
+                    new ManagerGroup(view.members(), view.leader(), view.term(), view.read(ViewKeeper::leaderships)));
         }
     }
 

@@ -19,6 +19,7 @@ import org.ftlab.rm.consensus.StateCodec;
  */
 @JsonTypeInfo(use = JsonTypeInfo.Id.NAME, property = "command")
 @JsonSubTypes({
+        @JsonSubTypes.Type(value = ViewCommand.Lead.class, name = "lead"),
         @JsonSubTypes.Type(value = ViewCommand.Launching.class, name = "launching"),
         @JsonSubTypes.Type(value = ViewCommand.LaunchFailed.class, name = "launch-failed"),
         @JsonSubTypes.Type(value = ViewCommand.Join.class, name = "join"),
@@ -32,6 +33,30 @@ import org.ftlab.rm.consensus.StateCodec;
         @JsonSubTypes.Type(value = ViewCommand.Withdrawn.class, name = "withdrawn"),
         @JsonSubTypes.Type(value = ViewCommand.Repaired.class, name = "repaired")})
 sealed interface ViewCommand<R> extends Command<ViewKeeper, R> {
+
+    /** A command that only changes the view: it answers nothing. */
+    sealed interface Change extends ViewCommand<Void> {
+        void change(ViewKeeper v);
+
+        @Override
+        default Void applyTo(ViewKeeper v) {
+            change(v);
+            return null;
+        }
+
+        @Override
+        default Class<Void> resultType() {
+            return Void.class;
+        }
+    }
+
+    /** {@link ViewKeeper#lead}: a leader's first change of the view in its term, before it acts on the view. */
+    record Lead(String member, long term, long nowUs) implements Change {
+        @Override
+        public void change(ViewKeeper v) {
+            v.lead(member, term, nowUs);
+        }
+    }
 
     /** {@link ViewKeeper#launching()}: a new replica's name. */
     record Launching() implements ViewCommand<String> {
@@ -47,30 +72,18 @@ sealed interface ViewCommand<R> extends Command<ViewKeeper, R> {
     }
 
     /** {@link ViewKeeper#launchFailed}. */
-    record LaunchFailed(String name) implements ViewCommand<Void> {
+    record LaunchFailed(String name) implements Change {
         @Override
-        public Void applyTo(ViewKeeper v) {
+        public void change(ViewKeeper v) {
             v.launchFailed(name);
-            return null;
-        }
-
-        @Override
-        public Class<Void> resultType() {
-            return Void.class;
         }
     }
 
     /** {@link ViewKeeper#join}. */
-    record Join(String name, long nowUs) implements ViewCommand<Void> {
+    record Join(String name, long nowUs) implements Change {
         @Override
-        public Void applyTo(ViewKeeper v) {
+        public void change(ViewKeeper v) {
             v.join(name, nowUs);
-            return null;
-        }
-
-        @Override
-        public Class<Void> resultType() {
-            return Void.class;
         }
     }
 
@@ -118,16 +131,10 @@ sealed interface ViewCommand<R> extends Command<ViewKeeper, R> {
     }
 
     /** {@link ViewKeeper#tierRecovered}. */
-    record TierRecovered(String faultId, TierRecovery recovery) implements ViewCommand<Void> {
+    record TierRecovered(String faultId, TierRecovery recovery) implements Change {
         @Override
-        public Void applyTo(ViewKeeper v) {
+        public void change(ViewKeeper v) {
             v.tierRecovered(faultId, recovery);
-            return null;
-        }
-
-        @Override
-        public Class<Void> resultType() {
-            return Void.class;
         }
     }
 
@@ -145,16 +152,10 @@ sealed interface ViewCommand<R> extends Command<ViewKeeper, R> {
     }
 
     /** {@link ViewKeeper#injected}. */
-    record Injected(InjectedFault fault) implements ViewCommand<Void> {
+    record Injected(InjectedFault fault) implements Change {
         @Override
-        public Void applyTo(ViewKeeper v) {
+        public void change(ViewKeeper v) {
             v.injected(fault);
-            return null;
-        }
-
-        @Override
-        public Class<Void> resultType() {
-            return Void.class;
         }
     }
 
@@ -172,16 +173,10 @@ sealed interface ViewCommand<R> extends Command<ViewKeeper, R> {
     }
 
     /** {@link ViewKeeper#withdrawn}. */
-    record Withdrawn(String faultId) implements ViewCommand<Void> {
+    record Withdrawn(String faultId) implements Change {
         @Override
-        public Void applyTo(ViewKeeper v) {
+        public void change(ViewKeeper v) {
             v.withdrawn(faultId);
-            return null;
-        }
-
-        @Override
-        public Class<Void> resultType() {
-            return Void.class;
         }
     }
 

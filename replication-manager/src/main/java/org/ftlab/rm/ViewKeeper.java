@@ -11,6 +11,7 @@ import org.ftlab.fd.FailureKind;
 import org.ftlab.rm.api.FailureRecord;
 import org.ftlab.rm.api.FaultKind;
 import org.ftlab.rm.api.InjectedFault;
+import org.ftlab.rm.api.ManagerGroup;
 import org.ftlab.rm.api.PrimaryBackupView;
 import org.ftlab.rm.api.ReplicaState;
 import org.ftlab.rm.api.TierRecovery;
@@ -34,6 +35,8 @@ final class ViewKeeper {
     private final List<String> spares = new ArrayList<>();
     private final List<FailureRecord> failures = new ArrayList<>();
     private final List<InjectedFault> faults = new ArrayList<>();
+    /** Every manager's leadership, oldest first: the view's changes since the last are its leader's. */
+    private final List<ManagerGroup.Leadership> leaderships = new ArrayList<>();
     private long epoch;
     private int replicaCounter;
     private int faultCounter;
@@ -52,9 +55,10 @@ final class ViewKeeper {
      * @param states every replica ever named, in launch order, with its state
      */
     record State(int maxDegree, int targetDegree, Map<String, ReplicaState> states, List<String> serving,
-            List<String> spares, List<FailureRecord> failures, List<InjectedFault> faults, long epoch,
-            int replicaCounter, int faultCounter) {
+            List<String> spares, List<FailureRecord> failures, List<InjectedFault> faults,
+            List<ManagerGroup.Leadership> leaderships, long epoch, int replicaCounter, int faultCounter) {
         State {
+            leaderships = List.copyOf(leaderships);
             states = Collections.unmodifiableMap(new LinkedHashMap<>(states));
             serving = List.copyOf(serving);
             spares = List.copyOf(spares);
@@ -65,8 +69,8 @@ final class ViewKeeper {
 
     /** This keeper's state now (a copy). */
     State state() {
-        return new State(maxDegree, targetDegree, states, serving, spares, failures, faults, epoch, replicaCounter,
-                faultCounter);
+        return new State(maxDegree, targetDegree, states, serving, spares, failures, faults, leaderships, epoch,
+                replicaCounter, faultCounter);
     }
 
     /** A keeper in state {@code s}. */
@@ -78,6 +82,7 @@ final class ViewKeeper {
         v.spares.addAll(s.spares());
         v.failures.addAll(s.failures());
         v.faults.addAll(s.faults());
+        v.leaderships.addAll(s.leaderships());
         v.epoch = s.epoch();
         v.replicaCounter = s.replicaCounter();
         v.faultCounter = s.faultCounter();
@@ -149,6 +154,30 @@ final class ViewKeeper {
         boolean needsReplacement() {
             return record.restoredEpochUs() == 0;
         }
+    }
+
+    /**
+     * Manager {@code member}, leader in {@code term}, changes the view from now on: its leadership is recorded the
+     * first time. A leader of an older term, or a second leader of the current one, is refused: it may not change the
+     * view (the consensus under the managers never lets it get this far; this keeps the view's own history whole if
+     * it did).
+     *
+     * @throws IllegalStateException if another manager leads in {@code term} or a later one
+     */
+    void lead(String member, long term, long nowUs) {
+        ManagerGroup.Leadership last = leaderships.isEmpty() ? null : leaderships.get(leaderships.size() - 1);
+        if (last != null && (term < last.term() || term == last.term() && !member.equals(last.member()))) {
+            throw new IllegalStateException("manager " + member + " of term " + term + " may not change the view: "
+                    + last.member() + " leads in term " + last.term());
+        }
+        if (last == null || term > last.term()) {
+            leaderships.add(new ManagerGroup.Leadership(member, term, nowUs));
+        }
+    }
+
+    /** Every leadership so far, oldest first. */
+    List<ManagerGroup.Leadership> leaderships() {
+        return List.copyOf(leaderships);
     }
 
     /** A new replica name ({@code r1}, {@code r2}, …), state STARTING. */

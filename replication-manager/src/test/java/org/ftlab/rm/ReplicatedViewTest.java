@@ -18,6 +18,7 @@ import org.ftlab.rm.api.FaultKind;
 import org.ftlab.rm.api.FaultSpec;
 import org.ftlab.rm.api.FaultTarget;
 import org.ftlab.rm.api.InjectedFault;
+import org.ftlab.rm.api.ManagerGroup;
 import org.ftlab.rm.api.TierRecovery;
 import org.ftlab.rm.consensus.RaftState;
 import org.junit.jupiter.api.Test;
@@ -34,13 +35,14 @@ class ReplicatedViewTest {
         shares.put("r3", null);
         InjectedFault hang = new InjectedFault("f1", new FaultSpec(FaultKind.parse("hang"),
                 FaultTarget.of(FaultTarget.Node.PRIMARY), 5_000, 0), "r1", 4242, 40, 0, InjectedFault.Repair.NONE);
-        return List.of(new ViewCommand.Launching(), new ViewCommand.Join("r1", 10), new ViewCommand.Launching(),
+        return List.of(new ViewCommand.Lead("m1", 1, 5), new ViewCommand.Launching(), new ViewCommand.Join("r1", 10),
+                new ViewCommand.Launching(),
                 new ViewCommand.Join("r2", 20), new ViewCommand.Launching(), new ViewCommand.OfferSpare("r3", 30),
                 new ViewCommand.NextFaultId(), new ViewCommand.Injected(hang), new ViewCommand.Made("f1", 41),
                 new ViewCommand.Fail("r1", FailureKind.HANG, FailureRecord.Source.FAULT_DETECTOR, 50, 51, shares),
                 new ViewCommand.TierRecovered("f1", new TierRecovery("r2", 52, 60, 7, 3, 2, null)),
                 new ViewCommand.Repaired("f1", 70, InjectedFault.Repair.UNDONE), new ViewCommand.Launching(),
-                new ViewCommand.LaunchFailed("r4"), new ViewCommand.SetDegree(1, 80));
+                new ViewCommand.LaunchFailed("r4"), new ViewCommand.Lead("m2", 2, 75), new ViewCommand.SetDegree(1, 80));
     }
 
     @Test
@@ -88,20 +90,29 @@ class ReplicatedViewTest {
                         new ViewKeeper(2), ViewCommand.class, ViewCommand.CODEC, "replicated-view-test"));
             }
             RaftState<ViewKeeper> leader = await(managers);
-            List<ViewCommand<?>> h = history();
-            for (ViewCommand<?> c : h.subList(0, 10)) {
+            List<ViewCommand<?>> applied = new ArrayList<>();
+            List<ViewCommand<?>> h = history().stream().filter(c -> !(c instanceof ViewCommand.Lead)).toList();
+            applied.add(new ViewCommand.Lead(leader.member(), leader.term(), 5));
+            applied.addAll(h.subList(0, 10)); // up to r1's failure
+            for (ViewCommand<?> c : applied) {
                 leader.apply(c);
             }
             leader.close();
             managers.remove(leader);
             RaftState<ViewKeeper> successor = await(managers);
-            successor.apply(h.get(10)); // a new leader's first command: from here on its copy has every earlier one
+            // a new leader's first command: its leadership; from here on its copy has every earlier command
+            ViewCommand.Lead lead = new ViewCommand.Lead(successor.member(), successor.term(), 75);
+            successor.apply(lead);
+            applied.add(lead);
             assertEquals(List.of("r2", "r3"), successor.read(ViewKeeper::servingNames), "r1's failure is known");
-            for (ViewCommand<?> c : h.subList(11, h.size())) {
+            assertEquals(List.of(leader.member(), successor.member()), successor.read(ViewKeeper::leaderships).stream()
+                    .map(ManagerGroup.Leadership::member).toList(), "both leaderships are in the view's history");
+            for (ViewCommand<?> c : h.subList(10, h.size())) {
                 successor.apply(c);
+                applied.add(c);
             }
             ViewKeeper alone = new ViewKeeper(2);
-            h.forEach(c -> c.applyTo(alone));
+            applied.forEach(c -> c.applyTo(alone));
             for (RaftState<ViewKeeper> m : managers) {
                 waitFor(m.member() + " has the whole history", () -> m.read(ViewKeeper::state).equals(alone.state()));
             }

@@ -13,6 +13,7 @@ import org.ftlab.rm.api.FaultKind;
 import org.ftlab.rm.api.FaultSpec;
 import org.ftlab.rm.api.FaultTarget;
 import org.ftlab.rm.api.InjectedFault;
+import org.ftlab.rm.api.ManagerGroup;
 import org.ftlab.rm.api.ReplicaState;
 import org.junit.jupiter.api.Test;
 
@@ -39,6 +40,19 @@ class ViewKeeperTest {
                 .PRIMARY), kind.lasts() ? 5_000 : 0, 0), replica, 99, at, 0, InjectedFault.Repair.NONE);
         v.injected(f);
         return f;
+    }
+
+    @Test
+    void eachLeadershipIsRecordedOnceAndAManagerOfAnOlderTermMayNoLongerChangeTheView() {
+        ViewKeeper v = new ViewKeeper(2);
+        v.lead("m1", 1, 10);
+        v.lead("m1", 1, 20); // the same leader again: nothing new
+        v.lead("m2", 3, 30);
+        IllegalStateException stale = assertThrows(IllegalStateException.class, () -> v.lead("m1", 1, 40));
+        assertEquals("manager m1 of term 1 may not change the view: m2 leads in term 3", stale.getMessage());
+        assertThrows(IllegalStateException.class, () -> v.lead("m3", 3, 50), "one leader a term");
+        assertEquals(List.of(new ManagerGroup.Leadership("m1", 1, 10), new ManagerGroup.Leadership("m2", 3, 30)),
+                v.leaderships());
     }
 
     @Test

@@ -13,6 +13,7 @@ import org.ftlab.harness.lab.ManagerClient;
 import org.ftlab.rm.api.FailureRecord;
 import org.ftlab.rm.api.InjectedFault;
 import org.ftlab.rm.api.ManagerEndpoint;
+import org.ftlab.rm.api.ManagerGroup;
 import org.ftlab.rm.api.ManagerStatus;
 import org.ftlab.rm.api.ReplicaStatus;
 import picocli.CommandLine.Command;
@@ -54,6 +55,9 @@ public final class StatusCommand implements Callable<Integer> {
             out.println(mapper.writerWithDefaultPrettyPrinter().writeValueAsString(status));
             return 0;
         }
+        ManagerGroup managers = status.managers();
+        out.printf(Locale.ROOT, "managers %s, leader %s in term %d%n", String.join(", ", managers.members()),
+                managers.leader() == null ? "none (an election)" : managers.leader(), managers.term());
         out.printf(Locale.ROOT, "view epoch %d, primary %s, replication degree %d of %d, spares %s%n",
                 status.epoch(), status.primary() == null ? "none" : status.primary(), status.degree(),
                 status.targetDegree(), status.spares());

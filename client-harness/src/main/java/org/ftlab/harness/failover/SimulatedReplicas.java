@@ -16,6 +16,7 @@ import javax.naming.NamingException;
 import org.ftlab.auction.api.AuctionService;
 import org.ftlab.auction.client.ServiceConnection;
 import org.ftlab.rm.api.DatabaseView;
+import org.ftlab.rm.api.ManagerGroup;
 import org.ftlab.rm.api.ManagerStatus;
 import org.ftlab.rm.api.PrimaryBackupView;
 import org.ftlab.rm.api.ReplicaState;
@@ -123,7 +124,8 @@ public final class SimulatedReplicas {
             all.add(new ReplicaStatus(r.name, state, null, 0, 0, "sim://" + r.name, 0, null, null, null, null));
         }
         return new ManagerStatus(epoch, view.isEmpty() ? null : view.get(0), view.size(), replicas.size(), List.of(),
-                0, 0, 0, 0, 0, "simulated", all, List.of(), List.of(), DatabaseView.single("simulated", 0));
+                0, 0, 0, 0, 0, "simulated", all, List.of(), List.of(), DatabaseView.single("simulated", 0),
+                new ManagerGroup(List.of("simulated"), "simulated", 1, List.of()));
     }
 
     /** SIGKILL, as it looks from a client: every call to {@code name} fails at once from now on. */

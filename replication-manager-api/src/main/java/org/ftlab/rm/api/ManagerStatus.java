@@ -11,11 +11,12 @@ import java.util.List;
  * @param spares ready spares outside the view, oldest first
  * @param database the database's JDBC URL without credentials
  * @param databaseView the database tier as the manager keeps it: its servers, its writer and its fail-overs
+ * @param managers the lab's Replication Managers: members, leader, term
  */
 public record ManagerStatus(long epoch, String primary, int degree, int targetDegree, List<String> spares,
         int targetSpares, long warmRoundsRun, long heartbeatMillis, long timeoutMillis, long faultDetectorPid,
         String database, List<ReplicaStatus> replicas, List<FailureRecord> failures, List<InjectedFault> faults,
-        DatabaseView databaseView) {
+        DatabaseView databaseView, ManagerGroup managers) {
 
     public ManagerStatus {
         spares = List.copyOf(spares);

@@ -34,7 +34,9 @@ class ContractTest {
                         new DatabaseNode("db2", DatabaseNode.Role.WRITER, 52, "0-2-140"),
                         new DatabaseNode("db3", DatabaseNode.Role.REPLICA, 53, "0-2-140")),
                         List.of(new DatabaseFailover("db1", "crash", "db2", 100, 104, 150, 210, 0, "0-1-136",
-                                "0-1-136", 0))));
+                                "0-1-136", 0))),
+                new ManagerGroup(List.of("m1", "m2", "m3"), "m2", 2, List.of(new ManagerGroup.Leadership("m1", 1, 5),
+                        new ManagerGroup.Leadership("m2", 2, 900))));
         String wire = JSON.writeValueAsString(status);
         assertEquals(status, JSON.readValue(wire, ManagerStatus.class));
         assertTrue(wire.contains("\"kind\":\"cut\"") && wire.contains("\"target\":\"fd|backup\"")

@@ -195,12 +195,17 @@ public final class RaftState<S> implements ReplicatedState<S>, StateMachine {
         return raft.currentTerm();
     }
 
-    /** This member's id. */
+    @Override
     public String member() {
         return settings.member();
     }
 
-    /** The member this one believes leads, or null. */
+    @Override
+    public List<String> members() {
+        return settings.members().stream().map(Member::id).toList();
+    }
+
+    @Override
     public String leader() {
         Address a = raft.leader();
         return a == null ? null : a.toString();

@@ -1,5 +1,6 @@
 package org.ftlab.rm.consensus;
 
+import java.util.List;
 import java.util.function.Function;
 
 /**
@@ -21,6 +22,15 @@ public interface ReplicatedState<S> extends AutoCloseable {
      * leader's until it has applied a command of its own.
      */
     <R> R read(Function<S, R> query);
+
+    /** This member's id. */
+    String member();
+
+    /** Every member's id, this one's included. */
+    List<String> members();
+
+    /** The member this one believes leads now, or null (an election, or no majority). */
+    String leader();
 
     /** Whether this member leads now. */
     boolean leads();
