@@ -253,6 +253,7 @@ public final class FailoverBench {
     private Map<String, Long> databaseCounters() throws IOException, SQLException {
         Map<String, Long> counters = new LinkedHashMap<>(DatabaseCounters.read(lab.runDir(), DATABASE_COUNTERS));
         counters.remove(DatabaseCounters.SERVER_ID); // one server: the bench's lab
+        counters.remove(DatabaseCounters.UPTIME_S);
         return counters;
     }
 

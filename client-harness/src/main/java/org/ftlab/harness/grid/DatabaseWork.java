@@ -18,6 +18,7 @@ final class DatabaseWork {
     private final Path labRunDir;
     private final PrintWriter progress;
     private final Map<String, Long> before;
+    private final long beforeNanos = System.nanoTime();
 
     private DatabaseWork(Path labRunDir, PrintWriter progress, Map<String, Long> before) {
         this.labRunDir = labRunDir;
@@ -37,14 +38,16 @@ final class DatabaseWork {
         if (after == null) {
             return;
         }
-        if (!before.get(DatabaseCounters.SERVER_ID).equals(after.get(DatabaseCounters.SERVER_ID))) {
-            // the counters are each server's own: a difference across two servers is no figure
-            progress.println("note: the database's writer changed during the run (a fail-over); the run records no "
-                    + "database.json");
+        long elapsedS = (System.nanoTime() - beforeNanos) / 1_000_000_000L;
+        if (!DatabaseCounters.sameServerThroughout(before, after, elapsedS)) {
+            // the counters are each server incarnation's own: a difference across two is no figure
+            progress.println("note: the database's writer changed or restarted during the run (a fail-over); the run "
+                    + "records no database.json");
             return;
         }
         Map<String, Long> work = new LinkedHashMap<>(after);
         work.remove(DatabaseCounters.SERVER_ID);
+        work.remove(DatabaseCounters.UPTIME_S);
         DatabaseWorkRecord.between(before, work, requests).writeTo(runDir);
     }
 

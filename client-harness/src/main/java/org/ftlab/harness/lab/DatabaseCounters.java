@@ -18,10 +18,13 @@ public final class DatabaseCounters {
 
     /** The name under which {@link #read} gives the server's {@code server_id}: which server the counters are of. */
     public static final String SERVER_ID = "server_id";
+    /** The name under which {@link #read} gives the seconds the server has run: a restart starts its counters anew. */
+    public static final String UPTIME_S = "uptime_s";
 
     /**
-     * The values now of those of {@code names} the server has, by name, and the server's id ({@link #SERVER_ID}): a
-     * replicated database's counters are the writer's, and a fail-over changes the writer.
+     * The values now of those of {@code names} the server has, by name, the server's id ({@link #SERVER_ID}) and how
+     * long it has run ({@link #UPTIME_S}): a replicated database's counters are the writer's, a fail-over changes the
+     * writer, and a server that failed and came back counts from zero.
      */
     public static Map<String, Long> read(Path labRunDir, List<String> names) throws IOException, SQLException {
         Map<String, Long> m = new LinkedHashMap<>();
@@ -31,6 +34,8 @@ public final class DatabaseCounters {
             while (rs.next()) {
                 if (names.contains(rs.getString(1))) {
                     m.put(rs.getString(1), Long.parseLong(rs.getString(2).trim()));
+                } else if (rs.getString(1).equalsIgnoreCase("Uptime")) {
+                    m.put(UPTIME_S, Long.parseLong(rs.getString(2).trim()));
                 }
             }
             try (ResultSet id = st.executeQuery("SELECT @@server_id")) {
@@ -39,5 +44,16 @@ public final class DatabaseCounters {
             }
         }
         return m;
+    }
+
+    /**
+     * Whether counters read {@code elapsedSeconds} apart are of one server that ran all along: the same server, and
+     * its uptime grew by the time that passed (a second's rounding at each end allowed). A fail-over that brought the
+     * first writer back, restarted, fails the second test.
+     */
+    public static boolean sameServerThroughout(Map<String, Long> before, Map<String, Long> after,
+            long elapsedSeconds) {
+        return before.get(SERVER_ID).equals(after.get(SERVER_ID))
+                && after.getOrDefault(UPTIME_S, 0L) >= before.getOrDefault(UPTIME_S, 0L) + elapsedSeconds - 2;
     }
 }
