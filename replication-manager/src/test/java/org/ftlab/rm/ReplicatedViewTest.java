@@ -23,8 +23,11 @@ import org.ftlab.rm.api.TierRecovery;
 import org.ftlab.rm.consensus.RaftState;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.parallel.Execution;
+import org.junit.jupiter.api.parallel.ExecutionMode;
 
 /** The view's decisions as commands: written, read and applied elsewhere, they leave an equal view. */
+@Execution(ExecutionMode.CONCURRENT) // each test runs a group of its own; most of it is waiting for JGroups
 class ReplicatedViewTest {
     private static final ObjectMapper JSON = new ObjectMapper();
 

@@ -22,8 +22,11 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.parallel.Execution;
+import org.junit.jupiter.api.parallel.ExecutionMode;
 
 /** Three members on this machine's loopback keep a list of strings with jgroups-raft. */
+@Execution(ExecutionMode.CONCURRENT) // each test runs a group of its own; most of it is waiting for JGroups
 class RaftStateTest {
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final Duration WAIT = Duration.ofSeconds(20);
