@@ -76,6 +76,16 @@ public final class FreePorts {
                 + " on 127.0.0.1; stop other servers or free ports 8080+offset");
     }
 
+    /**
+     * Claims {@code offset} for this JVM's use although another process chose it (a replica another manager
+     * launched, now adopted here); a claim another live process still holds is left to it.
+     */
+    public static synchronized void claimPortOffset(int offset) {
+        if (RESERVED_OFFSETS.add(offset)) {
+            claim(offset);
+        }
+    }
+
     public static synchronized void releasePortOffset(int offset) {
         RESERVED_OFFSETS.remove(offset);
         FileLock lock = CLAIMED.remove(offset);

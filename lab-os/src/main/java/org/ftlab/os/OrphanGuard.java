@@ -23,8 +23,11 @@ public final class OrphanGuard implements AutoCloseable {
         return watch(ProcessHandle.current().pid(), childPid);
     }
 
-    /** {@code childPid} dies with process {@code ownerPid}. */
-    static OrphanGuard watch(long ownerPid, long childPid) {
+    /**
+     * {@code childPid} dies with process {@code ownerPid}: a process that belongs to a lab rather than to the JVM
+     * that started it (a lab of several managers, any of which may die while the lab goes on).
+     */
+    public static OrphanGuard watch(long ownerPid, long childPid) {
         try {
             return new OrphanGuard(DeadMansSwitch.start("orphan-guard", ownerPid,
                     "kill -0 \"$2\" 2>/dev/null || exit 0", "kill -KILL \"$2\" 2>/dev/null", Long.toString(childPid)));

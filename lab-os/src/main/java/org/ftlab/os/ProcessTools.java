@@ -77,6 +77,12 @@ public final class ProcessTools {
      */
     public static <T> T awaitOutput(Process process, Path console, Duration timeout,
             Function<String, T> match) throws IOException, InterruptedException {
+        return awaitOutput(process.toHandle(), console, timeout, match);
+    }
+
+    /** As {@link #awaitOutput(Process, Path, Duration, Function)}, for a process this JVM need not have started. */
+    public static <T> T awaitOutput(ProcessHandle process, Path console, Duration timeout,
+            Function<String, T> match) throws IOException, InterruptedException {
         long deadline = System.nanoTime() + timeout.toNanos();
         while (true) {
             T found = match.apply(readOutput(console));

@@ -12,6 +12,7 @@ import java.util.List;
 import java.util.Set;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Consumer;
 import org.ftlab.auction.api.ReplicaProperties;
 import org.ftlab.os.FlightRecording;
 import org.ftlab.os.GaleraParts;
@@ -217,6 +218,15 @@ public final class LocalLab implements AutoCloseable {
     /** As {@link #startReplica(String, int)}; {@code suspended}: WildFly starts suspended (see ReplicaLauncher). */
     public Replica startReplica(String name, int niceness, boolean suspended) throws IOException, TimeoutException,
             InterruptedException {
+        return startReplica(name, niceness, suspended, started -> { });
+    }
+
+    /**
+     * As {@link #startReplica(String, int, boolean)}; {@code started} learns of its process as soon as it runs,
+     * before the server is up (the manager records where it runs, for a manager that may lead before it is up).
+     */
+    public Replica startReplica(String name, int niceness, boolean suspended, Consumer<Replica> started)
+            throws IOException, TimeoutException, InterruptedException {
         if (closed) {
             throw new IllegalStateException("lab is closed");
         }
@@ -231,8 +241,9 @@ public final class LocalLab implements AutoCloseable {
         }
         replicas.add(replica);
         try {
+            started.accept(replica);
             replica.awaitReady(REPLICA_START_TIMEOUT);
-        } catch (IOException | TimeoutException | InterruptedException e) {
+        } catch (IOException | TimeoutException | InterruptedException | RuntimeException e) {
             replica.stop();
             replicas.remove(replica);
             removeHost(replica.name());

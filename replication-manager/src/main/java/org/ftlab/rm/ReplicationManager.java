@@ -448,7 +448,13 @@ public final class ReplicationManager implements AutoCloseable {
         }
         Replica replica;
         try {
-            replica = lab.startReplica(name, niceness, suspended);
+            replica = lab.startReplica(name, niceness, suspended, started -> {
+                if (!started.placement().isRemote()) { // one on another machine dies with its launcher's ssh
+                    synchronized (lock) {
+                        decide(new ViewCommand.Launched(started.launch()));
+                    }
+                }
+            });
         } catch (IOException | TimeoutException | InterruptedException e) {
             synchronized (lock) {
                 decide(new ViewCommand.LaunchFailed(name));

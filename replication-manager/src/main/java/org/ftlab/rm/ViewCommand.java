@@ -11,6 +11,7 @@ import org.ftlab.rm.api.InjectedFault;
 import org.ftlab.rm.api.TierRecovery;
 import org.ftlab.rm.consensus.Command;
 import org.ftlab.rm.consensus.StateCodec;
+import org.ftlab.rm.replica.Replica;
 
 /**
  * Each change of the {@link ViewKeeper}'s state as a command: what the managers replicate. A command carries every
@@ -21,6 +22,7 @@ import org.ftlab.rm.consensus.StateCodec;
 @JsonSubTypes({
         @JsonSubTypes.Type(value = ViewCommand.Lead.class, name = "lead"),
         @JsonSubTypes.Type(value = ViewCommand.Launching.class, name = "launching"),
+        @JsonSubTypes.Type(value = ViewCommand.Launched.class, name = "launched"),
         @JsonSubTypes.Type(value = ViewCommand.LaunchFailed.class, name = "launch-failed"),
         @JsonSubTypes.Type(value = ViewCommand.Join.class, name = "join"),
         @JsonSubTypes.Type(value = ViewCommand.OfferSpare.class, name = "offer-spare"),
@@ -68,6 +70,14 @@ sealed interface ViewCommand<R> extends Command<ViewKeeper, R> {
         @Override
         public Class<String> resultType() {
             return String.class;
+        }
+    }
+
+    /** {@link ViewKeeper#launched}. */
+    record Launched(Replica.Launch launch) implements Change {
+        @Override
+        public void change(ViewKeeper v) {
+            v.launched(launch);
         }
     }
 

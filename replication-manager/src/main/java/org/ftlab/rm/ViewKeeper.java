@@ -15,6 +15,7 @@ import org.ftlab.rm.api.ManagerGroup;
 import org.ftlab.rm.api.PrimaryBackupView;
 import org.ftlab.rm.api.ReplicaState;
 import org.ftlab.rm.api.TierRecovery;
+import org.ftlab.rm.replica.Replica;
 
 /**
  * The view logic of warm-passive replication, apart from processes, signals and HTTP: which replicas serve (primary
@@ -37,6 +38,11 @@ final class ViewKeeper {
     private final List<InjectedFault> faults = new ArrayList<>();
     /** Every manager's leadership, oldest first: the view's changes since the last are its leader's. */
     private final List<ManagerGroup.Leadership> leaderships = new ArrayList<>();
+    /**
+     * Where each replica's process runs, as its launcher recorded it once the process started: what a manager that
+     * leads after the launcher needs to take the process over. The keeper does not interpret it.
+     */
+    private final Map<String, Replica.Launch> launches = new LinkedHashMap<>();
     private long epoch;
     private int replicaCounter;
     private int faultCounter;
@@ -56,8 +62,10 @@ final class ViewKeeper {
      */
     record State(int maxDegree, int targetDegree, Map<String, ReplicaState> states, List<String> serving,
             List<String> spares, List<FailureRecord> failures, List<InjectedFault> faults,
-            List<ManagerGroup.Leadership> leaderships, long epoch, int replicaCounter, int faultCounter) {
+            List<ManagerGroup.Leadership> leaderships, Map<String, Replica.Launch> launches, long epoch,
+            int replicaCounter, int faultCounter) {
         State {
+            launches = Collections.unmodifiableMap(new LinkedHashMap<>(launches));
             leaderships = List.copyOf(leaderships);
             states = Collections.unmodifiableMap(new LinkedHashMap<>(states));
             serving = List.copyOf(serving);
@@ -69,8 +77,8 @@ final class ViewKeeper {
 
     /** This keeper's state now (a copy). */
     State state() {
-        return new State(maxDegree, targetDegree, states, serving, spares, failures, faults, leaderships, epoch,
-                replicaCounter, faultCounter);
+        return new State(maxDegree, targetDegree, states, serving, spares, failures, faults, leaderships, launches,
+                epoch, replicaCounter, faultCounter);
     }
 
     /** A keeper in state {@code s}. */
@@ -83,6 +91,7 @@ final class ViewKeeper {
         v.failures.addAll(s.failures());
         v.faults.addAll(s.faults());
         v.leaderships.addAll(s.leaderships());
+        v.launches.putAll(s.launches());
         v.epoch = s.epoch();
         v.replicaCounter = s.replicaCounter();
         v.faultCounter = s.faultCounter();
@@ -185,6 +194,17 @@ final class ViewKeeper {
         String name = "r" + (++replicaCounter);
         states.put(name, ReplicaState.STARTING);
         return name;
+    }
+
+    /** A launched replica's process has started (it boots): where it runs. */
+    void launched(Replica.Launch launch) {
+        requireState(launch.name(), ReplicaState.STARTING);
+        launches.put(launch.name(), launch);
+    }
+
+    /** Where replica {@code name}'s process runs; null before its process started. */
+    Replica.Launch launchOf(String name) {
+        return launches.get(name);
     }
 
     /** A launch that failed: the replica is dead without ever serving. */

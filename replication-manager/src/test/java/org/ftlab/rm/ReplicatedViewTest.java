@@ -21,6 +21,7 @@ import org.ftlab.rm.api.InjectedFault;
 import org.ftlab.rm.api.ManagerGroup;
 import org.ftlab.rm.api.TierRecovery;
 import org.ftlab.rm.consensus.RaftState;
+import org.ftlab.rm.replica.Replica;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.api.parallel.Execution;
@@ -38,7 +39,10 @@ class ReplicatedViewTest {
         shares.put("r3", null);
         InjectedFault hang = new InjectedFault("f1", new FaultSpec(FaultKind.parse("hang"),
                 FaultTarget.of(FaultTarget.Node.PRIMARY), 5_000, 0), "r1", 4242, 40, 0, InjectedFault.Repair.NONE);
-        return List.of(new ViewCommand.Lead("m1", 1, 5), new ViewCommand.Launching(), new ViewCommand.Join("r1", 10),
+        return List.of(new ViewCommand.Lead("m1", 1, 5), new ViewCommand.Launching(),
+                new ViewCommand.Launched(new Replica.Launch("r1", "ftlab-r1", "10.77.0.11", 4242, 100,
+                        "/runs/x/replicas/r1", 9, false, true)),
+                new ViewCommand.Join("r1", 10),
                 new ViewCommand.Launching(),
                 new ViewCommand.Join("r2", 20), new ViewCommand.Launching(), new ViewCommand.OfferSpare("r3", 30),
                 new ViewCommand.NextFaultId(), new ViewCommand.Injected(hang), new ViewCommand.Made("f1", 41),
@@ -65,6 +69,7 @@ class ReplicatedViewTest {
         assertEquals(List.of("r2"), there.servingNames(), "r2 promoted, the degree lowered to 1");
         assertEquals(List.of("r3"), there.spares(), "the spare that joined went back to the pool");
         assertEquals(0.97, there.failures().get(0).promotedTopTierShare());
+        assertEquals(4242, there.launchOf("r1").pid(), "where r1 runs, for a manager that leads after its launcher");
     }
 
     @Test
@@ -96,7 +101,7 @@ class ReplicatedViewTest {
             List<ViewCommand<?>> applied = new ArrayList<>();
             List<ViewCommand<?>> h = history().stream().filter(c -> !(c instanceof ViewCommand.Lead)).toList();
             applied.add(new ViewCommand.Lead(leader.member(), leader.term(), 5));
-            applied.addAll(h.subList(0, 10)); // up to r1's failure
+            applied.addAll(h.subList(0, 11)); // up to r1's failure
             for (ViewCommand<?> c : applied) {
                 leader.apply(c);
             }
@@ -110,7 +115,7 @@ class ReplicatedViewTest {
             assertEquals(List.of("r2", "r3"), successor.read(ViewKeeper::servingNames), "r1's failure is known");
             assertEquals(List.of(leader.member(), successor.member()), successor.read(ViewKeeper::leaderships).stream()
                     .map(ManagerGroup.Leadership::member).toList(), "both leaderships are in the view's history");
-            for (ViewCommand<?> c : h.subList(10, h.size())) {
+            for (ViewCommand<?> c : h.subList(11, h.size())) {
                 successor.apply(c);
                 applied.add(c);
             }

@@ -5,6 +5,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.OptionalLong;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import org.ftlab.auction.api.MicroClock;
@@ -33,9 +34,13 @@ public final class Replica implements AutoCloseable {
     /** The directory of a replica's base directory that holds its Flight Recorder chunks. */
     public static final String EVENT_REPOSITORY = "jfr";
     private final Path baseDir;
-    private final Process process;
+    /** The process this JVM started (the server, or the ssh that started it there); null for an adopted one. */
+    private final Process launched;
+    /** The server's process here (an adopted one's by its pid); null if it was gone when adopted. */
+    private final ProcessHandle process;
     private final OrphanGuard guard;
     private final long launchedNanos;
+    private final long launchedEpochMillis;
     private volatile Duration startupTime;
     private final boolean recordsInlining;
     private final boolean compilesAtC2;
@@ -44,6 +49,13 @@ public final class Replica implements AutoCloseable {
 
     Replica(String name, Placement placement, long pid, int portOffset, Path baseDir, Process process,
             OrphanGuard guard, long launchedNanos, boolean recordsInlining, boolean compilesAtC2) {
+        this(name, placement, pid, portOffset, baseDir, process, process.toHandle(), guard, launchedNanos,
+                System.currentTimeMillis(), recordsInlining, compilesAtC2);
+    }
+
+    private Replica(String name, Placement placement, long pid, int portOffset, Path baseDir, Process launched,
+            ProcessHandle process, OrphanGuard guard, long launchedNanos, long launchedEpochMillis,
+            boolean recordsInlining, boolean compilesAtC2) {
         this.recordsInlining = recordsInlining;
         this.compilesAtC2 = compilesAtC2;
         this.name = name;
@@ -51,10 +63,48 @@ public final class Replica implements AutoCloseable {
         this.pid = pid;
         this.portOffset = portOffset;
         this.baseDir = baseDir;
+        this.launched = launched;
         this.process = process;
         this.guard = guard;
         this.launchedNanos = launchedNanos;
-        process.onExit().thenRun(() -> exitedEpochUs = MicroClock.nowEpochMicros());
+        this.launchedEpochMillis = launchedEpochMillis;
+        if (process == null) {
+            exitedEpochUs = MicroClock.nowEpochMicros();
+        } else {
+            process.onExit().thenRun(() -> exitedEpochUs = MicroClock.nowEpochMicros());
+        }
+    }
+
+    /**
+     * What another manager needs to take over a replica this one launched ({@link #adopt}): its name, where it runs,
+     * its server's pid, ports and directory, when it was launched and how its JVM compiles.
+     *
+     * @param namespace its network namespace, or null: this machine's own network
+     */
+    public record Launch(String name, String namespace, String address, long pid, int portOffset, String baseDir,
+            long launchedEpochMillis, boolean recordsInlining, boolean compilesAtC2) {
+    }
+
+    /** This replica as another manager would adopt it. */
+    public Launch launch() {
+        return new Launch(name, placement.namespace(), placement.address(), pid, portOffset, baseDir.toString(),
+                launchedEpochMillis, recordsInlining, compilesAtC2);
+    }
+
+    /**
+     * A replica another manager launched on this machine, taken over by its pid: signals, state and a stop reach it
+     * as they reach one launched here (a replica on another machine is not adopted: its ssh was the launcher's).
+     * {@code guard} keeps it from outliving the lab. Its port offset is claimed again for this JVM.
+     */
+    public static Replica adopt(Launch l, OrphanGuard guard) {
+        Placement placement = new Placement(l.namespace(), l.address());
+        FreePorts.claimPortOffset(l.portOffset());
+        long ageNanos = Math.max(0, System.currentTimeMillis() - l.launchedEpochMillis()) * 1_000_000L;
+        Replica r = new Replica(l.name(), placement, l.pid(), l.portOffset(), Path.of(l.baseDir()), null,
+                ProcessHandle.of(l.pid()).orElse(null), guard, System.nanoTime() - ageNanos,
+                l.launchedEpochMillis(), l.recordsInlining(), l.compilesAtC2());
+        r.startupTime = Duration.ZERO; // unknown here: it started before this manager led
+        return r;
     }
 
     public String name() {
@@ -131,7 +181,7 @@ public final class Replica implements AutoCloseable {
     }
 
     public boolean isAlive() {
-        return process.isAlive();
+        return process != null && process.isAlive();
     }
 
     /**
@@ -141,6 +191,19 @@ public final class Replica implements AutoCloseable {
     public OptionalLong exitedEpochUs() {
         long t = exitedEpochUs;
         return t < 0 ? OptionalLong.empty() : OptionalLong.of(t);
+    }
+
+    /** Waits up to {@code timeout} for its process to exit; whether it has. */
+    public boolean awaitExit(Duration timeout) throws InterruptedException {
+        if (process == null) {
+            return true;
+        }
+        try {
+            process.onExit().get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+            return true;
+        } catch (ExecutionException | TimeoutException e) {
+            return !process.isAlive();
+        }
     }
 
     /** From launch until the server reported it started with the deployment; null before {@link #awaitReady}. */
@@ -155,7 +218,8 @@ public final class Replica implements AutoCloseable {
      * @throws TimeoutException if it is not up within {@code timeout}
      */
     public void awaitReady(Duration timeout) throws IOException, TimeoutException, InterruptedException {
-        Boolean started = ProcessTools.awaitOutput(process, consoleLog(), timeout,
+        Boolean started = ProcessTools.awaitOutput(launched != null ? launched.toHandle() : process, consoleLog(),
+                timeout,
                 console -> console.contains(STARTED) ? Boolean.TRUE
                         : console.contains(STARTED_WITH_ERRORS) ? Boolean.FALSE : null);
         String console = ProcessTools.readOutput(consoleLog());
@@ -167,8 +231,9 @@ public final class Replica implements AutoCloseable {
             throw new IOException("replica " + name + " started with errors; see " + consoleLog() + ":\n"
                     + errorLines(console));
         }
-        if (!process.isAlive()) {
-            throw new IOException("replica " + name + " exited with status " + process.exitValue()
+        if (!isAlive()) {
+            throw new IOException("replica " + name + " exited" + (launched == null ? ""
+                    : " with status " + launched.exitValue())
                     + " while starting; see " + consoleLog() + ":\n" + tail(console, 15));
         }
         throw new TimeoutException("replica " + name + " not ready after " + timeout.toSeconds() + " s; see "
@@ -177,13 +242,13 @@ public final class Replica implements AutoCloseable {
 
     /** Graceful stop (SIGTERM lets WildFly shut down cleanly), SIGKILL after a grace period. */
     public void stop() {
-        if (placement.isRemote() && process.isAlive()) {
+        if (placement.isRemote() && launched.isAlive()) {
             // The server there, not the ssh here: its ssh ends when it has stopped.
             try {
                 placement.signal(pid, "TERM");
-                if (!process.waitFor(STOP_GRACE.toMillis(), TimeUnit.MILLISECONDS)) {
+                if (!launched.waitFor(STOP_GRACE.toMillis(), TimeUnit.MILLISECONDS)) {
                     placement.signal(pid, "KILL");
-                    process.waitFor(5, TimeUnit.SECONDS);
+                    launched.waitFor(5, TimeUnit.SECONDS);
                 }
             } catch (IOException e) {
                 // gone already, or the host does not answer: ending the ssh below sets off its dead-man switch
@@ -191,7 +256,9 @@ public final class Replica implements AutoCloseable {
                 Thread.currentThread().interrupt();
             }
         }
-        ProcessTools.terminate(process.toHandle(), STOP_GRACE);
+        if (process != null) {
+            ProcessTools.terminate(launched != null ? launched.toHandle() : process, STOP_GRACE);
+        }
         guard.close();
         FreePorts.releasePortOffset(portOffset);
         if (!placement.isRemote()) {
@@ -212,7 +279,19 @@ public final class Replica implements AutoCloseable {
                 // gone already, or the host does not answer: end the ssh
             }
         }
-        process.destroyForcibly();
+        if (launched != null) {
+            launched.destroyForcibly();
+        } else if (process != null) {
+            process.destroyForcibly();
+        }
+    }
+
+    /**
+     * Lets go of it without stopping it (a manager that no longer leads: the next leader adopts it); its guard, which
+     * watches the lab, stays.
+     */
+    public void release() {
+        FreePorts.releasePortOffset(portOffset);
     }
 
     /** Sends a real signal to the server JVM: KILL (crash), STOP (hang), CONT (resume). */
