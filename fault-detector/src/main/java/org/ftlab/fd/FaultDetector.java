@@ -39,7 +39,8 @@ public final class FaultDetector implements AutoCloseable {
     private static final Logger LOG = Logger.getLogger(FaultDetector.class.getName());
 
     private final JChannel channel;
-    private final URI failureEndpoint;
+    /** Where failures are reported: the manager, or the leader of several. */
+    private final ManagerDoor managers;
     private final BufferedWriter log;
     private final HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
             .connectTimeout(Duration.ofSeconds(2)).build();
@@ -47,6 +48,8 @@ public final class FaultDetector implements AutoCloseable {
     public static final String TOKEN_ENV = "FTLAB_RM_TOKEN";
     private final Set<String> reported = ConcurrentHashMap.newKeySet();
     private final String authorization = "Bearer " + System.getenv().getOrDefault(TOKEN_ENV, "");
+    /** How long a failure report is retried while no manager takes it (several managers electing a new leader). */
+    private static final Duration REPORT_DEADLINE = Duration.ofSeconds(60);
     /** How long a raw suspect whose process still exists is watched for its exit. */
     private static final long EXIT_WATCH_NANOS = 100_000_000L;
     private final ExecutorService watcher = Executors
@@ -60,9 +63,9 @@ public final class FaultDetector implements AutoCloseable {
     /** Where a suspect's process state comes from: null, this machine's /proc; else the manager at this URL. */
     private final URI processStateEndpoint;
 
-    private FaultDetector(JChannel channel, URI failureEndpoint, BufferedWriter log, URI processStateEndpoint) {
+    private FaultDetector(JChannel channel, ManagerDoor managers, BufferedWriter log, URI processStateEndpoint) {
         this.channel = channel;
-        this.failureEndpoint = failureEndpoint;
+        this.managers = managers;
         this.log = log;
         this.processStateEndpoint = processStateEndpoint;
     }
@@ -82,6 +85,7 @@ public final class FaultDetector implements AutoCloseable {
     /**
      * As above; {@code remoteReplicas}: the replicas run on other machines, so a suspect's process state is asked of
      * the manager ({@code POST rmUrl/process-state}), which asks the replica's host, instead of read from /proc here.
+     * {@code rmUrl}: the members' addresses, comma-separated, in a lab of several managers (reports go to the leader).
      */
     public static FaultDetector start(String address, int port, String rmUrl, long heartbeatMillis,
             long timeoutMillis, Path logFile, boolean remoteReplicas) throws Exception {
@@ -94,8 +98,9 @@ public final class FaultDetector implements AutoCloseable {
         BufferedWriter log = Files.newBufferedWriter(logFile, StandardCharsets.UTF_8, StandardOpenOption.CREATE,
                 StandardOpenOption.APPEND);
         JChannel channel = HeartbeatStack.create(HeartbeatStack.DETECTOR);
-        FaultDetector fd = new FaultDetector(channel, URI.create(rmUrl + "/failure"), log,
-                remoteReplicas ? URI.create(rmUrl + "/process-state") : null);
+        ManagerDoor managers = new ManagerDoor(rmUrl, System.getenv().getOrDefault(TOKEN_ENV, ""));
+        FaultDetector fd = new FaultDetector(channel, managers, log,
+                remoteReplicas ? URI.create(managers.first() + "/process-state") : null);
         HeartbeatStack.rawTap(channel).setListener(suspects -> fd.onSuspicion(suspects, false));
         HeartbeatStack.verifiedTap(channel).setListener(suspects -> fd.onSuspicion(suspects, true));
         channel.setReceiver(new Receiver() {
@@ -226,12 +231,16 @@ public final class FaultDetector implements AutoCloseable {
 
     private void notifyManager(MemberName member, FailureKind kind, long detectedEpochMicros) {
         String form = new FailureReport(member.replica(), member.pid(), kind, detectedEpochMicros).toForm();
-        HttpRequest request = formPost(failureEndpoint, form);
-        http.sendAsync(request, HttpResponse.BodyHandlers.ofString()).whenComplete((response, error) -> {
-            if (error != null) {
-                logLine("notify-failed replica=" + member.replica() + " error=" + error);
-            } else if (response.statusCode() != 200) {
-                logLine("notify-refused replica=" + member.replica() + " status=" + response.statusCode());
+        watcher.execute(() -> {
+            try {
+                HttpResponse<String> response = managers.post("/failure", form, REPORT_DEADLINE);
+                if (response.statusCode() != 200) {
+                    logLine("notify-refused replica=" + member.replica() + " status=" + response.statusCode());
+                }
+            } catch (IOException e) {
+                logLine("notify-failed replica=" + member.replica() + " error=" + e);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
             }
         });
     }

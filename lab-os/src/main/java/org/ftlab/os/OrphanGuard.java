@@ -18,9 +18,21 @@ public final class OrphanGuard implements AutoCloseable {
         this.watcher = watcher;
     }
 
-    /** Starts watching: {@code childPid} dies with this JVM. */
+    /** The process whose death the guards of {@link #watch(long)} wait for: this JVM unless set. */
+    private static volatile long labOwner = ProcessHandle.current().pid();
+
+    /**
+     * From now on the processes this JVM starts belong to the lab, whose owner is process {@code ownerPid}, and not
+     * to this JVM: they outlive it and die with the owner. A lab kept by several managers, any of which may die while
+     * the lab goes on, sets it to the process that started the managers.
+     */
+    public static void belongToLabOf(long ownerPid) {
+        labOwner = ownerPid;
+    }
+
+    /** Starts watching: {@code childPid} dies with this JVM, or with the lab's owner ({@link #belongToLabOf}). */
     public static OrphanGuard watch(long childPid) {
-        return watch(ProcessHandle.current().pid(), childPid);
+        return watch(labOwner, childPid);
     }
 
     /**

@@ -27,6 +27,7 @@ import org.ftlab.os.net.VirtualNetwork;
 import org.ftlab.rm.api.DatabaseTier;
 import org.ftlab.rm.api.NetworkLayout;
 import org.ftlab.rm.api.ReplicaServer;
+import org.ftlab.rm.db.AdoptedDatabase;
 import org.ftlab.rm.db.DatabaseServer;
 import org.ftlab.rm.db.EmbeddedDatabase;
 import org.ftlab.rm.db.ExternalDatabase;
@@ -165,6 +166,46 @@ public final class LocalLab implements AutoCloseable {
                 options.replicaMaxHeap(), options.heartbeat(), options.requestLog(), options.warmRounds(),
                 eventSettings, jitScaling, options.wildflyCluster());
         return new LocalLab(runDir, database, user, launcher, net, options.hosts(), masters);
+    }
+
+    /**
+     * The lab an earlier leader started, taken over: its application user and database endpoint from the run
+     * directory's private files, the embedded database by its pid ({@code databasePid}, 0 for an external database).
+     * Replicas are added as they are adopted ({@link #adopted}). A lab of several managers runs on this machine or
+     * its virtual network: {@code --hosts} is not taken over.
+     */
+    public static LocalLab adopt(Options options, long databasePid) throws IOException, SQLException {
+        if (options.hosts() != null) {
+            throw new IllegalArgumentException("a lab on other machines (--hosts) has one manager");
+        }
+        Path runDir = options.runDir().toAbsolutePath();
+        ApplicationUser user = ApplicationUser.load(runDir);
+        DatabaseServer database;
+        if (options.externalDatabase() != null) {
+            database = ExternalDatabase.connect(options.externalDatabase());
+        } else {
+            Placement host = options.network() == null ? Placement.LOCAL
+                    : options.network().placement(NetworkLayout.DATABASE_HOST);
+            database = AdoptedDatabase.of(DatabaseEndpoint.loadForAudits(runDir), databasePid, host);
+        }
+        Path eventSettings = options.observe() ? FlightRecording.settingsFile(runDir.resolve("replicas")) : null;
+        ReplicaLauncher launcher = new ReplicaLauncher(options.replicaServer(), runDir, database, user,
+                options.replicaMaxHeap(), options.heartbeat(), options.requestLog(), options.warmRounds(),
+                eventSettings, RequestPath.jitScalingFromEnvironment(), options.wildflyCluster());
+        return new LocalLab(runDir, database, user, launcher, options.network(), null, List.of());
+    }
+
+    /** A replica an earlier leader launched, now this lab's: {@link #close()} stops it. */
+    public void adopted(Replica replica) {
+        replicas.add(replica);
+    }
+
+    /**
+     * Lets go of the lab without stopping anything (a manager that no longer leads): the processes run on for the
+     * next leader, and die with the lab's owner if nobody leads again.
+     */
+    public synchronized void release() {
+        closed = true;
     }
 
     /** One master connection to each machine, opened before anything runs there (it also checks they answer). */

@@ -15,6 +15,7 @@ import java.security.MessageDigest;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.concurrent.Executors;
+import java.util.function.Supplier;
 import org.ftlab.auction.api.StatefulTierSettings;
 import org.ftlab.fd.FailureReport;
 import org.ftlab.fd.ProcessStateQuery;
@@ -51,6 +52,8 @@ public final class ManagerHttpApi implements AutoCloseable {
     private final String expectedAuthorization;
     private volatile ReplicationManager manager;
     private volatile Runnable onShutdown = () -> { };
+    /** In a lab of several managers, the leader's address while this member does not act (null: none known). */
+    private volatile Supplier<String> leaderUrl;
 
     private ManagerHttpApi(HttpServer server, String token) {
         this.server = server;
@@ -126,9 +129,35 @@ public final class ManagerHttpApi implements AutoCloseable {
         this.manager = rm;
     }
 
+    /**
+     * A member of a lab of several managers that does not act (not the leader, or not yet ready): every request is
+     * answered 421 with {@code leader}'s answer, the leader's address ({@code "leader"} in the body), or 503 while no
+     * leader is known.
+     */
+    public void follow(Supplier<String> leader) {
+        this.manager = null;
+        this.leaderUrl = leader;
+    }
+
+    /** Thrown while this member does not act: the request belongs to the leader. */
+    private static final class Misdirected extends RuntimeException {
+        final String leader;
+
+        Misdirected(String leader) {
+            super(leader == null ? "no manager leads yet (an election is under way): ask again shortly"
+                    : "this manager does not lead: ask " + leader);
+            this.leader = leader;
+        }
+    }
+
     private ReplicationManager manager() {
         ReplicationManager m = manager;
         if (m == null) {
+            Supplier<String> leader = leaderUrl;
+            if (leader != null) {
+                String url = leader.get();
+                throw new Misdirected(url == null || url.equals(url()) ? null : url);
+            }
             throw new IllegalStateException("the Replication Manager is still starting");
         }
         return m;
@@ -194,6 +223,9 @@ public final class ManagerHttpApi implements AutoCloseable {
                 params.putAll(parse(body));
             }
             send(ex, 200, handler.handle(params));
+        } catch (Misdirected e) {
+            send(ex, e.leader == null ? 503 : 421, e.leader == null ? Map.of("error", e.getMessage())
+                    : Map.of("error", e.getMessage(), "leader", e.leader));
         } catch (IllegalArgumentException e) {
             send(ex, 400, Map.of("error", String.valueOf(e.getMessage())));
         } catch (IllegalStateException e) {

@@ -10,6 +10,7 @@ import java.util.Comparator;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ExecutionException;
@@ -89,9 +90,12 @@ public final class ReplicationManager implements AutoCloseable {
     private static final Duration DETECTOR_START_TIMEOUT = Duration.ofSeconds(60);
     /** The id of a lab's one manager (the first of a group's, {@code m1}, {@code m2}, …). */
     static final String MANAGER_ID = "m1";
+    /** How long a manager that takes over waits for a replica its predecessor was booting. */
+    private static final Duration ADOPTED_BOOT_TIMEOUT = Duration.ofSeconds(180);
 
     private final LocalLab lab;
-    private final Process detector;
+    /** The Fault Detector's process (this manager's child, or adopted from its predecessor). */
+    private final ProcessHandle detector;
     private final OrphanGuard detectorGuard;
     private final HeartbeatSettings heartbeat;
     private final int targetSpares;
@@ -143,7 +147,7 @@ public final class ReplicationManager implements AutoCloseable {
 
     /** A replica's process and how it was launched. */
     private static final class ReplicaRecord {
-        final long launchedEpochMillis = System.currentTimeMillis();
+        final long launchedEpochMillis;
         final int launchNiceness;
         volatile Replica replica;
         /** The nice value it runs at (a replacement or spare booted beside a running service). */
@@ -156,8 +160,13 @@ public final class ReplicationManager implements AutoCloseable {
         volatile boolean suspended;
 
         ReplicaRecord(int niceness) {
+            this(niceness, System.currentTimeMillis());
+        }
+
+        ReplicaRecord(int niceness, long launchedEpochMillis) {
             this.launchNiceness = niceness;
             this.niceness = niceness;
+            this.launchedEpochMillis = launchedEpochMillis;
         }
     }
 
@@ -167,11 +176,11 @@ public final class ReplicationManager implements AutoCloseable {
      * {@code hotWarmRate}: its rounds per second on a backup or spare that is not hot yet; {@code warmUntilSettled}:
      * a local replica that compiles at C2 gets more rounds after its boot rounds, until its JIT has settled
      * ({@link JitSettling}); {@code bootTogether}: at the lab's start the replicas and spares boot side by side
-     * instead of one after another.
+     * instead of one after another; {@code managerDir}: this manager's own files (its janitor's script).
      */
     public record Settings(LocalLab.Options lab, int replicas, int spares, long heartbeatMillis, long timeoutMillis,
             boolean relaunch, int warmRounds, double warmRate, double hotWarmRate, boolean warmUntilSettled,
-            boolean bootTogether) {
+            boolean bootTogether, Path managerDir) {
         public Settings {
             if (replicas < 1 || replicas > 5) {
                 throw new IllegalArgumentException("replicas must be 1 to 5, was " + replicas);
@@ -182,16 +191,17 @@ public final class ReplicationManager implements AutoCloseable {
         }
     }
 
-    private ReplicationManager(LocalLab lab, Process detector, OrphanGuard detectorGuard, HeartbeatSettings heartbeat,
-            int targetDegree, int targetSpares, boolean relaunch, ReplicaWarmer warmer, SessionFence sessionFence,
-            Janitor janitor) {
+    private ReplicationManager(LocalLab lab, ProcessHandle detector, OrphanGuard detectorGuard,
+            HeartbeatSettings heartbeat, ReplicatedState<ViewKeeper> view, int targetSpares, boolean relaunch,
+            ReplicaWarmer warmer, SessionFence sessionFence, Janitor janitor) {
         this.warmer = warmer;
         this.sessionFence = sessionFence;
         this.lab = lab;
         this.detector = detector;
         this.detectorGuard = detectorGuard;
         this.heartbeat = heartbeat;
-        this.view = new LocalState<>(MANAGER_ID, new ViewKeeper(targetDegree));
+        this.view = view;
+        // a new leader's first change: its copy of the view then holds every change a majority stored before it
         decide(new ViewCommand.Lead(view.member(), view.term(), epochMicros()));
         this.targetSpares = targetSpares;
         this.relaunch = relaunch;
@@ -199,12 +209,18 @@ public final class ReplicationManager implements AutoCloseable {
         this.janitor = janitor;
     }
 
+    /** A lab's one manager: its view kept here alone. */
+    static ReplicatedState<ViewKeeper> alone(Settings settings) {
+        return new LocalState<>(MANAGER_ID, new ViewKeeper(settings.replicas()));
+    }
+
     /**
      * Starts the Fault Detector process, the database and the replicas (one after another; the first becomes the
-     * primary). {@code managerUrl} is where the detector reports failures.
+     * primary), keeping the view in {@code view} (this manager must lead it). {@code managerUrl} is where the
+     * detector reports failures: the members' addresses, comma-separated, in a lab of several managers.
      */
-    public static ReplicationManager start(Settings settings, String managerUrl, String managerToken)
-            throws Exception {
+    public static ReplicationManager start(Settings settings, ReplicatedState<ViewKeeper> view, String managerUrl,
+            String managerToken) throws Exception {
         Path runDir = settings.lab().runDir().toAbsolutePath();
         Files.createDirectories(runDir.resolve("fd"));
         int detectorPort = FreePorts.findFreePortPair();
@@ -222,7 +238,7 @@ public final class ReplicationManager implements AutoCloseable {
         LocalLab lab;
         Janitor janitor = null;
         try {
-            janitor = Janitor.start(runDir.resolve("rm/undo.sh"));
+            janitor = Janitor.start(settings.managerDir().resolve("undo.sh"));
             LocalLab.Options o = settings.lab();
             if (o.databaseTier().replicated() && o.externalDatabase() == null && hosts == null) {
                 // a manager stopped or killed while the servers start (a Galera node in its state transfer) leaves
@@ -254,12 +270,16 @@ public final class ReplicationManager implements AutoCloseable {
             guard.close();
             throw e;
         }
-        ReplicationManager rm = new ReplicationManager(lab, detector, guard, heartbeat, settings.replicas(),
+        ReplicationManager rm = new ReplicationManager(lab, detector.toHandle(), guard, heartbeat, view,
                 settings.spares(), settings.relaunch(), new ReplicaWarmer(lab.user(), settings.warmRounds(),
                         settings.warmRate(), settings.hotWarmRate(), settings.lab().requestLog()), fence, janitor);
         rm.warmUntilSettled = settings.warmUntilSettled();
         rm.wildflyCluster = settings.lab().wildflyCluster();
         try {
+            synchronized (rm.lock) {
+                rm.decide(new ViewCommand.LabUp(new LabProcesses(detector.pid(), detectorAddress, detectorPort,
+                        lab.database().pid().orElse(0))));
+            }
             if (lab.database() instanceof ReplicatedDatabase replicated) {
                 rm.databaseKeeper = DatabaseKeeper.start(replicated, settings.timeoutMillis(),
                         rm::onDatabaseWriterMoved);
@@ -283,6 +303,189 @@ public final class ReplicationManager implements AutoCloseable {
             throw e;
         }
         return rm;
+    }
+
+    /**
+     * Takes over the lab an earlier leader of {@code view} started; this manager leads now. It adopts the Fault
+     * Detector, the database and every replica by what the view recorded of them (a detector that is gone is started
+     * again on its port), then finishes what the earlier leader began and did not end: a replica that was booting
+     * joins, or waits as a spare, once up (and is recorded failed if its process never ran); a failed replica still
+     * running is fenced; a degree still short is restored and the spare pool refilled; the faults the earlier
+     * leader's janitor undid when it went are recorded so. {@code managerUrl}: where a restarted detector reports.
+     */
+    public static ReplicationManager takeOver(Settings settings, ReplicatedState<ViewKeeper> view, String managerUrl,
+            String managerToken) throws Exception {
+        long t0 = System.nanoTime();
+        try {
+            // first a command of this term: until then this member's copy may lack what the last leader committed
+            view.apply(new ViewCommand.Lead(view.member(), view.term(), epochMicros()));
+        } catch (NotLeaderException e) {
+            throw new IllegalStateException("this manager no longer leads: " + e.getMessage(), e);
+        }
+        if (view.read(ViewKeeper::stopped)) {
+            throw new LabStopped();
+        }
+        LabProcesses p = view.read(ViewKeeper::lab);
+        if (p == null) {
+            return start(settings, view, managerUrl, managerToken); // the first leader went before the lab was up
+        }
+        Path runDir = settings.lab().runDir().toAbsolutePath();
+        LocalLab.Options o = settings.lab();
+        HeartbeatSettings heartbeat = new HeartbeatSettings(p.detectorAddress(), p.detectorPort(),
+                settings.heartbeatMillis(), settings.timeoutMillis());
+        ProcessHandle detector = ProcessHandle.of(p.detectorPid()).filter(ProcessHandle::isAlive).orElse(null);
+        boolean newDetector = detector == null;
+        if (newDetector) {
+            detector = startDetector(runDir.resolve("fd"), p.detectorPort(), managerUrl, managerToken, heartbeat,
+                    false, o.observe() ? FlightRecording.settingsFile(runDir.resolve("rm")) : null).toHandle();
+        }
+        OrphanGuard guard = OrphanGuard.watch(detector.pid());
+        LocalLab lab = LocalLab.adopt(new LocalLab.Options(runDir, o.serverHome(), o.externalDatabase(),
+                o.replicaMaxHeap(), heartbeat, o.network(), o.hosts(), o.requestLog(), settings.warmRounds(),
+                o.observe(), o.wildflyCluster(), o.databaseTier()), p.databasePid());
+        Janitor janitor = Janitor.start(settings.managerDir().resolve("undo.sh"));
+        ReplicationManager rm = new ReplicationManager(lab, detector, guard, heartbeat, view, settings.spares(),
+                settings.relaunch(), new ReplicaWarmer(lab.user(), settings.warmRounds(), settings.warmRate(),
+                        settings.hotWarmRate(), o.requestLog()), lab.database().fence(), janitor);
+        rm.warmUntilSettled = settings.warmUntilSettled();
+        try {
+            if (newDetector) {
+                synchronized (rm.lock) {
+                    rm.decide(new ViewCommand.LabUp(new LabProcesses(detector.pid(), p.detectorAddress(),
+                            p.detectorPort(), p.databasePid())));
+                }
+            }
+            rm.observation = Observation.start(rm.new RecordingJvms(), runDir.resolve("rm"),
+                    lab.database().endpoint(), o.observe());
+            rm.adoptAll();
+            rm.warmer.keepWarm(rm::idleReplicas, rm::knownNotHot, rm::doorsInUse);
+            rm.hotness = Hotness.start(rm::hotnessTargets);
+        } catch (Exception e) {
+            rm.stepDown();
+            throw e;
+        }
+        LOG.info(String.format(Locale.ROOT, "%s took over the lab in term %d in %.1f ms%s", view.member(),
+                view.term(), (System.nanoTime() - t0) / 1e6, newDetector ? " (with a new Fault Detector)" : ""));
+        return rm;
+    }
+
+    /** The lab was stopped by an earlier leader: there is nothing to take over. */
+    public static final class LabStopped extends RuntimeException {
+        LabStopped() {
+            super("the lab has been stopped");
+        }
+    }
+
+    /** Adopts the replicas the view names and finishes what the earlier leader left half done ({@link #takeOver}). */
+    private void adoptAll() {
+        List<String> booting = new ArrayList<>();
+        synchronized (lock) {
+            for (InjectedFault f : view.read(ViewKeeper::faults)) {
+                boolean endsWithItsReplica = f.kind().layer() == FaultKind.Layer.PROCESS && f.kind().madeByManager();
+                if (f.active() && !endsWithItsReplica) {
+                    decide(new ViewCommand.Repaired(f.faultId(), epochMicros(), InjectedFault.Repair.HANDED_OVER));
+                }
+            }
+            for (String name : view.read(ViewKeeper::names)) {
+                ReplicaState state = view.read(v -> v.state(name));
+                Replica.Launch launch = view.read(v -> v.launchOf(name));
+                if (launch == null) {
+                    if (state == ReplicaState.STARTING) {
+                        decide(new ViewCommand.LaunchFailed(name)); // its launcher went before its process ran
+                    }
+                    continue;
+                }
+                Replica replica = Replica.adopt(launch, OrphanGuard.watch(launch.pid()));
+                ReplicaRecord rec = new ReplicaRecord(0, launch.launchedEpochMillis());
+                records.put(name, rec);
+                if (state == ReplicaState.DEAD) {
+                    rec.replica = replica;
+                    if (replica.isAlive()) { // decided failed, not yet fenced
+                        replica.kill();
+                        fencer.execute(() -> endDatabaseSessions(replica));
+                    }
+                    continue;
+                }
+                lab.adopted(replica);
+                if (state == ReplicaState.STARTING) {
+                    booting.add(name);
+                    relauncher.submit(() -> joinWhenUp(name, replica));
+                    continue;
+                }
+                rec.replica = replica;
+                if (state != ReplicaState.SPARE) {
+                    rec.niceness = -1; // unknown: a replacement may still run at its boot's nice value
+                    serveAtNormalPriority(name);
+                }
+            }
+        }
+        relauncher.submit(() -> {
+            int failures;
+            synchronized (lock) {
+                failures = view.read(ViewKeeper::failureCount);
+            }
+            for (int i = 0; i < failures && relaunch && !closed; i++) {
+                restore(i); // returns at once for a failure whose degree was restored
+            }
+            if (relaunch && !closed) {
+                refillSpares();
+            }
+        });
+        LOG.info("adopted " + records.keySet() + (booting.isEmpty() ? "" : ", waiting for " + booting + " to boot"));
+    }
+
+    /** In the relaunch thread: a replica the earlier leader was booting joins once up, as its launch would have. */
+    private void joinWhenUp(String name, Replica replica) {
+        try {
+            replica.awaitReady(ADOPTED_BOOT_TIMEOUT);
+        } catch (Exception e) {
+            LOG.warning(name + ", booting when this manager took over, did not come up: " + e.getMessage());
+            replica.stop();
+            lab.forget(replica);
+            synchronized (lock) {
+                decide(new ViewCommand.LaunchFailed(name));
+            }
+            return;
+        }
+        synchronized (lock) {
+            records.get(name).replica = replica;
+            if (!closed && decide(new ViewCommand.OfferSpare(name, epochMicros()))) {
+                serveAtNormalPriority(name);
+            }
+        }
+    }
+
+    /**
+     * This manager no longer leads: it stops acting (no launch, fence, injection or warm-up more), undoes the faults
+     * it made, and lets go of the lab's processes, which run on for the next leader to adopt. Safe to call twice.
+     */
+    public void stepDown() {
+        synchronized (lock) {
+            if (closed) {
+                return;
+            }
+            closed = true;
+        }
+        tier.close();
+        faults.undoAll(id -> { }); // recorded by the next leader: this one can no longer change the view
+        warmer.close();
+        Hotness h = hotness;
+        if (h != null) {
+            h.close();
+        }
+        relauncher.shutdownNow();
+        fencer.shutdownNow();
+        sessionFence.close();
+        Observation o = observation;
+        if (o != null) {
+            o.close();
+        }
+        synchronized (lock) {
+            records.values().stream().map(r -> r.replica).filter(r -> r != null).forEach(Replica::release);
+        }
+        lab.release();
+        faults.close();
+        LOG.info(view.member() + " stepped down: it no longer acts on the lab");
     }
 
     private static ExecutorService daemonThread(String name) {
@@ -1091,6 +1294,11 @@ public final class ReplicationManager implements AutoCloseable {
             if (closed) {
                 return;
             }
+            try {
+                decide(new ViewCommand.Stop()); // in a lab of several managers, no later leader takes it over
+            } catch (IllegalStateException e) {
+                LOG.warning("the lab stops without the other managers knowing: " + e.getMessage());
+            }
             closed = true;
         }
         tier.close();
@@ -1123,7 +1331,7 @@ public final class ReplicationManager implements AutoCloseable {
         }
         lab.close();
         janitor.done(DATABASE_FILES); // deleted by the lab's close
-        ProcessTools.terminate(detector.toHandle(), Duration.ofSeconds(5));
+        ProcessTools.terminate(detector, Duration.ofSeconds(5));
         Jcmd.forget(detector.pid());
         detectorGuard.close();
         faults.close();

@@ -5,13 +5,17 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.SecureRandom;
+import java.time.Duration;
 import java.util.Base64;
+import java.util.List;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 import org.ftlab.fd.ProcessLog;
 import org.ftlab.os.AtomicFiles;
+import org.ftlab.os.OrphanGuard;
 import org.ftlab.os.access.DatabaseEndpoint;
 import org.ftlab.os.net.Hosts;
 import org.ftlab.os.net.VirtualNetwork;
@@ -19,6 +23,8 @@ import org.ftlab.rm.api.DatabaseTier;
 import org.ftlab.rm.api.ManagerEndpoint;
 import org.ftlab.rm.api.NetworkLayout;
 import org.ftlab.rm.api.Observe;
+import org.ftlab.rm.consensus.NotLeaderException;
+import org.ftlab.rm.consensus.RaftState;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine;
@@ -135,8 +141,39 @@ public final class ReplicationManagerMain implements Callable<Integer> {
     /** Read from the environment variable FTLAB_DB_PASSWORD, never from the command line (ps shows it). */
     private static final String DB_PASSWORD_ENV = "FTLAB_DB_PASSWORD";
 
+    /**
+     * A lab of several managers: this one's id (m1, m2, …).
+     */
+    @Option(names = "--member", defaultValue = ReplicationManager.MANAGER_ID)
+    String member;
+
+    /**
+     * A lab of several managers: every member as {@code ID=ADDRESS:RAFT_PORT:HTTP_PORT}, comma-separated, this one's
+     * included (its Raft group uses RAFT_PORT and the next port; its HTTP door HTTP_PORT).
+     */
+    @Option(names = "--members", split = ",", converter = MemberConverter.class)
+    List<ManagerMember> members = List.of();
+
+    /**
+     * The process that owns the lab (the {@code ftlab} command that started the managers): the lab's processes die
+     * with it, not with the manager that launched them.
+     */
+    @Option(names = "--lab-owner")
+    Long labOwner;
+
+
+    /** A member of a lab of several managers. */
+    record ManagerMember(String id, String address, int raftPort, int httpPort) {
+        String url() {
+            return "http://" + address + ":" + httpPort;
+        }
+    }
+
     @Override
     public Integer call() throws Exception {
+        if (members.size() > 1) {
+            return callAsMember();
+        }
         ProcessLog.to(runDir.resolve("rm/manager.log"));
         String token = newToken();
         VirtualNetwork net = network == null ? null : VirtualNetwork.attach(
@@ -145,16 +182,10 @@ public final class ReplicationManagerMain implements Callable<Integer> {
                 : ManagerHttpApi.bind(net.placement(NetworkLayout.MANAGER_HOST).address(), 0, token);
         DatabaseEndpoint external = dbUrl == null ? null
                 : new DatabaseEndpoint(dbUrl, dbUser, System.getenv(DB_PASSWORD_ENV));
-        ReplicationManager.Settings settings = new ReplicationManager.Settings(
-                new LocalLab.Options(runDir, serverDir, external, null, null, net,
-                        hosts == null ? null : Hosts.read(hosts), !noRequestLog, warmRounds, observe.on(),
-                        wildflyCluster, databaseTier), replicas,
-                spares,
-                        heartbeatMillis,
-                timeoutMillis, !noRelaunch, warmRounds, warmRate, hotWarmRate, warmUntilSettled, bootTogether);
+        ReplicationManager.Settings settings = settings(net, runDir.resolve("rm"));
         ReplicationManager rm;
         try {
-            rm = ReplicationManager.start(settings, api.url(), token);
+            rm = ReplicationManager.start(settings, ReplicationManager.alone(settings), api.url(), token);
         } catch (Exception e) {
             api.close();
             throw e;
@@ -182,9 +213,114 @@ public final class ReplicationManagerMain implements Callable<Integer> {
         return 0;
     }
 
+    private ReplicationManager.Settings settings(VirtualNetwork net, Path managerDir) throws IOException {
+        DatabaseEndpoint external = dbUrl == null ? null
+                : new DatabaseEndpoint(dbUrl, dbUser, System.getenv(DB_PASSWORD_ENV));
+        return new ReplicationManager.Settings(new LocalLab.Options(runDir, serverDir, external, null, null, net,
+                hosts == null ? null : Hosts.read(hosts), !noRequestLog, warmRounds, observe.on(), wildflyCluster,
+                databaseTier), replicas, spares, heartbeatMillis, timeoutMillis, !noRelaunch, warmRounds, warmRate,
+                hotWarmRate, warmUntilSettled, bootTogether, managerDir);
+    }
+
+    /**
+     * One member of a lab of several managers: it joins their Raft group and serves its door; while another leads it
+     * answers with the leader's address; when it leads, it starts the lab (the first leader) or takes it over, and acts
+     * until it no longer leads (then it lets go of the lab and follows again) or the lab stops.
+     */
+    private int callAsMember() throws Exception {
+        ManagerMember self = members.stream().filter(m -> m.id().equals(member)).findFirst()
+                .orElseThrow(() -> new IllegalArgumentException("--member " + member + " is not in --members"));
+        if (labOwner == null) {
+            throw new IllegalArgumentException("a lab of several managers needs --lab-owner PID");
+        }
+        if (hosts != null || wildflyCluster || databaseTier.replicated()) {
+            throw new IllegalArgumentException("a lab of several managers runs on this machine or its virtual "
+                    + "network, with one database server and ftlab's own replication (not --hosts, "
+                    + "--wildfly-cluster or --database " + databaseTier.wireName() + " yet)");
+        }
+        Path memberDir = runDir.resolve("rm").resolve(member);
+        Files.createDirectories(memberDir);
+        ProcessLog.to(memberDir.resolve("manager.log"));
+        OrphanGuard.belongToLabOf(labOwner);
+        String token = System.getenv(ManagerEndpoint.TOKEN_ENV);
+        if (token == null || token.isBlank()) {
+            throw new IllegalArgumentException("a lab of several managers shares one token: set " + ManagerEndpoint.TOKEN_ENV);
+        }
+        VirtualNetwork net = network == null ? null : VirtualNetwork.attach(
+                new ObjectMapper().readValue(network.toFile(), NetworkLayout.class));
+        ManagerHttpApi api = ManagerHttpApi.bind(self.address(), self.httpPort(), token);
+        List<RaftState.Member> group = members.stream()
+                .map(m -> new RaftState.Member(m.id(), m.address(), m.raftPort())).toList();
+        RaftState<ViewKeeper> state = RaftState.join(new RaftState.Settings(member, group, memberDir.resolve("raft"),
+                Duration.ofMillis(RAFT_HEARTBEAT_MS), Duration.ofMillis(RAFT_SUSPECT_MS),
+                Duration.ofMillis(RAFT_VERIFY_MS), Duration.ofSeconds(3)), new ViewKeeper(replicas),
+                ViewCommand.class, ViewCommand.CODEC, "ftlab-managers");
+        api.follow(() -> members.stream().filter(m -> m.id().equals(state.leader())).map(ManagerMember::url)
+                .findFirst().orElse(null));
+        String urls = String.join(",", members.stream().map(ManagerMember::url).toList());
+        ReplicationManager.Settings settings = settings(net, memberDir);
+        CountDownLatch stopped = new CountDownLatch(1);
+        AtomicReference<ReplicationManager> acting = new AtomicReference<>();
+        Runnable stop = () -> {
+            ReplicationManager rm = acting.getAndSet(null);
+            if (rm != null) {
+                rm.close(); // the leader stops the lab; a follower leaves it to the leader (or to the lab's owner)
+            }
+            state.close();
+            api.close();
+            stopped.countDown();
+        };
+        Runtime.getRuntime().addShutdownHook(new Thread(stop, "rm-stop"));
+        System.out.println("replication-manager member " + member + " at " + self.url());
+        System.out.flush();
+        while (stopped.getCount() > 0) {
+            if (!state.leads()) {
+                Thread.sleep(20);
+                continue;
+            }
+            ReplicationManager rm;
+            try {
+                rm = ReplicationManager.takeOver(settings, state, urls, token);
+            } catch (ReplicationManager.LabStopped e) {
+                LOG.info(member + " leads a lab that has been stopped: it leaves");
+                stop.run();
+                break;
+            } catch (IllegalStateException | NotLeaderException e) {
+                LOG.warning(member + " could not take over: " + e.getMessage());
+                continue;
+            }
+            acting.set(rm);
+            api.attach(rm, () -> {
+                stop.run();
+                System.exit(0);
+            });
+            writeReadyFile(self.url(), token, members.stream().map(ManagerMember::url).toList());
+            System.out.println("replication-manager ready " + self.url());
+            System.out.flush();
+            while (state.leads() && stopped.getCount() > 0) {
+                Thread.sleep(20);
+            }
+            if (acting.compareAndSet(rm, null)) {
+                api.follow(() -> members.stream().filter(m -> m.id().equals(state.leader()))
+                        .map(ManagerMember::url).findFirst().orElse(null));
+                rm.stepDown();
+            }
+        }
+        return 0;
+    }
+
+    /** The managers' Raft group: heartbeats, suspicion and its verification, ms (docs/running.md). */
+    static final long RAFT_HEARTBEAT_MS = 100;
+    static final long RAFT_SUSPECT_MS = 500;
+    static final long RAFT_VERIFY_MS = 150;
+
     /** {@code rm.json}: where the manager listens and its token; mode 600, written atomically. */
     private void writeReadyFile(String url, String token) throws IOException {
-        ManagerEndpoint ready = new ManagerEndpoint(url, ProcessHandle.current().pid(), token);
+        writeReadyFile(url, token, List.of(url));
+    }
+
+    private void writeReadyFile(String url, String token, List<String> memberUrls) throws IOException {
+        ManagerEndpoint ready = new ManagerEndpoint(url, ProcessHandle.current().pid(), token, memberUrls);
         AtomicFiles.writePrivate(runDir.resolve(ManagerEndpoint.FILE), new ObjectMapper().writeValueAsString(ready));
     }
 
@@ -204,6 +340,20 @@ public final class ReplicationManagerMain implements Callable<Integer> {
             return 1;
         });
         System.exit(cli.execute(args));
+    }
+
+    /** {@code ID=ADDRESS:RAFT_PORT:HTTP_PORT}. */
+    static final class MemberConverter implements CommandLine.ITypeConverter<ManagerMember> {
+        @Override
+        public ManagerMember convert(String value) {
+            String[] idAndRest = value.split("=", 2);
+            String[] parts = idAndRest.length == 2 ? idAndRest[1].split(":") : new String[0];
+            if (parts.length != 3) {
+                throw new CommandLine.TypeConversionException("a member is ID=ADDRESS:RAFT_PORT:HTTP_PORT, was '"
+                        + value + "'");
+            }
+            return new ManagerMember(idAndRest[0], parts[0], Integer.parseInt(parts[1]), Integer.parseInt(parts[2]));
+        }
     }
 
     /** {@code --database MODE[:N]}. */

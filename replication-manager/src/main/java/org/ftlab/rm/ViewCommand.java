@@ -21,6 +21,8 @@ import org.ftlab.rm.replica.Replica;
 @JsonTypeInfo(use = JsonTypeInfo.Id.NAME, property = "command")
 @JsonSubTypes({
         @JsonSubTypes.Type(value = ViewCommand.Lead.class, name = "lead"),
+        @JsonSubTypes.Type(value = ViewCommand.LabUp.class, name = "lab-up"),
+        @JsonSubTypes.Type(value = ViewCommand.Stop.class, name = "stop"),
         @JsonSubTypes.Type(value = ViewCommand.Launching.class, name = "launching"),
         @JsonSubTypes.Type(value = ViewCommand.Launched.class, name = "launched"),
         @JsonSubTypes.Type(value = ViewCommand.LaunchFailed.class, name = "launch-failed"),
@@ -57,6 +59,22 @@ sealed interface ViewCommand<R> extends Command<ViewKeeper, R> {
         @Override
         public void change(ViewKeeper v) {
             v.lead(member, term, nowUs);
+        }
+    }
+
+    /** {@link ViewKeeper#labUp}. */
+    record LabUp(LabProcesses processes) implements Change {
+        @Override
+        public void change(ViewKeeper v) {
+            v.labUp(processes);
+        }
+    }
+
+    /** {@link ViewKeeper#stop}. */
+    record Stop() implements Change {
+        @Override
+        public void change(ViewKeeper v) {
+            v.stop();
         }
     }
 

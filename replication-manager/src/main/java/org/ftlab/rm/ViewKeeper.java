@@ -43,6 +43,10 @@ final class ViewKeeper {
      * leads after the launcher needs to take the process over. The keeper does not interpret it.
      */
     private final Map<String, Replica.Launch> launches = new LinkedHashMap<>();
+    /** The lab's processes other than replicas, once its first leader started them; null before. */
+    private LabProcesses lab;
+    /** Whether the lab has been stopped: no later leader takes it over. */
+    private boolean stopped;
     private long epoch;
     private int replicaCounter;
     private int faultCounter;
@@ -62,8 +66,8 @@ final class ViewKeeper {
      */
     record State(int maxDegree, int targetDegree, Map<String, ReplicaState> states, List<String> serving,
             List<String> spares, List<FailureRecord> failures, List<InjectedFault> faults,
-            List<ManagerGroup.Leadership> leaderships, Map<String, Replica.Launch> launches, long epoch,
-            int replicaCounter, int faultCounter) {
+            List<ManagerGroup.Leadership> leaderships, Map<String, Replica.Launch> launches, LabProcesses lab,
+            boolean stopped, long epoch, int replicaCounter, int faultCounter) {
         State {
             launches = Collections.unmodifiableMap(new LinkedHashMap<>(launches));
             leaderships = List.copyOf(leaderships);
@@ -78,7 +82,7 @@ final class ViewKeeper {
     /** This keeper's state now (a copy). */
     State state() {
         return new State(maxDegree, targetDegree, states, serving, spares, failures, faults, leaderships, launches,
-                epoch, replicaCounter, faultCounter);
+                lab, stopped, epoch, replicaCounter, faultCounter);
     }
 
     /** A keeper in state {@code s}. */
@@ -92,6 +96,8 @@ final class ViewKeeper {
         v.faults.addAll(s.faults());
         v.leaderships.addAll(s.leaderships());
         v.launches.putAll(s.launches());
+        v.lab = s.lab();
+        v.stopped = s.stopped();
         v.epoch = s.epoch();
         v.replicaCounter = s.replicaCounter();
         v.faultCounter = s.faultCounter();
@@ -194,6 +200,25 @@ final class ViewKeeper {
         String name = "r" + (++replicaCounter);
         states.put(name, ReplicaState.STARTING);
         return name;
+    }
+
+    /** The lab's first leader has started its detector and database (or a later one a new detector): where they run. */
+    void labUp(LabProcesses processes) {
+        lab = processes;
+    }
+
+    /** The lab stops: its leader stops every process, and no later leader takes it over. */
+    void stop() {
+        stopped = true;
+    }
+
+    boolean stopped() {
+        return stopped;
+    }
+
+    /** The lab's processes other than replicas; null until its first leader started them. */
+    LabProcesses lab() {
+        return lab;
     }
 
     /** A launched replica's process has started (it boots): where it runs. */

@@ -140,6 +140,9 @@ public final class GridCommand implements Callable<Integer> {
     DatabaseOptions database;
 
     @Mixin
+    ManagersOption managers;
+
+    @Mixin
     ServerOptions server;
 
     /**
@@ -364,7 +367,7 @@ public final class GridCommand implements Callable<Integer> {
                 lab = ManagedLab.start(new ManagedLab.Options(dir.path(), server, dir.replicas(), dir.spares(),
                         external, settings.heartbeatMillis(), settings.heartbeatTimeoutMillis(), true, network,
                         hosts == null ? null : hostsFile, settings.requestLog(), this.server.observe(),
-                        dir.needsWildFlyCluster(), database.tier()));
+                        dir.needsWildFlyCluster(), database.tier(), managers.managers));
             } catch (IOException | RuntimeException e) {
                 dir.finish("aborted");
                 throw e;

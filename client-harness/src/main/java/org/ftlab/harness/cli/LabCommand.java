@@ -48,6 +48,9 @@ public final class LabCommand implements Callable<Integer> {
     DatabaseOptions database;
 
     @Mixin
+    ManagersOption managers;
+
+    @Mixin
     ServerOptions server;
 
     @Override
@@ -66,7 +69,7 @@ public final class LabCommand implements Callable<Integer> {
         long t0 = System.nanoTime();
         ManagedLab lab = ManagedLab.start(new ManagedLab.Options(dir, server, replicas, spares, external,
                 settings.heartbeatMillis(), settings.heartbeatTimeoutMillis(), true, null, null,
-                settings.requestLog(), this.server.observe(), wildflyCluster, database.tier()));
+                settings.requestLog(), this.server.observe(), wildflyCluster, database.tier(), managers.managers));
         CountDownLatch stopped = new CountDownLatch(1);
         Thread stop = new Thread(() -> {
             lab.close();

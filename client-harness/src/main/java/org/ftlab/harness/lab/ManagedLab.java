@@ -1,16 +1,21 @@
 package org.ftlab.harness.lab;
 
+import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.security.SecureRandom;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Base64;
 import java.util.List;
 import java.util.Optional;
 import java.util.function.BooleanSupplier;
 import org.ftlab.os.ChildJvm;
+import org.ftlab.os.FreePorts;
 import org.ftlab.os.Jcmd;
 import org.ftlab.os.OrphanGuard;
 import org.ftlab.os.ProcessTools;
@@ -31,12 +36,18 @@ import org.ftlab.rm.api.Observe;
  */
 public final class ManagedLab implements AutoCloseable {
     private static final Duration START_TIMEOUT = Duration.ofMinutes(5);
+    private static final ObjectMapper JSON_READER = new ObjectMapper()
+            .disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES);
     private static final Duration STOP_GRACE = Duration.ofSeconds(60);
     /** The Fault Detector's log in a lab's directory (and, for a run on a lab it did not start, in the run's). */
     public static final String DETECTOR_LOG = "fd/detector.log";
 
     private final Process process; // null: attached
     private final OrphanGuard guard;
+    /** Every manager process of a lab of several this JVM started (the first is {@link #process}); else empty. */
+    private final List<Process> members;
+    /** Their guards. */
+    private final List<OrphanGuard> memberGuards;
     private final ManagerClient manager;
     private final ApplicationUser user;
     private final Path runDir;
@@ -44,6 +55,13 @@ public final class ManagedLab implements AutoCloseable {
 
     private ManagedLab(Process process, OrphanGuard guard, ManagerClient manager, ApplicationUser user, Path runDir,
             LabFile description) {
+        this(process, guard, List.of(), List.of(), manager, user, runDir, description);
+    }
+
+    private ManagedLab(Process process, OrphanGuard guard, List<Process> members, List<OrphanGuard> memberGuards,
+            ManagerClient manager, ApplicationUser user, Path runDir, LabFile description) {
+        this.members = members;
+        this.memberGuards = memberGuards;
         this.process = process;
         this.guard = guard;
         this.manager = manager;
@@ -64,13 +82,25 @@ public final class ManagedLab implements AutoCloseable {
      * machine's loopback; {@code hostsFile}: null, or the database and replicas on the other machines it names;
      * {@code requestLog} false: replicas without the request log (the exactly-once exercise only); {@code observe}:
      * every JVM of the lab records events for the analysis ({@link Observe}; the shorter constructors take the
-     * environment's default).
+     * environment's default); {@code managers}: 1, or the managers of a lab kept by several (one leads, elected by
+     * Raft).
      */
     public record Options(Path runDir, Path serverDir, int replicas, int spares, DatabaseEndpoint externalDatabase,
             long heartbeatMillis, long timeoutMillis, boolean relaunch, NetworkLayout network, Path hostsFile,
-            boolean requestLog, Observe observe, boolean wildflyCluster, DatabaseTier databaseTier) {
+            boolean requestLog, Observe observe, boolean wildflyCluster, DatabaseTier databaseTier, int managers) {
         public Options {
             databaseTier = databaseTier == null ? DatabaseTier.SINGLE : databaseTier;
+            if (managers != 1 && managers != 3 && managers != 5) {
+                throw new IllegalArgumentException("--managers must be 1, 3 or 5 (a majority must outlive a "
+                        + "manager's failure), was " + managers);
+            }
+        }
+
+        public Options(Path runDir, Path serverDir, int replicas, int spares, DatabaseEndpoint externalDatabase,
+                long heartbeatMillis, long timeoutMillis, boolean relaunch, NetworkLayout network, Path hostsFile,
+                boolean requestLog, Observe observe, boolean wildflyCluster, DatabaseTier databaseTier) {
+            this(runDir, serverDir, replicas, spares, externalDatabase, heartbeatMillis, timeoutMillis, relaunch,
+                    network, hostsFile, requestLog, observe, wildflyCluster, databaseTier, 1);
         }
 
         public Options(Path runDir, Path serverDir, int replicas, int spares, DatabaseEndpoint externalDatabase,
@@ -135,8 +165,13 @@ public final class ManagedLab implements AutoCloseable {
             cmd.addAll(List.of("--hosts", o.hostsFile().toAbsolutePath().toString()));
         }
         if (o.network() != null) {
-            // the manager (and the detector it starts) on the manager's host
             cmd.addAll(List.of("--network", runDir.resolve(NetworkLayout.FILE).toString()));
+        }
+        if (o.managers() > 1) {
+            return startGroup(o, runDir, cmd, description);
+        }
+        if (o.network() != null) {
+            // the manager (and the detector it starts) on the manager's host
             cmd = new ArrayList<>(VirtualNetwork.attach(o.network())
                     .placement(NetworkLayout.MANAGER_HOST).wrap(cmd));
         }
@@ -161,6 +196,67 @@ public final class ManagedLab implements AutoCloseable {
         }
         return new ManagedLab(p, guard, ManagerClient.forRun(runDir), ApplicationUser.load(runDir), runDir,
                 description);
+    }
+
+    /**
+     * A lab kept by {@code o.managers()} managers: each its own process with the same command {@code cmd}, a member
+     * id, every member's addresses and the token they share; this JVM owns the lab (its processes die with it). Ready
+     * once the first leader has started the lab and written {@code rm.json}.
+     */
+    private static ManagedLab startGroup(Options o, Path runDir, List<String> cmd, LabFile description)
+            throws IOException, InterruptedException {
+        if (o.hostsFile() != null || o.wildflyCluster() || o.databaseTier().replicated()) {
+            throw new IllegalArgumentException("--managers " + o.managers() + " runs on this machine or its virtual "
+                    + "network with one database server and ftlab's own replication; leave out --hosts, "
+                    + "--wildfly-cluster and --database " + o.databaseTier().wireName());
+        }
+        String address = o.network() == null ? "127.0.0.1"
+                : VirtualNetwork.attach(o.network()).placement(NetworkLayout.MANAGER_HOST).address();
+        List<String> members = new ArrayList<>();
+        for (int i = 1; i <= o.managers(); i++) {
+            members.add("m" + i + "=" + address + ":" + FreePorts.findFreePortPair() + ":" + FreePorts.findFreePort());
+        }
+        byte[] secret = new byte[24];
+        new SecureRandom().nextBytes(secret);
+        String token = Base64.getUrlEncoder().withoutPadding().encodeToString(secret);
+        List<Process> started = new ArrayList<>();
+        List<OrphanGuard> guards = new ArrayList<>();
+        Path firstConsole = null;
+        for (int i = 1; i <= o.managers(); i++) {
+            List<String> member = new ArrayList<>(cmd);
+            member.addAll(List.of("--member", "m" + i, "--members", String.join(",", members),
+                    "--lab-owner", Long.toString(ProcessHandle.current().pid())));
+            if (o.network() != null) {
+                member = new ArrayList<>(VirtualNetwork.attach(o.network()).placement(NetworkLayout.MANAGER_HOST)
+                        .wrap(member));
+            }
+            Path console = runDir.resolve("rm/m" + i + "/console.log");
+            Files.createDirectories(console.getParent());
+            firstConsole = firstConsole == null ? console : firstConsole;
+            ProcessBuilder pb = new ProcessBuilder(member).redirectErrorStream(true).redirectOutput(console.toFile());
+            pb.environment().put(ManagerEndpoint.TOKEN_ENV, token); // not on the command line, where ps shows it
+            if (o.externalDatabase() != null) {
+                pb.environment().put("FTLAB_DB_PASSWORD", o.externalDatabase().password());
+            }
+            Process p = pb.start();
+            started.add(p);
+            guards.add(OrphanGuard.watch(p.pid()));
+        }
+        Path ready = runDir.resolve(ManagerEndpoint.FILE);
+        long deadline = System.nanoTime() + START_TIMEOUT.toNanos();
+        while (!Files.exists(ready)) {
+            Process gone = started.stream().filter(p -> !p.isAlive()).findFirst().orElse(null);
+            if (gone != null || System.nanoTime() > deadline) {
+                started.forEach(p -> ProcessTools.terminate(p.toHandle(), STOP_GRACE));
+                guards.forEach(OrphanGuard::close);
+                Path console = gone == null ? firstConsole
+                        : runDir.resolve("rm/m" + (started.indexOf(gone) + 1) + "/console.log");
+                throw new IOException(lastLine(console, gone == null));
+            }
+            Thread.sleep(50);
+        }
+        return new ManagedLab(started.get(0), null, started, guards, ManagerClient.forRun(runDir),
+                ApplicationUser.load(runDir), runDir, description);
     }
 
     /**
@@ -283,9 +379,34 @@ public final class ManagedLab implements AutoCloseable {
         return process.pid();
     }
 
+    /**
+     * A lab of several managers: the leader stops the lab (it records the stop in the view, so no other member takes
+     * the lab over when it goes), then the others leave.
+     */
+    private void closeGroup() {
+        long leaderPid = -1;
+        try {
+            leaderPid = JSON_READER.readValue(runDir.resolve(ManagerEndpoint.FILE).toFile(), ManagerEndpoint.class)
+                    .pid();
+        } catch (IOException e) {
+            // no leader wrote it since: the members are stopped together, and the lab's processes die with this JVM
+        }
+        for (Process p : members) {
+            if (p.pid() == leaderPid) {
+                ProcessTools.terminate(p.toHandle(), STOP_GRACE);
+            }
+        }
+        members.forEach(p -> ProcessTools.terminate(p.toHandle(), STOP_GRACE));
+        memberGuards.forEach(OrphanGuard::close);
+    }
+
     /** Stops a lab this JVM started; leaves an attached one running. */
     @Override
     public void close() {
+        if (!members.isEmpty()) {
+            closeGroup();
+            return;
+        }
         if (process != null) {
             ProcessTools.terminate(process.toHandle(), STOP_GRACE);
             guard.close();

@@ -9,9 +9,12 @@ import java.net.URLEncoder;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.net.http.HttpTimeoutException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
+import java.util.function.Function;
 import org.ftlab.auction.api.StatefulTierSettings;
 import org.ftlab.auction.api.TierStatus;
 import org.ftlab.rm.api.ClientReportReply;
@@ -25,26 +28,42 @@ import org.ftlab.rm.api.ObserveSwitch;
 import org.ftlab.rm.api.PrimaryBackupView;
 import org.ftlab.rm.api.StatefulTierReport;
 
-/** Talks to the Replication Manager's HTTP interface (see ManagerHttpApi), in the records of its contract. */
+/**
+ * Talks to the Replication Manager's HTTP interface (see ManagerHttpApi), in the records of its contract. In a lab of
+ * several managers it talks to the leader: a member that does not lead answers 421 with the leader's address, which
+ * the client follows; a member that does not answer, or knows no leader yet (an election), is passed over for the
+ * next, for up to {@link #LEADER_WAIT}. A request that timed out is retried elsewhere only if it changes nothing.
+ */
 public final class ManagerClient {
     private static final ObjectMapper JSON = new ObjectMapper()
             .configure(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES, false);
-    private final String url;
+    /** How long a request looks for a leader among several managers. */
+    static final Duration LEADER_WAIT = Duration.ofSeconds(30);
+    private final List<String> members;
+    /** The manager believed to lead. */
+    private volatile String url;
     private final String authorization;
     private final HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
             .connectTimeout(Duration.ofSeconds(2)).build();
 
     public ManagerClient(String url, String token) {
+        this(url, List.of(url), token);
+    }
+
+    /** {@code members}: every manager of the lab; {@code url}: the one believed to lead. */
+    public ManagerClient(String url, List<String> members, String token) {
         this.url = url;
+        this.members = List.copyOf(members);
         this.authorization = "Bearer " + token;
     }
 
     /** A client for the manager described by a run directory's {@code rm.json}. */
     public static ManagerClient forRun(Path runDir) throws IOException {
         ManagerEndpoint ready = JSON.readValue(runDir.resolve(ManagerEndpoint.FILE).toFile(), ManagerEndpoint.class);
-        return new ManagerClient(ready.url(), ready.token());
+        return new ManagerClient(ready.url(), ready.members(), ready.token());
     }
 
+    /** The manager believed to lead (the lab's one manager). */
     public String url() {
         return url;
     }
@@ -125,8 +144,8 @@ public final class ManagerClient {
     }
 
     private JsonNode get(String path) throws IOException {
-        return send(HttpRequest.newBuilder(URI.create(url + path)).timeout(Duration.ofSeconds(10))
-                .header("Authorization", authorization).GET().build());
+        return send(base -> HttpRequest.newBuilder(URI.create(base + path)).timeout(Duration.ofSeconds(10))
+                .header("Authorization", authorization).GET().build(), true);
     }
 
     private JsonNode post(String path, String contentType, String body) throws IOException {
@@ -134,24 +153,55 @@ public final class ManagerClient {
     }
 
     private JsonNode post(String path, String contentType, String body, Duration timeout) throws IOException {
-        return send(HttpRequest.newBuilder(URI.create(url + path)).timeout(timeout)
+        return send(base -> HttpRequest.newBuilder(URI.create(base + path)).timeout(timeout)
                 .header("Content-Type", contentType)
                 .header("Authorization", authorization)
-                .POST(HttpRequest.BodyPublishers.ofString(body)).build());
+                .POST(HttpRequest.BodyPublishers.ofString(body)).build(), false);
     }
 
-    private JsonNode send(HttpRequest request) throws IOException {
-        try {
-            HttpResponse<String> response = http.send(request, HttpResponse.BodyHandlers.ofString());
-            JsonNode body = JSON.readTree(response.body());
-            if (response.statusCode() != 200) {
-                throw new IOException("Replication Manager refused " + request.uri().getPath() + ": "
+    /** {@code request} of a manager's address; {@code idempotent}: it may be sent again after a timeout. */
+    private JsonNode send(Function<String, HttpRequest> request, boolean idempotent) throws IOException {
+        long until = System.nanoTime() + LEADER_WAIT.toNanos();
+        int next = 0;
+        while (true) {
+            HttpRequest r = request.apply(url);
+            IOException failed;
+            try {
+                HttpResponse<String> response = http.send(r, HttpResponse.BodyHandlers.ofString());
+                JsonNode body = JSON.readTree(response.body());
+                if (response.statusCode() == 200) {
+                    return body;
+                }
+                if (response.statusCode() == 421 && body.hasNonNull("leader")) {
+                    url = body.get("leader").asText();
+                    continue;
+                }
+                failed = new IOException("Replication Manager refused " + r.uri().getPath() + ": "
                         + body.path("error").asText(response.body()));
+                if (response.statusCode() != 503) {
+                    throw failed;
+                }
+            } catch (HttpTimeoutException e) {
+                if (!idempotent) {
+                    throw e; // it may have acted: not sent again
+                }
+                failed = e;
+            } catch (IOException e) {
+                failed = e;
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IOException("interrupted while talking to the Replication Manager", e);
             }
-            return body;
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IOException("interrupted while talking to the Replication Manager", e);
+            if (members.size() == 1 || System.nanoTime() > until) {
+                throw failed;
+            }
+            url = members.get(next++ % members.size());
+            try {
+                Thread.sleep(50);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IOException("interrupted while looking for the leading manager", e);
+            }
         }
     }
 

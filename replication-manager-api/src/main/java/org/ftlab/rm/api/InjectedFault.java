@@ -28,7 +28,12 @@ public record InjectedFault(String faultId, FaultSpec spec, String replica, long
         /** A crash: the manager repairs it by restoring the degree; nothing to undo. */
         REPLACED,
         /** Undone early because the lab stopped. */
-        AT_SHUTDOWN;
+        AT_SHUTDOWN,
+        /**
+         * Undone early because the manager that made it stopped leading (by itself, or by its janitor when it died);
+         * recorded by the next leader.
+         */
+        HANDED_OVER;
 
         @JsonValue
         public String wireName() {
