@@ -21,6 +21,15 @@ final class Support {
         return Optional.empty();
     }
 
+    /** Kind {@code kind} fails the manager that leads: another must take over. */
+    static Optional<String> severalManagers(String kind, LabFacts lab) {
+        if (lab.managers() < 3) {
+            return Optional.of(kind + " needs a lab of several managers, one of which takes over: run with "
+                    + "--managers 3");
+        }
+        return Optional.empty();
+    }
+
     /** Kind {@code kind} signals or throttles the database server, which it can only do to the embedded one. */
     static Optional<String> embeddedDatabase(String kind, LabFacts lab) {
         if (!lab.embeddedDatabase()) {

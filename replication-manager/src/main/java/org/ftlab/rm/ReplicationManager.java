@@ -94,9 +94,14 @@ public final class ReplicationManager implements AutoCloseable {
     private static final Duration ADOPTED_BOOT_TIMEOUT = Duration.ofSeconds(180);
 
     private final LocalLab lab;
-    /** The Fault Detector's process (this manager's child, or adopted from its predecessor). */
-    private final ProcessHandle detector;
-    private final OrphanGuard detectorGuard;
+    /** The Fault Detector's process (this manager's child, adopted from its predecessor, or a restarted one). */
+    private volatile ProcessHandle detector;
+    private volatile OrphanGuard detectorGuard;
+    /** Where a restarted detector reports, and its token. */
+    private volatile String managerUrl;
+    private volatile String managerToken;
+    /** Whether the lab's JVMs record events (a restarted detector too). */
+    private volatile boolean observeEvents;
     private final HeartbeatSettings heartbeat;
     private final int targetSpares;
     private final boolean relaunch;
@@ -275,6 +280,10 @@ public final class ReplicationManager implements AutoCloseable {
                         settings.warmRate(), settings.hotWarmRate(), settings.lab().requestLog()), fence, janitor);
         rm.warmUntilSettled = settings.warmUntilSettled();
         rm.wildflyCluster = settings.lab().wildflyCluster();
+        rm.managerUrl = managerUrl;
+        rm.managerToken = managerToken;
+        rm.observeEvents = settings.lab().observe();
+        rm.watchDetector();
         try {
             synchronized (rm.lock) {
                 rm.decide(new ViewCommand.LabUp(new LabProcesses(detector.pid(), detectorAddress, detectorPort,
@@ -322,6 +331,7 @@ public final class ReplicationManager implements AutoCloseable {
         } catch (NotLeaderException e) {
             throw new IllegalStateException("this manager no longer leads: " + e.getMessage(), e);
         }
+        long led = System.nanoTime();
         if (view.read(ViewKeeper::stopped)) {
             throw new LabStopped();
         }
@@ -348,6 +358,11 @@ public final class ReplicationManager implements AutoCloseable {
                 settings.relaunch(), new ReplicaWarmer(lab.user(), settings.warmRounds(), settings.warmRate(),
                         settings.hotWarmRate(), o.requestLog()), lab.database().fence(), janitor);
         rm.warmUntilSettled = settings.warmUntilSettled();
+        rm.managerUrl = managerUrl;
+        rm.managerToken = managerToken;
+        rm.observeEvents = settings.lab().observe();
+        rm.watchDetector();
+        long labAdopted = System.nanoTime();
         try {
             if (newDetector) {
                 synchronized (rm.lock) {
@@ -355,18 +370,73 @@ public final class ReplicationManager implements AutoCloseable {
                             p.detectorPort(), p.databasePid())));
                 }
             }
+            rm.adoptAll();
+            long replicasAdopted = System.nanoTime();
+            synchronized (rm.lock) {
+                rm.decide(new ViewCommand.Acting(view.member(), view.term(), epochMicros()));
+            }
+            LOG.info(String.format(Locale.ROOT, "%s took over the lab in term %d in %.1f ms: its lead committed in "
+                    + "%.1f ms, the detector and database adopted in %.1f ms, the replicas in %.1f ms%s",
+                    view.member(), view.term(), (System.nanoTime() - t0) / 1e6, (led - t0) / 1e6,
+                    (labAdopted - led) / 1e6, (replicasAdopted - labAdopted) / 1e6,
+                    newDetector ? " (with a new Fault Detector)" : ""));
+            // what serves the measurements, not the fail-overs: after the lab is acted on again
             rm.observation = Observation.start(rm.new RecordingJvms(), runDir.resolve("rm"),
                     lab.database().endpoint(), o.observe());
-            rm.adoptAll();
             rm.warmer.keepWarm(rm::idleReplicas, rm::knownNotHot, rm::doorsInUse);
             rm.hotness = Hotness.start(rm::hotnessTargets);
         } catch (Exception e) {
             rm.stepDown();
             throw e;
         }
-        LOG.info(String.format(Locale.ROOT, "%s took over the lab in term %d in %.1f ms%s", view.member(),
-                view.term(), (System.nanoTime() - t0) / 1e6, newDetector ? " (with a new Fault Detector)" : ""));
         return rm;
+    }
+
+    /** When the Fault Detector's process ends while the lab runs (fault fd-crash), a new one is started. */
+    private void watchDetector() {
+        ProcessHandle watched = detector;
+        watched.onExit().thenRun(() -> {
+            if (!closed && watched == detector) {
+                Thread t = new Thread(this::restartDetector, "detector-restart");
+                t.setDaemon(true);
+                t.start();
+            }
+        });
+    }
+
+    /**
+     * A new Fault Detector on the lost one's address and port, where every replica's heartbeat stack looks for it:
+     * their group and the new detector's merge, and failures are reported again. The fault that killed it is repaired.
+     */
+    private void restartDetector() {
+        long t0 = System.nanoTime();
+        Path runDir = lab.runDir().toAbsolutePath();
+        try {
+            Process p = startDetector(runDir.resolve("fd"), heartbeat.detectorPort(), managerUrl, managerToken,
+                    heartbeat, false, observeEvents ? FlightRecording.settingsFile(runDir.resolve("rm")) : null);
+            synchronized (lock) {
+                if (closed) {
+                    ProcessTools.terminate(p.toHandle(), Duration.ofSeconds(5));
+                    return;
+                }
+                detectorGuard = OrphanGuard.watch(p.pid());
+                detector = p.toHandle();
+                decide(new ViewCommand.LabUp(new LabProcesses(p.pid(), heartbeat.detectorAddress(),
+                        heartbeat.detectorPort(), lab.database().pid().orElse(0))));
+                for (InjectedFault f : view.read(ViewKeeper::faults)) {
+                    if (f.active() && f.kind().actsOn() == FaultKind.ActsOn.DETECTOR_PROCESS) {
+                        decide(new ViewCommand.Repaired(f.faultId(), epochMicros(), InjectedFault.Repair.REPLACED));
+                    }
+                }
+            }
+            LOG.info(String.format(Locale.ROOT, "the Fault Detector was gone: a new one (pid %d) runs since %.0f ms",
+                    p.pid(), (System.nanoTime() - t0) / 1e6));
+            watchDetector();
+        } catch (IOException | RuntimeException e) {
+            LOG.warning("the Fault Detector was gone and could not be started again: " + e.getMessage());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
     }
 
     /** The lab was stopped by an earlier leader: there is nothing to take over. */
@@ -382,7 +452,8 @@ public final class ReplicationManager implements AutoCloseable {
         synchronized (lock) {
             for (InjectedFault f : view.read(ViewKeeper::faults)) {
                 boolean endsWithItsReplica = f.kind().layer() == FaultKind.Layer.PROCESS && f.kind().madeByManager();
-                if (f.active() && !endsWithItsReplica) {
+                boolean failedAManager = f.kind().actsOn() == FaultKind.ActsOn.MANAGER_PROCESS; // repaired by acting
+                if (f.active() && !endsWithItsReplica && !failedAManager) {
                     decide(new ViewCommand.Repaired(f.faultId(), epochMicros(), InjectedFault.Repair.HANDED_OVER));
                 }
             }
@@ -1173,7 +1244,7 @@ public final class ReplicationManager implements AutoCloseable {
         VirtualNetwork net = lab.network();
         Optional<String> unsupported = spec.kind().whyNot(new FaultKind.LabFacts(
                 !(lab.database() instanceof ExternalDatabase), net != null, lab.hosts() != null,
-                lab.database() instanceof ReplicatedDatabase), Cgroup::unusable);
+                lab.database() instanceof ReplicatedDatabase, view.members().size()), Cgroup::unusable);
         if (unsupported.isPresent()) {
             throw new IllegalArgumentException(unsupported.get());
         }
@@ -1260,6 +1331,8 @@ public final class ReplicationManager implements AutoCloseable {
                     ? lab.database().placement() : records.get(replica).replica.placement());
             // the database's endpoint, or the virtual network's hosts: no process
             case DATABASE_SESSION, NETWORK -> new ActedOn(0, Placement.LOCAL);
+            case MANAGER_PROCESS -> new ActedOn(ProcessHandle.current().pid(), Placement.LOCAL);
+            case DETECTOR_PROCESS -> new ActedOn(detector.pid(), Placement.LOCAL);
         };
     }
 
@@ -1281,6 +1354,7 @@ public final class ReplicationManager implements AutoCloseable {
             case DB -> NetworkLayout.DATABASE_HOST;
             case CLIENTS -> NetworkLayout.CLIENTS_HOST;
             case FD -> NetworkLayout.MANAGER_HOST;
+            case LEADER -> view.member();
         };
     }
 

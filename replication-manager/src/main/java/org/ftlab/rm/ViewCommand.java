@@ -23,6 +23,7 @@ import org.ftlab.rm.replica.Replica;
         @JsonSubTypes.Type(value = ViewCommand.Lead.class, name = "lead"),
         @JsonSubTypes.Type(value = ViewCommand.LabUp.class, name = "lab-up"),
         @JsonSubTypes.Type(value = ViewCommand.Stop.class, name = "stop"),
+        @JsonSubTypes.Type(value = ViewCommand.Acting.class, name = "acting"),
         @JsonSubTypes.Type(value = ViewCommand.Launching.class, name = "launching"),
         @JsonSubTypes.Type(value = ViewCommand.Launched.class, name = "launched"),
         @JsonSubTypes.Type(value = ViewCommand.LaunchFailed.class, name = "launch-failed"),
@@ -67,6 +68,14 @@ sealed interface ViewCommand<R> extends Command<ViewKeeper, R> {
         @Override
         public void change(ViewKeeper v) {
             v.labUp(processes);
+        }
+    }
+
+    /** {@link ViewKeeper#acting}. */
+    record Acting(String member, long term, long nowUs) implements Change {
+        @Override
+        public void change(ViewKeeper v) {
+            v.acting(member, term, nowUs);
         }
     }
 

@@ -190,6 +190,24 @@ final class ViewKeeper {
         }
     }
 
+    /**
+     * The leader of {@code term} has taken the lab over and acts on failures again; the faults that failed its
+     * predecessor (rm-crash, rm-hang) are repaired by it.
+     */
+    void acting(String member, long term, long nowUs) {
+        ManagerGroup.Leadership last = leaderships.isEmpty() ? null : leaderships.get(leaderships.size() - 1);
+        if (last == null || last.term() != term || !last.member().equals(member)) {
+            throw new IllegalStateException("manager " + member + " of term " + term + " does not lead the view");
+        }
+        leaderships.set(leaderships.size() - 1, last.acting(nowUs));
+        for (int i = 0; i < faults.size(); i++) {
+            InjectedFault f = faults.get(i);
+            if (f.active() && f.kind().actsOn() == FaultKind.ActsOn.MANAGER_PROCESS) {
+                faults.set(i, f.repaired(nowUs, InjectedFault.Repair.REPLACED));
+            }
+        }
+    }
+
     /** Every leadership so far, oldest first. */
     List<ManagerGroup.Leadership> leaderships() {
         return List.copyOf(leaderships);

@@ -56,6 +56,23 @@ class ViewKeeperTest {
     }
 
     @Test
+    void aNewLeaderActingRepairsTheFaultThatFailedItsPredecessorAndOnlyThatOne() {
+        ViewKeeper v = lab(0);
+        v.lead("m1", 1, 10);
+        InjectedFault crash = new InjectedFault(v.nextFaultId(), new FaultSpec(FaultKind.parse("rm-crash"),
+                FaultTarget.of(FaultTarget.Node.LEADER), 0, 0), null, 0, 20, 0, InjectedFault.Repair.NONE);
+        v.injected(crash);
+        InjectedFault slow = inject(v, FaultKind.parse("slow"), "r1", 25);
+        v.lead("m2", 2, 30);
+        assertThrows(IllegalStateException.class, () -> v.acting("m1", 1, 35), "only the leader of the term acts");
+        v.acting("m2", 2, 40);
+        assertEquals(new ManagerGroup.Leadership("m2", 2, 30, 40), v.leaderships().get(1));
+        assertEquals(InjectedFault.Repair.REPLACED, v.faults().get(0).repair());
+        assertEquals(40, v.faults().get(0).repairedEpochUs());
+        assertEquals(slow, v.faults().get(1), "a replica's fault is not the leader's to repair by acting");
+    }
+
+    @Test
     void theFirstReplicaToJoinIsThePrimaryAndEveryChangeGrowsTheEpoch() {
         ViewKeeper v = lab(0);
         assertEquals(List.of("r1", "r2"), v.servingNames());

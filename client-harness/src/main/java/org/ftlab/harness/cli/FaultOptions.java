@@ -34,7 +34,8 @@ public final class FaultOptions {
 
     @Option(names = "--fault-mix", paramLabel = "MIX", defaultValue = "local", description = "The kinds a "
             + "--fault-seed schedule draws from: process, database, network, local (process and database), stalls "
-            + "(the stalls of known cause) or all (stalls aside; default: ${DEFAULT-VALUE}).")
+            + "(the stalls of known cause), all (stalls aside), db-failover (--database semisync…) or watchmen (the managers' "
+            + "and the detector's failures, --managers 3); default: ${DEFAULT-VALUE}.")
     String faultMix;
 
     /** The schedule these options give for a run of {@code blocks} blocks. */
@@ -69,9 +70,9 @@ public final class FaultOptions {
 
     /** Refuses a schedule with a kind this lab cannot make, before anything starts. */
     void checkSupported(FaultSchedule schedule, boolean embeddedDatabase, boolean virtualNetwork,
-            boolean otherMachines, boolean replicatedDatabase) {
+            boolean otherMachines, boolean replicatedDatabase, int managers) {
         FaultKind.LabFacts lab = new FaultKind.LabFacts(embeddedDatabase, virtualNetwork, otherMachines,
-                replicatedDatabase);
+                replicatedDatabase, managers);
         for (FaultKind k : schedule.kinds()) {
             k.whyNot(lab, Cgroup::unusable).ifPresent(why -> {
                 throw new IllegalArgumentException(why);

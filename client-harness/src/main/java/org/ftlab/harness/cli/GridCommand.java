@@ -199,7 +199,7 @@ public final class GridCommand implements Callable<Integer> {
                     platformLevels();
                     GridPlan p = plan();
                     faultOptions.checkSupported(faultOptions.schedule(p.blockCount()), true, true, false,
-                            database.tier().replicated());
+                            database.tier().replicated(), managers.managers);
                 }
                 // Here the network is made; the same command runs again on the clients' host.
                 List<String> args = new ArrayList<>(
@@ -281,7 +281,8 @@ public final class GridCommand implements Callable<Integer> {
             }
             boolean embedded = running != null ? running.description().embeddedDatabase() : external == null;
             DatabaseTier tier = running != null ? running.description().tier() : database.tier();
-            faultOptions.checkSupported(faultPlan, embedded, network != null, hosts != null, tier.replicated());
+            faultOptions.checkSupported(faultPlan, embedded, network != null, hosts != null, tier.replicated(),
+                    running != null ? running.description().managerCount() : managers.managers);
             if (spares == null) {
                 // A spare booted beside a loaded service barely boots at all (it runs at nice 19): a schedule that
                 // fails several replicas gets a pool that covers them, so every fault meets a lab at full degree.

@@ -98,6 +98,9 @@ final class FaultInjector {
     private void loop() {
         int next = 0;
         long periodicDueNanos = 0;
+        // when the last fault was injected: an entry due at the same moment is injected with it, without waiting for
+        // the lab to repair it (a double fault: a replica's crash while the managers fail over)
+        FaultSchedule.At lastInjected = null;
         try {
             while (running && next < entries.size()) {
                 FaultSchedule.Entry e = entries.get(next);
@@ -124,8 +127,11 @@ final class FaultInjector {
                     Thread.sleep(5);
                     continue;
                 }
-                boolean spareReady = lab.awaitReadyForFault(() -> running, sparesCanWait(next, b));
-                awaitRepairAndSettle();
+                boolean together = !at.periodic() && at.equals(lastInjected);
+                boolean spareReady = together || lab.awaitReadyForFault(() -> running, sparesCanWait(next, b));
+                if (!together) {
+                    awaitRepairAndSettle();
+                }
                 if (!running || current != b) {
                     continue; // the block ended while the lab was repairing: the next pass says so
                 }
@@ -138,6 +144,7 @@ final class FaultInjector {
                     continue;
                 }
                 injectedInRun++;
+                lastInjected = at;
                 history.faultStarted(f.faultId(), e.spec().kind().wireName(), f.replica());
                 if (at.periodic()) {
                     periodicDueNanos = System.nanoTime() + at.everyMillis() * 1_000_000L;

@@ -292,8 +292,13 @@ public record FaultSchedule(List<Entry> entries, String origin) {
         LOCAL(k -> k.layer() == FaultKind.Layer.PROCESS || k.layer() == FaultKind.Layer.DATABASE),
         /** Every stall of known cause: what the attribution of slow requests is proved on. */
         STALLS(k -> k.layer() == FaultKind.Layer.STALL),
-        /** Every fault kind, stalls aside (netns topology). */
-        ALL(k -> k.layer() != FaultKind.Layer.STALL),
+        /** Every fault kind, stalls and the management's aside (netns topology). */
+        ALL(k -> k.layer() != FaultKind.Layer.STALL && k.layer() != FaultKind.Layer.MANAGEMENT),
+        /**
+         * The management's failures: the leading manager's crash and hang, the detector's crash ({@code --managers
+         * 3}). Not in the mixes above, whose seeds keep drawing what they drew.
+         */
+        WATCHMEN(k -> k.layer() == FaultKind.Layer.MANAGEMENT, false),
         /**
          * The database's failures a replicated database fails over (db-crash, db-hang; {@code --database semisync}
          * or {@code async}). Not in the mixes above, which a lab with one database server makes, and whose seeds keep
@@ -329,7 +334,7 @@ public record FaultSchedule(List<Entry> entries, String origin) {
                 }
             }
             throw new IllegalArgumentException("--fault-mix must be one of process, database, network, local, "
-                    + "stalls, all, db-failover; was '" + s + "'");
+                    + "stalls, all, db-failover, watchmen; was '" + s + "'");
         }
     }
 

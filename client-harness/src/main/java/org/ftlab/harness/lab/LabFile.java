@@ -26,10 +26,11 @@ import org.ftlab.rm.api.DatabaseTier;
  *     written before there was the choice)
  * @param databaseTier the embedded database's tier ({@code single}, {@code semisync:3}, …; null in files written
  *     before there was the choice: one server)
+ * @param managers how many Replication Managers keep it (0 in files written before there was the choice: one)
  */
 @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
 public record LabFile(int replicas, int spares, long heartbeatMs, long heartbeatTimeoutMs, boolean requestLog,
-        String database, String topology, boolean wildflyCluster, String databaseTier) {
+        String database, String topology, boolean wildflyCluster, String databaseTier, int managers) {
     public static final String FILE = "lab.json";
     /** {@link #database()} of a lab on the embedded database. */
     public static final String EMBEDDED_DATABASE = "embedded MariaDB";
@@ -41,7 +42,12 @@ public record LabFile(int replicas, int spares, long heartbeatMs, long heartbeat
         return new LabFile(o.replicas(), o.spares(), o.heartbeatMillis(), o.timeoutMillis(), o.requestLog(),
                 o.externalDatabase() == null ? describe(o.databaseTier()) : o.externalDatabase().redactedUrl(),
                 o.hostsFile() != null ? "hosts" : o.network() != null ? "netns" : "local", o.wildflyCluster(),
-                o.databaseTier().wireName());
+                o.databaseTier().wireName(), o.managers());
+    }
+
+    /** How many managers keep the lab. */
+    public int managerCount() {
+        return Math.max(1, managers);
     }
 
     /** How a run's manifest names an embedded database tier: {@code embedded MariaDB}, with its mode if replicated. */

@@ -1,7 +1,5 @@
 package org.ftlab.harness.lab;
 
-import com.fasterxml.jackson.databind.DeserializationFeature;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -11,7 +9,9 @@ import java.security.SecureRandom;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Base64;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.function.BooleanSupplier;
 import org.ftlab.os.ChildJvm;
@@ -36,18 +36,14 @@ import org.ftlab.rm.api.Observe;
  */
 public final class ManagedLab implements AutoCloseable {
     private static final Duration START_TIMEOUT = Duration.ofMinutes(5);
-    private static final ObjectMapper JSON_READER = new ObjectMapper()
-            .disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES);
     private static final Duration STOP_GRACE = Duration.ofSeconds(60);
     /** The Fault Detector's log in a lab's directory (and, for a run on a lab it did not start, in the run's). */
     public static final String DETECTOR_LOG = "fd/detector.log";
 
     private final Process process; // null: attached
     private final OrphanGuard guard;
-    /** Every manager process of a lab of several this JVM started (the first is {@link #process}); else empty. */
-    private final List<Process> members;
-    /** Their guards. */
-    private final List<OrphanGuard> memberGuards;
+    /** The manager processes of a lab of several this JVM started (the first is {@link #process}); else null. */
+    private final ManagerProcesses managers;
     private final ManagerClient manager;
     private final ApplicationUser user;
     private final Path runDir;
@@ -55,13 +51,12 @@ public final class ManagedLab implements AutoCloseable {
 
     private ManagedLab(Process process, OrphanGuard guard, ManagerClient manager, ApplicationUser user, Path runDir,
             LabFile description) {
-        this(process, guard, List.of(), List.of(), manager, user, runDir, description);
+        this(process, guard, null, manager, user, runDir, description);
     }
 
-    private ManagedLab(Process process, OrphanGuard guard, List<Process> members, List<OrphanGuard> memberGuards,
-            ManagerClient manager, ApplicationUser user, Path runDir, LabFile description) {
-        this.members = members;
-        this.memberGuards = memberGuards;
+    private ManagedLab(Process process, OrphanGuard guard, ManagerProcesses managers, ManagerClient manager,
+            ApplicationUser user, Path runDir, LabFile description) {
+        this.managers = managers;
         this.process = process;
         this.guard = guard;
         this.manager = manager;
@@ -219,9 +214,7 @@ public final class ManagedLab implements AutoCloseable {
         byte[] secret = new byte[24];
         new SecureRandom().nextBytes(secret);
         String token = Base64.getUrlEncoder().withoutPadding().encodeToString(secret);
-        List<Process> started = new ArrayList<>();
-        List<OrphanGuard> guards = new ArrayList<>();
-        Path firstConsole = null;
+        Map<String, ProcessBuilder> commands = new LinkedHashMap<>();
         for (int i = 1; i <= o.managers(); i++) {
             List<String> member = new ArrayList<>(cmd);
             member.addAll(List.of("--member", "m" + i, "--members", String.join(",", members),
@@ -230,33 +223,26 @@ public final class ManagedLab implements AutoCloseable {
                 member = new ArrayList<>(VirtualNetwork.attach(o.network()).placement(NetworkLayout.MANAGER_HOST)
                         .wrap(member));
             }
-            Path console = runDir.resolve("rm/m" + i + "/console.log");
-            Files.createDirectories(console.getParent());
-            firstConsole = firstConsole == null ? console : firstConsole;
-            ProcessBuilder pb = new ProcessBuilder(member).redirectErrorStream(true).redirectOutput(console.toFile());
+            ProcessBuilder pb = new ProcessBuilder(member);
             pb.environment().put(ManagerEndpoint.TOKEN_ENV, token); // not on the command line, where ps shows it
             if (o.externalDatabase() != null) {
                 pb.environment().put("FTLAB_DB_PASSWORD", o.externalDatabase().password());
             }
-            Process p = pb.start();
-            started.add(p);
-            guards.add(OrphanGuard.watch(p.pid()));
+            commands.put("m" + i, pb);
         }
+        ManagerProcesses group = ManagerProcesses.start(runDir, commands);
         Path ready = runDir.resolve(ManagerEndpoint.FILE);
         long deadline = System.nanoTime() + START_TIMEOUT.toNanos();
         while (!Files.exists(ready)) {
-            Process gone = started.stream().filter(p -> !p.isAlive()).findFirst().orElse(null);
+            String gone = group.exitedMember();
             if (gone != null || System.nanoTime() > deadline) {
-                started.forEach(p -> ProcessTools.terminate(p.toHandle(), STOP_GRACE));
-                guards.forEach(OrphanGuard::close);
-                Path console = gone == null ? firstConsole
-                        : runDir.resolve("rm/m" + (started.indexOf(gone) + 1) + "/console.log");
-                throw new IOException(lastLine(console, gone == null));
+                group.close(STOP_GRACE);
+                throw new IOException(lastLine(group.console(gone == null ? "m1" : gone), gone == null));
             }
             Thread.sleep(50);
         }
-        return new ManagedLab(started.get(0), null, started, guards, ManagerClient.forRun(runDir),
-                ApplicationUser.load(runDir), runDir, description);
+        return new ManagedLab(group.first(), null, group, ManagerClient.forRun(runDir), ApplicationUser.load(runDir),
+                runDir, description);
     }
 
     /**
@@ -379,32 +365,11 @@ public final class ManagedLab implements AutoCloseable {
         return process.pid();
     }
 
-    /**
-     * A lab of several managers: the leader stops the lab (it records the stop in the view, so no other member takes
-     * the lab over when it goes), then the others leave.
-     */
-    private void closeGroup() {
-        long leaderPid = -1;
-        try {
-            leaderPid = JSON_READER.readValue(runDir.resolve(ManagerEndpoint.FILE).toFile(), ManagerEndpoint.class)
-                    .pid();
-        } catch (IOException e) {
-            // no leader wrote it since: the members are stopped together, and the lab's processes die with this JVM
-        }
-        for (Process p : members) {
-            if (p.pid() == leaderPid) {
-                ProcessTools.terminate(p.toHandle(), STOP_GRACE);
-            }
-        }
-        members.forEach(p -> ProcessTools.terminate(p.toHandle(), STOP_GRACE));
-        memberGuards.forEach(OrphanGuard::close);
-    }
-
     /** Stops a lab this JVM started; leaves an attached one running. */
     @Override
     public void close() {
-        if (!members.isEmpty()) {
-            closeGroup();
+        if (managers != null) {
+            managers.close(STOP_GRACE);
             return;
         }
         if (process != null) {

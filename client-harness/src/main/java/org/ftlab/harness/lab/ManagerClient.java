@@ -4,22 +4,24 @@ import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
+import java.net.ConnectException;
 import java.net.URI;
 import java.net.URLEncoder;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.net.http.HttpTimeoutException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.function.Function;
+import org.ftlab.auction.api.MicroClock;
 import org.ftlab.auction.api.StatefulTierSettings;
 import org.ftlab.auction.api.TierStatus;
 import org.ftlab.rm.api.ClientReportReply;
 import org.ftlab.rm.api.DegreeChange;
 import org.ftlab.rm.api.EventDump;
+import org.ftlab.rm.api.FaultKind;
 import org.ftlab.rm.api.FaultSpec;
 import org.ftlab.rm.api.InjectedFault;
 import org.ftlab.rm.api.ManagerEndpoint;
@@ -32,7 +34,7 @@ import org.ftlab.rm.api.StatefulTierReport;
  * Talks to the Replication Manager's HTTP interface (see ManagerHttpApi), in the records of its contract. In a lab of
  * several managers it talks to the leader: a member that does not lead answers 421 with the leader's address, which
  * the client follows; a member that does not answer, or knows no leader yet (an election), is passed over for the
- * next, for up to {@link #LEADER_WAIT}. A request that timed out is retried elsewhere only if it changes nothing.
+ * next, for up to {@link #LEADER_WAIT}. A request that may have reached a manager (a timeout, a connection cut) is sent again only if it changes nothing.
  */
 public final class ManagerClient {
     private static final ObjectMapper JSON = new ObjectMapper()
@@ -82,10 +84,26 @@ public final class ManagerClient {
         return JSON.treeToValue(get("/status"), ManagerStatus.class);
     }
 
-    /** Injects a fault; the manager repairs it after its duration. */
+    /**
+     * Injects a fault; the manager repairs it after its duration. A fault of the leading manager itself (rm-crash,
+     * rm-hang) takes it down before it answers: its record, which the group stored before it was made, is read from
+     * the manager that leads next.
+     */
     public InjectedFault inject(FaultSpec fault) throws IOException {
-        return JSON.treeToValue(post("/inject", "application/json", JSON.writeValueAsString(fault)),
-                InjectedFault.class);
+        long askedEpochUs = MicroClock.nowEpochMicros();
+        try {
+            return JSON.treeToValue(post("/inject", "application/json", JSON.writeValueAsString(fault)),
+                    InjectedFault.class);
+        } catch (IOException e) {
+            if (fault.kind().actsOn() != FaultKind.ActsOn.MANAGER_PROCESS) {
+                throw e;
+            }
+            return status().faults().stream()
+                    .filter(f -> f.spec().equals(fault) && f.injectedEpochUs() >= askedEpochUs)
+                    .reduce((a, b) -> b)
+                    .orElseThrow(() -> new IOException("the manager did not record " + fault + " before it went: "
+                            + e.getMessage(), e));
+        }
     }
 
     /**
@@ -163,6 +181,7 @@ public final class ManagerClient {
     private JsonNode send(Function<String, HttpRequest> request, boolean idempotent) throws IOException {
         long until = System.nanoTime() + LEADER_WAIT.toNanos();
         int next = 0;
+        String lastFailed = null;
         while (true) {
             HttpRequest r = request.apply(url);
             IOException failed;
@@ -172,22 +191,30 @@ public final class ManagerClient {
                 if (response.statusCode() == 200) {
                     return body;
                 }
-                if (response.statusCode() == 421 && body.hasNonNull("leader")) {
+                if (response.statusCode() == 421 && body.hasNonNull("leader")
+                        && !body.get("leader").asText().equals(lastFailed)) {
                     url = body.get("leader").asText();
                     continue;
                 }
-                failed = new IOException("Replication Manager refused " + r.uri().getPath() + ": "
-                        + body.path("error").asText(response.body()));
-                if (response.statusCode() != 503) {
-                    throw failed;
+                if (response.statusCode() == 421) {
+                    // it still names the leader that just failed us: the others have not elected a new one yet
+                    failed = new IOException("the managers have not replaced " + lastFailed + " yet");
+                } else {
+                    failed = new IOException("Replication Manager refused " + r.uri().getPath() + ": "
+                            + body.path("error").asText(response.body()));
+                    if (response.statusCode() != 503) {
+                        throw failed;
+                    }
                 }
-            } catch (HttpTimeoutException e) {
-                if (!idempotent) {
-                    throw e; // it may have acted: not sent again
-                }
-                failed = e;
+            } catch (ConnectException e) {
+                failed = e; // never delivered: another member may take it
+                lastFailed = r.uri().resolve("/").toString().replaceFirst("/$", "");
             } catch (IOException e) {
+                if (!idempotent) {
+                    throw e; // delivered, perhaps acted on (a timeout, a connection cut): not sent again
+                }
                 failed = e;
+                lastFailed = r.uri().resolve("/").toString().replaceFirst("/$", "");
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
                 throw new IOException("interrupted while talking to the Replication Manager", e);
@@ -196,6 +223,9 @@ public final class ManagerClient {
                 throw failed;
             }
             url = members.get(next++ % members.size());
+            if (url.equals(lastFailed)) {
+                url = members.get(next++ % members.size()); // the one that failed us last: another first
+            }
             try {
                 Thread.sleep(50);
             } catch (InterruptedException e) {

@@ -25,7 +25,9 @@ public interface FaultKind {
      * at a known time and place, which fails nothing: the causes the analysis's attribution is proved on).
      */
     enum Layer {
-        PROCESS, NETWORK, DATABASE, STALL
+        PROCESS, NETWORK, DATABASE, STALL,
+        /** The lab's management: the Replication Managers and the Fault Detector. */
+        MANAGEMENT
     }
 
     /** Where a kind acts, which says what the manager resolves its target to before the kind is made. */
@@ -39,7 +41,11 @@ public interface FaultKind {
         /** A session of its own in the database. */
         DATABASE_SESSION,
         /** The target's host and links on the lab's virtual network. */
-        NETWORK
+        NETWORK,
+        /** The process of the Replication Manager that leads (it makes the fault on itself). */
+        MANAGER_PROCESS,
+        /** The Fault Detector's process. */
+        DETECTOR_PROCESS
     }
 
     /**
@@ -50,10 +56,17 @@ public interface FaultKind {
      * @param otherMachines whether the replicas and the database run on other machines ({@code --hosts})
      * @param replicatedDatabase whether the lab's database is several servers the manager fails over
      *     ({@code --database semisync}, …)
+     * @param managers how many Replication Managers keep the lab ({@code --managers})
      */
     record LabFacts(boolean embeddedDatabase, boolean virtualNetwork, boolean otherMachines,
-            boolean replicatedDatabase) {
-        /** A lab with one database server. */
+            boolean replicatedDatabase, int managers) {
+        /** A lab of one manager. */
+        public LabFacts(boolean embeddedDatabase, boolean virtualNetwork, boolean otherMachines,
+                boolean replicatedDatabase) {
+            this(embeddedDatabase, virtualNetwork, otherMachines, replicatedDatabase, 1);
+        }
+
+        /** A lab of one manager with one database server. */
         public LabFacts(boolean embeddedDatabase, boolean virtualNetwork, boolean otherMachines) {
             this(embeddedDatabase, virtualNetwork, otherMachines, false);
         }

@@ -26,7 +26,9 @@ public record FaultTarget(Node node, Node peer) {
         /** The clients' host. */
         CLIENTS("clients"),
         /** The Fault Detector with the Replication Manager. */
-        FD("fd");
+        FD("fd"),
+        /** The Replication Manager that leads at injection. */
+        LEADER("leader");
 
         private final String wireName;
 

@@ -22,8 +22,19 @@ public record ManagerGroup(List<String> members, String leader, long term, List<
      * One manager's leadership: from its first change of the view in {@code term} until a manager of a higher term
      * changed it.
      *
-     * @param sinceEpochUs when it applied its first change, µs since the epoch on its clock
+     * @param sinceEpochUs when it applied its first change, µs since the epoch on its clock: it had been elected
+     * @param actingEpochUs when it had taken the lab over (adopted its processes, finished what its predecessor
+     *     began) and acted on failures again; 0 until then, and for the lab's first leader, which started the lab
      */
-    public record Leadership(String member, long term, long sinceEpochUs) {
+    public record Leadership(String member, long term, long sinceEpochUs, long actingEpochUs) {
+        /** A leadership not yet acting. */
+        public Leadership(String member, long term, long sinceEpochUs) {
+            this(member, term, sinceEpochUs, 0);
+        }
+
+        /** The same leadership, acting since {@code epochUs}. */
+        public Leadership acting(long epochUs) {
+            return new Leadership(member, term, sinceEpochUs, epochUs);
+        }
     }
 }
