@@ -60,6 +60,8 @@ public final class LocalLab implements AutoCloseable {
     private final List<OrphanGuard> masterGuards = new ArrayList<>();
     private final List<Replica> replicas = Collections.synchronizedList(new ArrayList<>());
     private volatile boolean closed;
+    /** Whether this manager let go of the lab without stopping it ({@link #release}). */
+    private volatile boolean released;
 
     private LocalLab(Path runDir, DatabaseServer database, ApplicationUser user, ReplicaLauncher launcher,
             VirtualNetwork network, Hosts hosts, List<Process> masters) {
@@ -205,6 +207,7 @@ public final class LocalLab implements AutoCloseable {
      * next leader, and die with the lab's owner if nobody leads again.
      */
     public synchronized void release() {
+        released = true;
         closed = true;
     }
 
@@ -285,6 +288,9 @@ public final class LocalLab implements AutoCloseable {
             started.accept(replica);
             replica.awaitReady(REPLICA_START_TIMEOUT);
         } catch (IOException | TimeoutException | InterruptedException | RuntimeException e) {
+            if (released) {
+                throw e; // a manager that no longer leads: the booting replica is the next leader's to judge
+            }
             replica.stop();
             replicas.remove(replica);
             removeHost(replica.name());

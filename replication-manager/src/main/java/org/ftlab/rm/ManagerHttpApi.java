@@ -24,6 +24,7 @@ import org.ftlab.rm.api.DegreeChange;
 import org.ftlab.rm.api.EventDump;
 import org.ftlab.rm.api.FaultSpec;
 import org.ftlab.rm.api.InjectedFault;
+import org.ftlab.rm.api.ManagerEndpoint;
 import org.ftlab.rm.api.ManagerStatus;
 import org.ftlab.rm.api.ObserveSwitch;
 import org.ftlab.rm.api.PrimaryBackupView;
@@ -223,6 +224,9 @@ public final class ManagerHttpApi implements AutoCloseable {
                 params.putAll(parse(body));
             }
             send(ex, 200, handler.handle(params));
+        } catch (ReplicationManager.NoLongerLeads e) {
+            // a deposed leader that did not know it yet: its change was not committed; the caller asks the others
+            send(ex, 503, Map.of("error", String.valueOf(e.getMessage())));
         } catch (Misdirected e) {
             send(ex, e.leader == null ? 503 : 421, e.leader == null ? Map.of("error", e.getMessage())
                     : Map.of("error", e.getMessage(), "leader", e.leader));
@@ -237,9 +241,14 @@ public final class ManagerHttpApi implements AutoCloseable {
         }
     }
 
-    private static void send(HttpExchange ex, int status, Object body) throws IOException {
+    private void send(HttpExchange ex, int status, Object body) throws IOException {
         byte[] bytes = JSON.writeValueAsBytes(body);
         ex.getResponseHeaders().set("Content-Type", "application/json");
+        ReplicationManager m = manager;
+        if (m != null) {
+            // the term it answers in: a client that has seen a higher one ignores the answer (a deposed leader's)
+            ex.getResponseHeaders().set(ManagerEndpoint.TERM_HEADER, Long.toString(m.term()));
+        }
         ex.sendResponseHeaders(status, bytes.length);
         try (OutputStream out = ex.getResponseBody()) {
             out.write(bytes);

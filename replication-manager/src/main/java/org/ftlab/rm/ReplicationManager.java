@@ -38,6 +38,8 @@ import org.ftlab.os.OrphanGuard;
 import org.ftlab.os.Placement;
 import org.ftlab.os.ProcessTools;
 import org.ftlab.os.Undo;
+import org.ftlab.os.access.ApplicationUser;
+import org.ftlab.os.access.DatabaseEndpoint;
 import org.ftlab.os.net.Hosts;
 import org.ftlab.os.net.VirtualNetwork;
 import org.ftlab.rm.api.DatabaseView;
@@ -61,6 +63,7 @@ import org.ftlab.rm.api.TierRecovery;
 import org.ftlab.rm.consensus.LocalState;
 import org.ftlab.rm.consensus.NotLeaderException;
 import org.ftlab.rm.consensus.ReplicatedState;
+import org.ftlab.rm.db.AdoptedDatabase;
 import org.ftlab.rm.db.DatabaseKeeper;
 import org.ftlab.rm.db.ExternalDatabase;
 import org.ftlab.rm.db.ReplicatedDatabase;
@@ -70,6 +73,7 @@ import org.ftlab.rm.observe.Observation;
 import org.ftlab.rm.replica.ConnectionPools;
 import org.ftlab.rm.replica.HeartbeatSettings;
 import org.ftlab.rm.replica.Replica;
+import org.ftlab.rm.replica.ReplicaLauncher;
 import org.ftlab.rm.replica.RequestPath;
 import org.ftlab.rm.replica.Suspension;
 import org.ftlab.rm.tier.StatefulTierKeeper;
@@ -390,6 +394,28 @@ public final class ReplicationManager implements AutoCloseable {
             throw e;
         }
         return rm;
+    }
+
+    /**
+     * What a member that may lead next does ahead, while it follows a lab that is up: the classes a takeover needs
+     * loaded, a database connection and a session fence opened once (Connector/J's first connection costs hundreds of
+     * ms in a cold JVM, more on a loaded machine), so that its takeover spends its time on the lab, not on warming
+     * itself up. Nothing is kept; a failure only leaves the takeover to do it.
+     */
+    public static void prepareToTakeOver(Settings settings) {
+        Path runDir = settings.lab().runDir().toAbsolutePath();
+        try {
+            DatabaseEndpoint db = settings.lab().externalDatabase() != null ? settings.lab().externalDatabase()
+                    : DatabaseEndpoint.loadForAudits(runDir);
+            SessionFence.open(db).close();
+            ApplicationUser.load(runDir);
+            for (Class<?> k : List.of(LocalLab.class, AdoptedDatabase.class, ReplicaLauncher.class, ReplicaWarmer.class,
+                    Observation.class, Hotness.class, Janitor.class, Replica.class)) {
+                Class.forName(k.getName(), true, ReplicationManager.class.getClassLoader());
+            }
+        } catch (IOException | SQLException | ClassNotFoundException | RuntimeException e) {
+            LOG.fine("preparing to take over: " + e.getMessage());
+        }
     }
 
     /** When the Fault Detector's process ends while the lab runs (fault fd-crash), a new one is started. */
@@ -960,8 +986,20 @@ public final class ReplicationManager implements AutoCloseable {
         try {
             return view.apply(command);
         } catch (NotLeaderException e) {
-            throw new IllegalStateException("this manager no longer leads: " + e.getMessage(), e);
+            throw new NoLongerLeads(e);
         }
+    }
+
+    /** This manager could not change the view: it no longer leads (the door sends the caller to the leader). */
+    public static final class NoLongerLeads extends IllegalStateException {
+        NoLongerLeads(NotLeaderException cause) {
+            super("this manager no longer leads: " + cause.getMessage(), cause);
+        }
+    }
+
+    /** The term this manager leads in (1 for a lab's one manager). */
+    public long term() {
+        return view.term();
     }
 
     /** Under {@link #lock}: the view decides (demote, promote, take a spare); then fence, record, relaunch. */

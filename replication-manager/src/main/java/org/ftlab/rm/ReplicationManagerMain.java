@@ -273,8 +273,15 @@ public final class ReplicationManagerMain implements Callable<Integer> {
         Runtime.getRuntime().addShutdownHook(new Thread(stop, "rm-stop"));
         System.out.println("replication-manager member " + member + " at " + self.url());
         System.out.flush();
+        boolean prepared = false;
         while (stopped.getCount() > 0) {
             if (!state.leads()) {
+                if (!prepared && state.read(ViewKeeper::lab) != null) {
+                    prepared = true; // a lab is up that this member may have to take over: get ready, once
+                    Thread warm = new Thread(() -> ReplicationManager.prepareToTakeOver(settings), "prepare");
+                    warm.setDaemon(true);
+                    warm.start();
+                }
                 Thread.sleep(20);
                 continue;
             }

@@ -23,6 +23,7 @@ import java.util.TreeSet;
 import java.util.stream.Collectors;
 import org.ftlab.harness.probe.ClientCalibration;
 import org.ftlab.harness.probe.DatabaseFailoverRecord;
+import org.ftlab.harness.probe.ManagerFailoverRecord;
 import org.ftlab.harness.probe.FaultRecord;
 import org.ftlab.harness.probe.StatefulTierRecord;
 import org.ftlab.rm.api.Platform;
@@ -54,6 +55,7 @@ final class HtmlReport {
             failover(h, r.failover());
         }
         databaseFailovers(h, runDir);
+        managerFailovers(h, runDir);
         if (check != null) {
             LinearizabilitySection.html(h, check);
         }
@@ -143,6 +145,18 @@ final class HtmlReport {
             DatabaseFailoverRecord r = DatabaseFailoverRecord.readFrom(runDir);
             if (r != null) {
                 DatabaseFailoverSection.html(h, r);
+            }
+        } catch (IOException e) {
+            h.append("<div class=\"warn\">").append(esc(e.getMessage())).append("</div>\n");
+        }
+    }
+
+    /** The managers' fail-overs of the run, if it ran on a lab of several (unreadable: a warning). */
+    private static void managerFailovers(StringBuilder h, Path runDir) {
+        try {
+            ManagerFailoverRecord r = ManagerFailoverRecord.readFrom(runDir);
+            if (r != null) {
+                ManagerFailoverSection.html(h, r);
             }
         } catch (IOException e) {
             h.append("<div class=\"warn\">").append(esc(e.getMessage())).append("</div>\n");

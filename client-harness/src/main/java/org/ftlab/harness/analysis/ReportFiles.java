@@ -6,6 +6,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import org.ftlab.harness.probe.ClientCalibration;
 import org.ftlab.harness.probe.DatabaseFailoverRecord;
+import org.ftlab.harness.probe.ManagerFailoverRecord;
 import org.ftlab.harness.probe.DatabaseWorkRecord;
 import org.ftlab.harness.probe.StatefulTierRecord;
 import org.ftlab.os.AtomicFiles;
@@ -34,6 +35,10 @@ final class ReportFiles {
         DatabaseFailoverRecord failovers = DatabaseFailoverRecord.readFrom(runDir);
         if (failovers != null) {
             summary.set("database_failovers", DatabaseFailoverSection.json(failovers));
+        }
+        ManagerFailoverRecord managers = ManagerFailoverRecord.readFrom(runDir);
+        if (managers != null) {
+            summary.set("manager_failovers", ManagerFailoverSection.json(managers));
         }
         DatabaseWorkRecord db = DatabaseWorkRecord.readFrom(runDir);
         if (db != null) {

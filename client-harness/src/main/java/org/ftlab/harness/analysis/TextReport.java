@@ -13,6 +13,7 @@ import java.util.stream.Collectors;
 import org.ftlab.harness.attribution.Attribution;
 import org.ftlab.harness.attribution.InjectedStalls;
 import org.ftlab.harness.probe.DatabaseFailoverRecord;
+import org.ftlab.harness.probe.ManagerFailoverRecord;
 import org.ftlab.harness.probe.DatabaseWorkRecord;
 import org.ftlab.harness.probe.StatefulTierRecord;
 import org.ftlab.harness.workload.RunColumns;
@@ -205,6 +206,14 @@ public final class TextReport {
         DatabaseFailoverRecord r = DatabaseFailoverRecord.readFrom(runDir);
         if (r != null) {
             DatabaseFailoverSection.print(out, r);
+        }
+    }
+
+    /** The managers' fail-overs lines of a run's report, if the run was on a lab of several managers. */
+    public static void printManagerFailovers(PrintWriter out, Path runDir) throws IOException {
+        ManagerFailoverRecord r = ManagerFailoverRecord.readFrom(runDir);
+        if (r != null) {
+            ManagerFailoverSection.print(out, r);
         }
     }
 

@@ -87,6 +87,7 @@ public final class AnalyzeCommand implements Callable<Integer> {
         TextReport.print(out, result);
         TextReport.printStatefulTier(out, runDir);
         TextReport.printDatabaseFailovers(out, runDir);
+        TextReport.printManagerFailovers(out, runDir);
         TextReport.printDatabaseWork(out, runDir);
         if (!others.isEmpty()) {
             Path page = SideBySide.write(runDir.resolve("report"), rows);

@@ -9,12 +9,15 @@ import java.util.Map;
 import java.util.Set;
 import org.ftlab.auction.api.MicroClock;
 import org.ftlab.harness.probe.DatabaseFailoverRecord;
+import org.ftlab.harness.probe.ManagerFailoverRecord;
 import org.ftlab.harness.probe.ProbeTable;
 import org.ftlab.rm.api.DatabaseFailover;
 import org.ftlab.rm.api.DatabaseView;
 import org.ftlab.rm.api.FailureRecord;
+import org.ftlab.rm.api.FaultKind;
 import org.ftlab.rm.api.FaultTarget;
 import org.ftlab.rm.api.InjectedFault;
+import org.ftlab.rm.api.ManagerGroup;
 import org.ftlab.rm.api.ManagerStatus;
 
 /**
@@ -101,6 +104,45 @@ final class RunFaults {
         return joined;
     }
 
+    /**
+     * The changes of leader during this run, each joined to the manager fault injected last before the new leader's
+     * election (none for a leader nobody failed on purpose), with the replica failures detected between that fault (or
+     * the new leader's election) and its acting, or detected before and handled only after: those nobody could handle
+     * until it acted.
+     */
+    List<ManagerFailoverRecord.Failover> managerFailovers(ManagerStatus status) {
+        List<ManagerGroup.Leadership> all = status.managers().leaderships();
+        List<InjectedFault> managerFaults = faults(status).stream()
+                .filter(f -> f.kind().actsOn() == FaultKind.ActsOn.MANAGER_PROCESS).toList();
+        List<ManagerFailoverRecord.Failover> out = new ArrayList<>();
+        for (int i = 1; i < all.size(); i++) {
+            ManagerGroup.Leadership before = all.get(i - 1);
+            ManagerGroup.Leadership l = all.get(i);
+            if (l.sinceEpochUs() < sinceEpochUs) {
+                continue;
+            }
+            InjectedFault cause = null;
+            for (InjectedFault f : managerFaults) {
+                if (f.injectedEpochUs() <= l.sinceEpochUs() && f.injectedEpochUs() >= before.sinceEpochUs()
+                        && (cause == null || f.injectedEpochUs() > cause.injectedEpochUs())) {
+                    cause = f;
+                }
+            }
+            long from = cause != null ? cause.injectedEpochUs() : l.sinceEpochUs();
+            long to = l.actingEpochUs() > 0 ? l.actingEpochUs() : Long.MAX_VALUE;
+            // detected before the new leader acted, and not handled (promoted, or restored) before the fault
+            List<String> handled = failures(status).stream()
+                    .filter(f -> f.detectedEpochUs() <= to
+                            && Math.max(f.promotedEpochUs(), f.restoredEpochUs()) >= from)
+                    .map(FailureRecord::faultId).toList();
+            out.add(new ManagerFailoverRecord.Failover(cause == null ? null : cause.faultId(),
+                    cause == null ? null : cause.kind().wireName(), cause == null ? 0 : cause.injectedEpochUs(),
+                    before.member(), before.term(), l.member(), l.term(), l.sinceEpochUs(), l.actingEpochUs(),
+                    handled));
+        }
+        return out;
+    }
+
     /** The lab's failures that began during this run. */
     List<FailureRecord> failures(ManagerStatus status) {
         return status.failures().stream().filter(f -> f.startEpochUs() >= sinceEpochUs).toList();
@@ -117,6 +159,10 @@ final class RunFaults {
         DatabaseView view = status.databaseView();
         if (view != null && view.tier().replicated()) {
             new DatabaseFailoverRecord(view.tier(), databaseFailovers(status), view.nodes()).writeTo(dir.path());
+        }
+        ManagerGroup managers = status.managers();
+        if (managers != null && managers.members().size() > 1) {
+            new ManagerFailoverRecord(managers.members(), managerFailovers(status)).writeTo(dir.path());
         }
     }
 

@@ -44,6 +44,8 @@ public final class ManagerClient {
     private final List<String> members;
     /** The manager believed to lead. */
     private volatile String url;
+    /** The highest term a manager answered in: an answer of a lower one is a deposed leader's, and ignored. */
+    private volatile long highestTerm;
     private final String authorization;
     private final HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
             .connectTimeout(Duration.ofSeconds(2)).build();
@@ -188,21 +190,31 @@ public final class ManagerClient {
             try {
                 HttpResponse<String> response = http.send(r, HttpResponse.BodyHandlers.ofString());
                 JsonNode body = JSON.readTree(response.body());
-                if (response.statusCode() == 200) {
+                long term = response.headers().firstValueAsLong(ManagerEndpoint.TERM_HEADER).orElse(0);
+                boolean deposed = term > 0 && term < highestTerm;
+                if (term > highestTerm) {
+                    highestTerm = term;
+                }
+                if (response.statusCode() == 200 && !deposed) {
                     return body;
                 }
-                if (response.statusCode() == 421 && body.hasNonNull("leader")
+                if (deposed) {
+                    // a leader the others replaced answered from its old view: ask another member
+                    failed = new IOException("a deposed manager (term " + term + " < " + highestTerm + ") answered");
+                    lastFailed = r.uri().resolve("/").toString().replaceFirst("/$", "");
+                } else if (response.statusCode() == 421 && body.hasNonNull("leader")
                         && !body.get("leader").asText().equals(lastFailed)) {
                     url = body.get("leader").asText();
                     continue;
-                }
-                if (response.statusCode() == 421) {
+                } else if (response.statusCode() == 421) {
                     // it still names the leader that just failed us: the others have not elected a new one yet
                     failed = new IOException("the managers have not replaced " + lastFailed + " yet");
                 } else {
                     failed = new IOException("Replication Manager refused " + r.uri().getPath() + ": "
                             + body.path("error").asText(response.body()));
-                    if (response.statusCode() != 503) {
+                    // 503 from a member that does not act did nothing; from one that acted (it names its term),
+                    // a deposed leader may have done part of a request before it found out: not sent again
+                    if (response.statusCode() != 503 || term > 0 && !idempotent) {
                         throw failed;
                     }
                 }

@@ -29,6 +29,12 @@ public record ManagerEndpoint(String url, long pid, String token, List<String> m
      */
     public static final String TOKEN_ENV = "FTLAB_MANAGER_TOKEN";
 
+    /**
+     * The response header in which a manager names the term it answers in; a client that has seen a higher term
+     * ignores the answer (a deposed leader's, with a view the others have moved on from) and asks the others.
+     */
+    public static final String TERM_HEADER = "X-Ftlab-Term";
+
     /** The manager's main class, which a client starts as a child JVM on its own class path. */
     public static final String MAIN_CLASS = "org.ftlab.rm.ReplicationManagerMain";
 }

@@ -79,6 +79,11 @@ public final class RaftState<S> implements ReplicatedState<S>, StateMachine {
         }
     }
 
+    /** How often a member looks for other views of the group to merge with, ms (between min and max), and checks. */
+    static final long MERGE_MIN_MS = 300;
+    static final long MERGE_MAX_MS = 1000;
+    static final long MERGE_CHECK_MS = 1500;
+
     /** A member of the group: its id and where it listens. */
     public record Member(String id, String host, int port) {
     }
@@ -134,7 +139,12 @@ public final class RaftState<S> implements ReplicatedState<S>, StateMachine {
         gms.printLocalAddress(false);
         RAFT log = new RAFT().raftId(settings.member()).members(settings.members().stream().map(Member::id).toList())
                 .logClass(FileBasedLog.class.getName()).logDir(settings.logDir().toString()).logUseFsync(true);
-        JChannel channel = new JChannel(tcp, discovery, new MERGE3(), sockets, heartbeats, verify, new NAKACK4(),
+        // Split views merge within a couple of seconds (JGroups' default: up to tens of seconds): a leader that was
+        // stopped and wakes holds a view with members that excluded it, and learns of the higher term only when
+        // the views merge; until then it believes it leads (though it can commit nothing)
+        MERGE3 merge = new MERGE3().setMinInterval(MERGE_MIN_MS).setMaxInterval(MERGE_MAX_MS)
+                .setCheckInterval(MERGE_CHECK_MS);
+        JChannel channel = new JChannel(tcp, discovery, merge, sockets, heartbeats, verify, new NAKACK4(),
                 new UNICAST4(), new NO_DUPES(), gms, new FRAG4(), new ELECTION(), log);
         channel.name(settings.member());
         RaftState<S> member = new RaftState<>(settings, initial, commandType, codec, channel);

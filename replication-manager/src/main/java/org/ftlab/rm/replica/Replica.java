@@ -218,6 +218,10 @@ public final class Replica implements AutoCloseable {
      * @throws TimeoutException if it is not up within {@code timeout}
      */
     public void awaitReady(Duration timeout) throws IOException, TimeoutException, InterruptedException {
+        if (process == null) {
+            throw new IOException("replica " + name + " was gone before this manager took it over; see "
+                    + consoleLog());
+        }
         Boolean started = ProcessTools.awaitOutput(launched != null ? launched.toHandle() : process, consoleLog(),
                 timeout,
                 console -> console.contains(STARTED) ? Boolean.TRUE
