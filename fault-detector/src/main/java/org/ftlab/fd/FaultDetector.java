@@ -233,7 +233,16 @@ public final class FaultDetector implements AutoCloseable {
         String form = new FailureReport(member.replica(), member.pid(), kind, detectedEpochMicros).toForm();
         watcher.execute(() -> {
             try {
-                HttpResponse<String> response = managers.post("/failure", form, REPORT_DEADLINE);
+                long t0 = System.nanoTime();
+                int[] tries = {0};
+                HttpResponse<String> response = managers.post("/failure", form, REPORT_DEADLINE, attempt -> {
+                    tries[0]++;
+                    logLine("notify-retry replica=" + member.replica() + " " + attempt);
+                });
+                if (tries[0] > 0) {
+                    logLine("notified replica=" + member.replica() + " after " + tries[0] + " retries in "
+                            + (System.nanoTime() - t0) / 1_000_000 + " ms");
+                }
                 if (response.statusCode() != 200) {
                     logLine("notify-refused replica=" + member.replica() + " status=" + response.statusCode());
                 }

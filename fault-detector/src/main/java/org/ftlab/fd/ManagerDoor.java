@@ -7,6 +7,7 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.List;
+import java.util.function.Consumer;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -45,6 +46,12 @@ final class ManagerDoor {
      * leader"), or throws once {@code deadline} has passed without one.
      */
     HttpResponse<String> post(String path, String form, Duration deadline) throws IOException, InterruptedException {
+        return post(path, form, deadline, attempt -> { });
+    }
+
+    /** As {@link #post(String, String, Duration)}; {@code tried} learns of every attempt that did not end it. */
+    HttpResponse<String> post(String path, String form, Duration deadline, Consumer<String> tried)
+            throws IOException, InterruptedException {
         long until = System.nanoTime() + deadline.toNanos();
         IOException last = null;
         int next = 0;
@@ -57,6 +64,7 @@ final class ManagerDoor {
                         .header("Authorization", authorization)
                         .POST(HttpRequest.BodyPublishers.ofString(form)).build(), HttpResponse.BodyHandlers.ofString());
                 if (response.statusCode() == 421) {
+                    tried.accept(target + " 421");
                     Matcher m = LEADER.matcher(response.body());
                     leader = m.find() ? m.group(1) : members.get(next++ % members.size());
                     continue;
@@ -65,8 +73,10 @@ final class ManagerDoor {
                     return response;
                 }
                 last = new IOException(target + " knows no leader yet");
+                tried.accept(target + " 503");
             } catch (IOException e) {
                 last = e;
+                tried.accept(target + " " + e);
             }
             if (System.nanoTime() > until || members.size() == 1) {
                 throw last;

@@ -201,6 +201,10 @@ public final class ManagerHttpApi implements AutoCloseable {
     private void handle(HttpExchange ex, String method, Handler handler, BodyHandler bodyHandler)
             throws IOException {
         // Not try-with-resources: the catch blocks still answer on the exchange, so it closes after them.
+        // The term of the manager that acts when the request arrives: its answer names it, even if the manager
+        // steps down before it answers (a deposed leader's refusal must not look like a follower's)
+        ReplicationManager acting = manager;
+        long term = acting == null ? 0 : acting.term();
         try {
             // Read the whole request before answering, whatever the answer: a response to an unread body makes
             // some clients see a closed connection instead of the status.
@@ -208,46 +212,45 @@ public final class ManagerHttpApi implements AutoCloseable {
             String auth = ex.getRequestHeaders().getFirst("Authorization");
             if (auth == null || !MessageDigest.isEqual(auth.getBytes(StandardCharsets.UTF_8),
                     expectedAuthorization.getBytes(StandardCharsets.UTF_8))) {
-                send(ex, 403, Map.of("error", "missing or wrong token (see rm.json in the run directory)"));
+                send(ex, term, 403, Map.of("error", "missing or wrong token (see rm.json in the run directory)"));
                 return;
             }
             if (!ex.getRequestMethod().equals(method)) {
-                send(ex, 405, Map.of("error", "use " + method));
+                send(ex, term, 405, Map.of("error", "use " + method));
                 return;
             }
             if (bodyHandler != null) {
-                send(ex, 200, bodyHandler.handle(body));
+                send(ex, term, 200, bodyHandler.handle(body));
                 return;
             }
             Map<String, String> params = parse(ex.getRequestURI().getRawQuery());
             if (method.equals("POST")) {
                 params.putAll(parse(body));
             }
-            send(ex, 200, handler.handle(params));
+            send(ex, term, 200, handler.handle(params));
         } catch (ReplicationManager.NoLongerLeads e) {
             // a deposed leader that did not know it yet: its change was not committed; the caller asks the others
-            send(ex, 503, Map.of("error", String.valueOf(e.getMessage())));
+            send(ex, term, 503, Map.of("error", String.valueOf(e.getMessage())));
         } catch (Misdirected e) {
-            send(ex, e.leader == null ? 503 : 421, e.leader == null ? Map.of("error", e.getMessage())
+            send(ex, term, e.leader == null ? 503 : 421, e.leader == null ? Map.of("error", e.getMessage())
                     : Map.of("error", e.getMessage(), "leader", e.leader));
         } catch (IllegalArgumentException e) {
-            send(ex, 400, Map.of("error", String.valueOf(e.getMessage())));
+            send(ex, term, 400, Map.of("error", String.valueOf(e.getMessage())));
         } catch (IllegalStateException e) {
-            send(ex, 409, Map.of("error", String.valueOf(e.getMessage())));
+            send(ex, term, 409, Map.of("error", String.valueOf(e.getMessage())));
         } catch (Exception e) {
-            send(ex, 500, Map.of("error", e.getClass().getSimpleName() + ": " + e.getMessage()));
+            send(ex, term, 500, Map.of("error", e.getClass().getSimpleName() + ": " + e.getMessage()));
         } finally {
             ex.close();
         }
     }
 
-    private void send(HttpExchange ex, int status, Object body) throws IOException {
+    private static void send(HttpExchange ex, long term, int status, Object body) throws IOException {
         byte[] bytes = JSON.writeValueAsBytes(body);
         ex.getResponseHeaders().set("Content-Type", "application/json");
-        ReplicationManager m = manager;
-        if (m != null) {
+        if (term > 0) {
             // the term it answers in: a client that has seen a higher one ignores the answer (a deposed leader's)
-            ex.getResponseHeaders().set(ManagerEndpoint.TERM_HEADER, Long.toString(m.term()));
+            ex.getResponseHeaders().set(ManagerEndpoint.TERM_HEADER, Long.toString(term));
         }
         ex.sendResponseHeaders(status, bytes.length);
         try (OutputStream out = ex.getResponseBody()) {

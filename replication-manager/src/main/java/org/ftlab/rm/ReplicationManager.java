@@ -384,11 +384,28 @@ public final class ReplicationManager implements AutoCloseable {
                     view.member(), view.term(), (System.nanoTime() - t0) / 1e6, (led - t0) / 1e6,
                     (labAdopted - led) / 1e6, (replicasAdopted - labAdopted) / 1e6,
                     newDetector ? " (with a new Fault Detector)" : ""));
-            // what serves the measurements, not the fail-overs: after the lab is acted on again
-            rm.observation = Observation.start(rm.new RecordingJvms(), runDir.resolve("rm"),
-                    lab.database().endpoint(), o.observe());
-            rm.warmer.keepWarm(rm::idleReplicas, rm::knownNotHot, rm::doorsInUse);
-            rm.hotness = Hotness.start(rm::hotnessTargets);
+            // what serves the measurements, not the fail-overs: beside the manager acting again, which answers at once
+            Thread measuring = new Thread(() -> {
+                try {
+                    Observation started = Observation.start(rm.new RecordingJvms(), runDir.resolve("rm"),
+                            lab.database().endpoint(), o.observe());
+                    Hotness hot = Hotness.start(rm::hotnessTargets);
+                    synchronized (rm.lock) {
+                        if (rm.closed) { // it stepped down meanwhile
+                            started.close();
+                            hot.close();
+                            return;
+                        }
+                        rm.observation = started;
+                        rm.hotness = hot;
+                    }
+                    rm.warmer.keepWarm(rm::idleReplicas, rm::knownNotHot, rm::doorsInUse);
+                } catch (IOException | RuntimeException e) {
+                    LOG.warning("the new leader's observation did not start: " + e.getMessage());
+                }
+            }, "observation-start");
+            measuring.setDaemon(true);
+            measuring.start();
         } catch (Exception e) {
             rm.stepDown();
             throw e;
@@ -1188,7 +1205,17 @@ public final class ReplicationManager implements AutoCloseable {
 
     /** What every recording JVM of the lab recorded since a time: {@link Observation#dump}. Off the lock. */
     public EventDump.Files dumpEvents(EventDump request) {
-        return observation.dump(request);
+        return observing().dump(request);
+    }
+
+    /** The lab's observation; a manager that has just taken the lab over starts it after it acts again. */
+    private Observation observing() {
+        Observation o = observation;
+        if (o == null) {
+            throw new IllegalStateException("this manager took the lab over a moment ago and is still starting its "
+                    + "observation: ask again shortly");
+        }
+        return o;
     }
 
     /**
@@ -1197,7 +1224,7 @@ public final class ReplicationManager implements AutoCloseable {
      * @throws IllegalArgumentException if this lab records no events ({@code --observe off})
      */
     public ObserveSwitch.Result observe(ObserveSwitch request) throws IOException {
-        return observation.observe(request);
+        return observing().observe(request);
     }
 
     /** The lab's JVMs on this machine as {@link Observation} needs them. */
@@ -1344,6 +1371,9 @@ public final class ReplicationManager implements AutoCloseable {
                 faults.undo(faultId, undo);
                 return view.read(ViewKeeper::faults).stream().filter(f -> f.faultId().equals(faultId)).findFirst()
                         .orElseThrow();
+            }
+            if (spec.kind().actsOn() == FaultKind.ActsOn.DETECTOR_PROCESS) {
+                return fault; // repaired when a new detector runs (restartDetector)
             }
             faults.holdFor(faultId, undo, spec.durationMillis(), () -> {
                 synchronized (lock) {
