@@ -264,6 +264,11 @@ public final class ReplicationManagerMain implements Callable<Integer> {
         Runnable stop = () -> {
             ReplicationManager rm = acting.getAndSet(null);
             if (rm != null) {
+                try {
+                    Files.deleteIfExists(runDir.resolve(ManagerEndpoint.FILE)); // the lab is no longer running
+                } catch (IOException e) {
+                    // 'ftlab status' then reports that the manager does not answer, which is also true
+                }
                 rm.close(); // the leader stops the lab; a follower leaves it to the leader (or to the lab's owner)
             }
             state.close();
