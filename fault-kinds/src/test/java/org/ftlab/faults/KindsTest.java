@@ -23,7 +23,8 @@ import org.junit.jupiter.api.Test;
 class KindsTest {
     private static final FaultTarget PRIMARY = FaultTarget.of(FaultTarget.Node.PRIMARY);
     /** One machine, the embedded database, a virtual network. */
-    private static final LabFacts NETNS = new LabFacts(true, true, false, true);
+    /** One machine with a virtual network, a replicated database and three managers: every kind can be made. */
+    private static final LabFacts NETNS = new LabFacts(true, true, false, true, 3);
     private static final Function<String, Optional<String>> EVERY_CONTROLLER = c -> Optional.empty();
 
     private static FaultKind kind(String name) {
@@ -119,6 +120,10 @@ class KindsTest {
         assertEquals(Optional.of("db-crash needs a replicated database, which the manager fails over: run with "
                 + "--database semisync (or async, galera); one server is not restarted"),
                 kind("db-crash").whyNot(oneMachine, EVERY_CONTROLLER));
+        assertEquals(Optional.of("rm-crash needs a lab of several managers, one of which takes over: run with "
+                + "--managers 3"), kind("rm-crash").whyNot(oneMachine, EVERY_CONTROLLER));
+        assertEquals(Optional.empty(), kind("fd-crash").whyNot(oneMachine, EVERY_CONTROLLER),
+                "one manager starts a new detector too");
         assertEquals(Optional.of("freeze needs a cgroup v1 controller: not mounted"),
                 kind("freeze").whyNot(oneMachine, noFreezer));
         assertEquals(Optional.of("db-slow needs a cgroup v1 controller: not mounted"),
@@ -129,7 +134,8 @@ class KindsTest {
                 + "ftlab makes process and database faults only"), kind("gc").whyNot(otherMachines, EVERY_CONTROLLER));
         assertEquals(Optional.of("cpu-hog starts its processes on this machine, which shares no CPU with --hosts' "
                 + "machines; run it without --hosts"), kind("cpu-hog").whyNot(otherMachines, EVERY_CONTROLLER));
-        assertEquals(List.of("link-down", "partition", "flaky", "bandwidth", "gc", "cpu-hog"),
-                names(k -> k.whyNot(otherMachines, EVERY_CONTROLLER).isPresent()), "what --hosts cannot make");
+        assertEquals(List.of("link-down", "partition", "flaky", "bandwidth", "gc", "cpu-hog", "rm-crash", "rm-hang",
+                "fd-crash"), names(k -> k.whyNot(otherMachines, EVERY_CONTROLLER).isPresent()),
+                "what --hosts (a lab of one manager) cannot make");
     }
 }

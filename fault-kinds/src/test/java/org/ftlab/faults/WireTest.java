@@ -59,7 +59,7 @@ class WireTest {
         refused("cpu-hog amount must be 1 to 64 processes, was 65",
                 () -> new FaultSpec(FaultKind.parse("cpu-hog"), primary, 1_000, 65));
         refused("unknown fault kind 'melt'; use one of crash, hang, freeze, slow, link-down, partition, flaky, "
-                + "bandwidth, db-hang, db-slow, gc, cpu-hog, db-lock, db-backup, db-crash",
+                + "bandwidth, db-hang, db-slow, gc, cpu-hog, db-lock, db-backup, db-crash, rm-crash, rm-hang, fd-crash",
                 () -> FaultKind.parse("melt"));
     }
 
