@@ -249,6 +249,7 @@ public final class ReplicationManagerMain implements Callable<Integer> {
         VirtualNetwork net = network == null ? null : VirtualNetwork.attach(
                 new ObjectMapper().readValue(network.toFile(), NetworkLayout.class));
         ManagerHttpApi api = ManagerHttpApi.bind(self.address(), self.httpPort(), token);
+        api.follow(() -> null); // 503 until this member has joined the group: a caller asks the others meanwhile
         List<RaftState.Member> group = members.stream()
                 .map(m -> new RaftState.Member(m.id(), m.address(), m.raftPort())).toList();
         RaftState<ViewKeeper> state = RaftState.join(new RaftState.Settings(member, group, memberDir.resolve("raft"),

@@ -32,12 +32,18 @@ import org.junit.jupiter.api.MethodOrderer;
 import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestMethodOrder;
+import org.junit.jupiter.api.condition.EnabledIfEnvironmentVariable;
 
 /**
  * A lab kept by three managers ({@code ftlab lab --managers 3}, as a user starts one): the leader killed while a
  * promotion is due, a deposed leader's order refused, and Ctrl-C leaving nothing behind.
+ * Not in the default run yet: the suite has no time left for its lab (docs/testing.md); run it with
+ * {@code FTLAB_IT_MANAGERS=1 mvn verify -pl client-harness -Dit.test=ManagersIT}. The default run covers a grid on
+ * three managers stopped by SIGTERM (GridIT).
  */
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+@EnabledIfEnvironmentVariable(named = "FTLAB_IT_MANAGERS", matches = "1",
+        disabledReason = "not in the default run yet (CI time): set FTLAB_IT_MANAGERS=1")
 class ManagersIT {
     private static final Path HOME = Path.of(System.getProperty("ftlab.home", "..")).toAbsolutePath().normalize();
     private static final ObjectMapper JSON = new ObjectMapper();
@@ -91,7 +97,7 @@ class ManagersIT {
     @Test
     @Order(1)
     void theLeaderKilledWhileAPromotionIsDueIsSucceededByOneThatPromotes() throws Exception {
-        await("the lab at full strength", () -> status().fullStrength());
+        await("the view at its degree", () -> status().fullDegree());
         ManagerStatus before = status();
         ManagerGroup group = before.managers();
         assertEquals(List.of("m1", "m2", "m3"), group.members());

@@ -12,11 +12,14 @@ import org.ftlab.fd.ProcessState;
 import org.ftlab.os.OrphanGuard;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.parallel.Execution;
+import org.junit.jupiter.api.parallel.ExecutionMode;
 
 /**
  * A manager that leads after another takes over the replicas the other launched, by the launch records the view
  * keeps: signals, state and the kill reach a process this JVM did not start.
  */
+@Execution(ExecutionMode.CONCURRENT) // most of it is waiting for the exit of a process this JVM did not start
 class ReplicaAdoptionTest {
     @TempDir
     Path dir;
