@@ -42,19 +42,7 @@ final class DatabaseFailoverSection {
 
     /** The median of a phase over the fail-overs where it happened, µs; -1 if it never did. */
     static long median(List<Failover> failovers, String phase) {
-        List<Long> values = new ArrayList<>();
-        for (Failover f : failovers) {
-            long v = phases(f).get(phase);
-            if (v >= 0) {
-                values.add(v);
-            }
-        }
-        if (values.isEmpty()) {
-            return -1;
-        }
-        values.sort(null);
-        int n = values.size();
-        return n % 2 == 1 ? values.get(n / 2) : (values.get(n / 2 - 1) + values.get(n / 2)) / 2;
+        return Phases.median(failovers, DatabaseFailoverSection::phases, phase);
     }
 
     private static long total(List<Failover> failovers, ToLongFunction<DatabaseFailover> f) {
@@ -62,7 +50,7 @@ final class DatabaseFailoverSection {
     }
 
     private static String ms(long us) {
-        return us < 0 ? "-" : String.format(Locale.ROOT, "%.1f", us / 1e3);
+        return Phases.ms(us);
     }
 
     /** The section's lines, for the text report. */

@@ -31,25 +31,13 @@ final class ManagerFailoverSection {
         return p;
     }
 
-    /** The median of a phase over the changes of leader where it happened, µs; -1 if it never did. */
+    /** The median of a phase over the fail-overs where it happened, µs; -1 if it never did. */
     static long median(List<Failover> failovers, String phase) {
-        List<Long> values = new ArrayList<>();
-        for (Failover f : failovers) {
-            long v = phases(f).get(phase);
-            if (v >= 0) {
-                values.add(v);
-            }
-        }
-        if (values.isEmpty()) {
-            return -1;
-        }
-        values.sort(null);
-        int n = values.size();
-        return n % 2 == 1 ? values.get(n / 2) : (values.get(n / 2 - 1) + values.get(n / 2)) / 2;
+        return Phases.median(failovers, ManagerFailoverSection::phases, phase);
     }
 
     private static String ms(long us) {
-        return us < 0 ? "-" : String.format(Locale.ROOT, "%.1f", us / 1e3);
+        return Phases.ms(us);
     }
 
     private static String cause(Failover f) {
