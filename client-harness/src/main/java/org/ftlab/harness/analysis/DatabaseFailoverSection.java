@@ -3,7 +3,6 @@ package org.ftlab.harness.analysis;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.io.PrintWriter;
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -136,11 +135,7 @@ final class DatabaseFailoverSection {
                         + "most, moves the service's connections to it and rebuilds the failed server as a replica "
                         + "(docs/architecture.md). Each row is one fail-over of the writer; times in ms.</p>\n"
                         + "<table><tr><th>fault</th><th>failed</th><th>verdict</th><th>promoted</th>");
-        List<String> names = r.failovers().isEmpty() ? List.of() : new ArrayList<>(phases(r.failovers().get(0))
-                .keySet());
-        for (String n : names) {
-            h.append("<th>").append(HtmlPage.esc(n)).append("</th>");
-        }
+        Phases.headerCells(h, r.failovers(), DatabaseFailoverSection::phases);
         h.append("<th>transactions never received</th></tr>\n");
         for (Failover f : r.failovers()) {
             DatabaseFailover d = f.failover();
@@ -153,7 +148,7 @@ final class DatabaseFailoverSection {
         }
         if (!r.failovers().isEmpty()) {
             h.append("<tr><th colspan=\"4\">median</th>");
-            for (String n : names) {
+            for (String n : phases(r.failovers().get(0)).keySet()) {
                 h.append("<th>").append(ms(median(r.failovers(), n))).append("</th>");
             }
             h.append("<th>").append(total(r.failovers(), DatabaseFailover::transactionsBehind)).append("</th></tr>\n");

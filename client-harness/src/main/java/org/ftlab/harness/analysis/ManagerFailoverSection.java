@@ -3,7 +3,6 @@ package org.ftlab.harness.analysis;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.io.PrintWriter;
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -103,11 +102,7 @@ final class ManagerFailoverSection {
                         + "(adopts its processes, finishes what its predecessor began) and acts again "
                         + "(docs/architecture.md). Each row is one change of leader; times in ms.</p>\n"
                         + "<table><tr><th>cause</th><th>from</th><th>to</th>");
-        List<String> names = r.failovers().isEmpty() ? List.of() : new ArrayList<>(phases(r.failovers().get(0))
-                .keySet());
-        for (String n : names) {
-            h.append("<th>").append(HtmlPage.esc(n)).append("</th>");
-        }
+        Phases.headerCells(h, r.failovers(), ManagerFailoverSection::phases);
         h.append("<th>replica failures it handled</th></tr>\n");
         for (Failover f : r.failovers()) {
             h.append("<tr><td>").append(HtmlPage.esc(cause(f))).append("</td><td>").append(HtmlPage.esc(f.from()))

@@ -31,6 +31,15 @@ final class Phases {
         return n % 2 == 1 ? values.get(n / 2) : (values.get(n / 2 - 1) + values.get(n / 2)) / 2;
     }
 
+    /** The page's header cells of the phases, as the first fail-over names them (none without a fail-over). */
+    static <F> void headerCells(StringBuilder h, List<F> failovers, Function<F, Map<String, Long>> phases) {
+        if (!failovers.isEmpty()) {
+            for (String n : phases.apply(failovers.get(0)).keySet()) {
+                h.append("<th>").append(HtmlPage.esc(n)).append("</th>");
+            }
+        }
+    }
+
     /** A length in ms with one decimal, {@code -} for a step that did not happen. */
     static String ms(long us) {
         return us < 0 ? "-" : String.format(Locale.ROOT, "%.1f", us / 1e3);
