@@ -13,6 +13,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalLong;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -1021,11 +1022,14 @@ public final class ReplicationManager implements AutoCloseable {
 
     /** Under {@link #lock}: the view decides (demote, promote, take a spare); then fence, record, relaunch. */
     private void handleFailure(String name, FailureKind verdict, FailureRecord.Source source, long detectedEpochUs) {
-        // the replicas' shares of the request path at the top tier, as read now: the promoted one's is recorded
+        // the shares of the request path at the top tier of the replicas that may be promoted (those serving and
+        // the spares), as read now: the promoted one's is recorded
         Map<String, Double> shares = new HashMap<>();
         Hotness h = hotness;
         if (h != null) {
-            for (String replica : view.read(ViewKeeper::names)) {
+            List<String> candidates = new ArrayList<>(view.read(ViewKeeper::servingNames));
+            candidates.addAll(view.read(ViewKeeper::spares));
+            for (String replica : candidates) {
                 Hotness.Reading r = h.of(replica);
                 shares.put(replica, r == null ? null : r.share());
             }
@@ -1270,7 +1274,8 @@ public final class ReplicationManager implements AutoCloseable {
 
         @Override
         public Long databasePid() {
-            return lab.database().pid().isPresent() ? lab.database().pid().getAsLong() : null;
+            OptionalLong pid = lab.database().pid();
+            return pid.isPresent() ? pid.getAsLong() : null;
         }
     }
 
