@@ -61,6 +61,18 @@ CREATE TABLE IF NOT EXISTS request_log (
   PRIMARY KEY (client_id, seq)
 ) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4;
 
+-- The highest view epoch a Replication Manager has given an order at (rm.db.EpochFence, docs/architecture.md "The
+-- managers, replicated"): an order of an older epoch, a deposed leader's, is refused, and counted here.
+CREATE TABLE IF NOT EXISTS manager_epoch (
+  id           TINYINT      NOT NULL,
+  epoch        BIGINT       NOT NULL,
+  member       VARCHAR(32)  NOT NULL,
+  term         BIGINT       NOT NULL,
+  refused      BIGINT       NOT NULL DEFAULT 0,
+  last_refused VARCHAR(128) NULL,
+  PRIMARY KEY (id)
+) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4;
+
 -- The stateful tier (seed 003, docs/architecture.md "The stateful tier"). Its state lives in the primary's memory;
 -- the database keeps only what recovers it: the external inputs, the estimator changes, soft checkpoints, and the
 -- epoch that fences an old primary. A run of the tier starts by emptying them (the harness's configure).

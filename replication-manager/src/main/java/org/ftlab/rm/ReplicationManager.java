@@ -66,6 +66,7 @@ import org.ftlab.rm.consensus.NotLeaderException;
 import org.ftlab.rm.consensus.ReplicatedState;
 import org.ftlab.rm.db.AdoptedDatabase;
 import org.ftlab.rm.db.DatabaseKeeper;
+import org.ftlab.rm.db.EpochFence;
 import org.ftlab.rm.db.ExternalDatabase;
 import org.ftlab.rm.db.ReplicatedDatabase;
 import org.ftlab.rm.db.SessionFence;
@@ -129,6 +130,8 @@ public final class ReplicationManager implements AutoCloseable {
     private volatile boolean wildflyCluster;
     /** Ends failed replicas' database sessions, off the lock. */
     private final ExecutorService fencer = daemonThread("session-fencer");
+    /** Replicas a takeover found decided failed and running: killed, their sessions ended once it acts. */
+    private final List<Replica> fencedOnTakeover = new ArrayList<>();
     private final ExecutorService relauncher = daemonThread("relauncher");
     /** Runs the stateful tier on the view's primary and recovers it on promotions and database fail-overs. */
     private final StatefulTierKeeper tier = new StatefulTierKeeper(new TierReplicas(), this::tierRecovered);
@@ -294,6 +297,7 @@ public final class ReplicationManager implements AutoCloseable {
                 rm.decide(new ViewCommand.LabUp(new LabProcesses(detector.pid(), detectorAddress, detectorPort,
                         lab.database().pid().orElse(0))));
             }
+            rm.sessionFence.resetEpoch(rm.order()); // a new lab: whatever an earlier lab's managers ordered at
             if (lab.database() instanceof ReplicatedDatabase replicated) {
                 rm.databaseKeeper = DatabaseKeeper.start(replicated, settings.timeoutMillis(),
                         rm::onDatabaseWriterMoved);
@@ -379,6 +383,12 @@ public final class ReplicationManager implements AutoCloseable {
             long replicasAdopted = System.nanoTime();
             synchronized (rm.lock) {
                 rm.decide(new ViewCommand.Acting(view.member(), view.term(), epochMicros()));
+            }
+            // the epoch Acting began: from now on the database refuses its predecessors' orders
+            EpochFence.Order order = rm.order();
+            rm.sessionFence.raiseEpoch(order);
+            for (Replica fenced : rm.fencedOnTakeover) {
+                rm.fencer.execute(() -> rm.endDatabaseSessions(fenced, order));
             }
             LOG.info(String.format(Locale.ROOT, "%s took over the lab in term %d in %.1f ms: its lead committed in "
                     + "%.1f ms, the detector and database adopted in %.1f ms, the replicas in %.1f ms%s",
@@ -517,7 +527,8 @@ public final class ReplicationManager implements AutoCloseable {
                     rec.replica = replica;
                     if (replica.isAlive()) { // decided failed, not yet fenced
                         replica.kill();
-                        fencer.execute(() -> endDatabaseSessions(replica));
+                        // its sessions: an order of this leader's epoch, which begins when it acts
+                        fencedOnTakeover.add(replica);
                     }
                     continue;
                 }
@@ -581,6 +592,9 @@ public final class ReplicationManager implements AutoCloseable {
             }
             closed = true;
         }
+        // first: a launch this stops midway (its thread interrupted) must leave the booting replica running, for the
+        // next leader to adopt
+        lab.release();
         tier.close();
         faults.undoAll(id -> { }); // recorded by the next leader: this one can no longer change the view
         warmer.close();
@@ -598,7 +612,6 @@ public final class ReplicationManager implements AutoCloseable {
         synchronized (lock) {
             records.values().stream().map(r -> r.replica).filter(r -> r != null).forEach(Replica::release);
         }
-        lab.release();
         faults.close();
         LOG.info(view.member() + " stepped down: it no longer acts on the lab");
     }
@@ -1054,7 +1067,8 @@ public final class ReplicationManager implements AutoCloseable {
             }
             return;
         }
-        fencer.execute(() -> endDatabaseSessions(failed));
+        EpochFence.Order order = order();
+        fencer.execute(() -> endDatabaseSessions(failed, order));
         for (InjectedFault ended : decided.ended()) {
             faults.endNow(ended.faultId(), false);
         }
@@ -1158,10 +1172,21 @@ public final class ReplicationManager implements AutoCloseable {
         return ReplicaConnection.open(r.remotingUri(), lab.user().username(), lab.user().password(), 30_000);
     }
 
-    /** In the fencer thread: ends the killed replica's database sessions; a failure is logged (the kill ends them). */
-    private void endDatabaseSessions(Replica failed) {
+    /** An order of the view's current epoch, given by this manager in its term ({@link EpochFence}). */
+    private EpochFence.Order order() {
+        return new EpochFence.Order(view.read(ViewKeeper::epoch), view.member(), view.term());
+    }
+
+    /**
+     * In the fencer thread: ends the killed replica's database sessions, an order of the view's epoch when it was
+     * decided; a failure is logged (the kill ends them), and so is a refusal (a newer leader's epoch: this one was
+     * deposed since it decided).
+     */
+    private void endDatabaseSessions(Replica failed, EpochFence.Order order) {
         try {
-            sessionFence.endSessionsOf(failed.pid(), failed.placement());
+            sessionFence.endSessionsOf(failed.pid(), failed.placement(), order);
+        } catch (EpochFence.Refused refused) {
+            LOG.warning("the database sessions of " + failed.name() + " were not ended: " + refused.getMessage());
         } catch (IOException | SQLException e) {
             LOG.warning("could not end the database sessions of " + failed.name()
                     + " (they end with its process): " + e.getMessage());

@@ -191,14 +191,16 @@ final class ViewKeeper {
     }
 
     /**
-     * The leader of {@code term} has taken the lab over and acts on failures again; the faults that failed its
-     * predecessor (rm-crash, rm-hang) are repaired by it.
+     * The leader of {@code term} has taken the lab over and acts on failures again: it begins a new epoch of the view
+     * (the same members), so that every order its predecessors gave is of an older epoch than its own and refused at
+     * the targets (rm.db.EpochFence); the faults that failed its predecessor (rm-crash, rm-hang) are repaired by it.
      */
     void acting(String member, long term, long nowUs) {
         ManagerGroup.Leadership last = leaderships.isEmpty() ? null : leaderships.get(leaderships.size() - 1);
         if (last == null || last.term() != term || !last.member().equals(member)) {
             throw new IllegalStateException("manager " + member + " of term " + term + " does not lead the view");
         }
+        epoch++;
         leaderships.set(leaderships.size() - 1, last.acting(nowUs));
         for (int i = 0; i < faults.size(); i++) {
             InjectedFault f = faults.get(i);

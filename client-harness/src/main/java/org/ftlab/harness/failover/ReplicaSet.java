@@ -104,7 +104,9 @@ public final class ReplicaSet implements AutoCloseable {
     private final AtomicInteger falseSuspicions = new AtomicInteger();
     /** Replicas the client has asked the manager to check, until it answers. */
     private final Object switchLock = new Object();
+    /** The newest view this client has read ({@link #followView}). */
     private volatile PrimaryBackupView view;
+    private final Object viewLock = new Object();
     private volatile Target current;
     private volatile boolean closed;
     private final ScheduledExecutorService keeper;
@@ -120,7 +122,7 @@ public final class ReplicaSet implements AutoCloseable {
                 : InvocationTimeout.fixed(tuning.invocationTimeoutMillis());
         this.hedgeDelay = tuning.hedgeDelayMillis() == null ? new HedgeDelay(timeout)
                 : HedgeDelay.fixed(tuning.hedgeDelayMillis());
-        view = manager.view();
+        followView();
         if (view.primary() == null) {
             throw new IOException("the Replication Manager reports no primary");
         }
@@ -150,14 +152,29 @@ public final class ReplicaSet implements AutoCloseable {
      * support ({@link Lab#connectCluster}): where its calls go is the middleware's decision, not this client's.
      */
     ServiceConnection connectCluster(long invocationTimeoutMillis) throws IOException, NamingException {
-        view = manager.view();
+        followView();
         return manager.connectCluster(view.members(), invocationTimeoutMillis);
+    }
+
+    /**
+     * Reads the manager's view, and follows it unless this client has seen a newer one: a view of an older epoch (a
+     * deposed leader's, answering before it learns it was replaced) is ignored. Returns the view followed.
+     */
+    private PrimaryBackupView followView() throws IOException {
+        PrimaryBackupView read = manager.view();
+        synchronized (viewLock) {
+            PrimaryBackupView seen = view;
+            if (seen == null || read.epoch() >= seen.epoch()) {
+                view = read;
+            }
+            return view;
+        }
     }
 
     /** The manager's view as this client last read it (fresh: {@code true} reads it again first). */
     PrimaryBackupView view(boolean fresh) throws IOException {
         if (fresh) {
-            view = manager.view();
+            followView();
         }
         return view;
     }
@@ -372,8 +389,7 @@ public final class ReplicaSet implements AutoCloseable {
             suspected.add(failed.name());
             boolean confirmed = manager.report(failed.name());
             while (System.nanoTime() < deadlineNanos && !closed) {
-                PrimaryBackupView v = manager.view();
-                view = v;
+                PrimaryBackupView v = followView();
                 PrimaryBackupView.Member primary = v.primary();
                 if (primary != null && !suspected.contains(primary.name())) {
                     Target t = connected.get(primary.name());
@@ -419,8 +435,7 @@ public final class ReplicaSet implements AutoCloseable {
     /** Keeper thread: read the view, connect to new replicas, drop departed ones, follow the view's primary. */
     private void keep() {
         try {
-            PrimaryBackupView v = manager.view();
-            view = v;
+            PrimaryBackupView v = followView();
             Set<String> names = new HashSet<>();
             v.members().forEach(m -> names.add(m.name()));
             suspected.retainAll(names); // a replica that left the view is gone; names are never reused

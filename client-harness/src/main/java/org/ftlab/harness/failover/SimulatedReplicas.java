@@ -56,6 +56,10 @@ public final class SimulatedReplicas {
     private final Map<String, Replica> replicas = new LinkedHashMap<>();
     private final List<String> view = new ArrayList<>();
     private long epoch = 1;
+    /** The primary that last left the view, which a deposed manager still names; null if none has. */
+    private String lastLeft;
+    /** The view a deposed manager answers with ({@link #answerFromADeposedManager}), or null. */
+    private PrimaryBackupView deposedView;
     private final AtomicInteger reports = new AtomicInteger();
 
     private SimulatedReplicas(int n) {
@@ -167,9 +171,27 @@ public final class SimulatedReplicas {
     }
 
     private synchronized PrimaryBackupView currentView() {
+        if (deposedView != null) {
+            return deposedView;
+        }
         List<PrimaryBackupView.Member> members = new ArrayList<>();
         view.forEach(n -> members.add(new PrimaryBackupView.Member(n, "sim://" + n)));
         return new PrimaryBackupView(epoch, members);
+    }
+
+    /**
+     * From now on the view is read from a manager deposed before the last change of the view: it answers with the
+     * view it knew then (the epoch before, the replica that left it still in it), as a leader woken from a hang
+     * answers until it learns it was replaced.
+     */
+    public synchronized void answerFromADeposedManager() {
+        if (lastLeft == null) {
+            throw new IllegalStateException("the view has not changed yet");
+        }
+        List<PrimaryBackupView.Member> members = new ArrayList<>();
+        members.add(new PrimaryBackupView.Member(lastLeft, "sim://" + lastLeft));
+        view.forEach(n -> members.add(new PrimaryBackupView.Member(n, "sim://" + n)));
+        deposedView = new PrimaryBackupView(epoch - 1, members);
     }
 
     /** The manager: a failed replica is confirmed, fenced and left out of the view; a running one is declined. */
@@ -180,8 +202,10 @@ public final class SimulatedReplicas {
             return false;
         }
         r.fenced.countDown();
+        int index = view.indexOf(name);
         if (view.remove(name)) {
             epoch++;
+            lastLeft = index == 0 ? name : null; // only a primary's leaving is answered by a deposed manager
         }
         return true;
     }

@@ -29,6 +29,24 @@ class StrategiesOnSimulatedReplicasTest {
     }
 
     @Test
+    void aClientIgnoresTheOlderViewOfADeposedManagerAndStaysWithTheNewPrimary() throws Exception {
+        SimulatedReplicas lab = SimulatedReplicas.of(3);
+        try (ReplicaSet set = lab.replicaSet(false, Duration.ofSeconds(5), ClientTuning.ADAPTIVE)) {
+            FailoverStrategy s = make("reactive", set);
+            lab.crash("r1");
+            assertEquals("r2", s.invoke("ping", SimulatedReplicas.PING).result());
+            long epoch = set.view(false).epoch();
+
+            lab.answerFromADeposedManager(); // r1 the primary again, in the epoch before
+            assertEquals(epoch, set.view(true).epoch(), "the newest view seen is kept");
+            assertEquals("r2", set.view(false).primary().name());
+            Outcome<String> o = s.invoke("ping", SimulatedReplicas.PING);
+            assertEquals("r2", o.result());
+            assertFalse(o.faulty(), "not sent to the crashed replica the older view names");
+        }
+    }
+
+    @Test
     void preconnectedClientSwitchesToTheReadyBackupAfterACrash() throws Exception {
         SimulatedReplicas lab = SimulatedReplicas.of(2);
         try (ReplicaSet set = lab.replicaSet()) {

@@ -323,7 +323,7 @@ class FtlabCommandIT {
     }
 
     /** Whether process {@code pid} ignores SIGINT (its {@code SigIgn} mask in {@code /proc/PID/status}). */
-    private static boolean ignoresSigint(long pid) throws IOException {
+    static boolean ignoresSigint(long pid) throws IOException {
         for (String line : Files.readAllLines(Path.of("/proc", Long.toString(pid), "status"))) {
             if (line.startsWith("SigIgn:")) {
                 return (Long.parseUnsignedLong(line.substring("SigIgn:".length()).trim(), 16) & (1L << 1)) != 0;

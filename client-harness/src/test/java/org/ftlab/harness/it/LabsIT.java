@@ -32,13 +32,15 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * the labs are about, platform and strategy, keep every level), every configuration gets {@value #POSTS} posts (and
  * as many views where the lab has views), one fault per configuration, a lab warm-up of 20 requests per client, one
  * spare for a schedule from a file (the shortened run fits only its first faults) and none for a lab of the run's own
- * otherwise (its one fault per configuration meets a backup), and the runs go to a directory of the test's. A run whose command does not shape a lab of its own
+ * otherwise (its one fault per configuration meets a backup), the suite's replica options beside a lab's own (lab 12's
+ * stale reads), and the runs go to a directory of the test's. A run whose command does not shape a lab of its own
  * (replicas, spares, heartbeat, request log, topology, database, database tier) runs on the test run's
- * {@link RunningLab}; runs whose only lab knob is {@code --request-log off} share one lab without the request log. The
+ * {@link RunningLab}, one with WildFly's cluster on the {@link WildFlyClusterLab}; runs whose only lab knob is
+ * {@code --request-log off} share one lab without the request log. The
  * command is taken from the page (its first {@code sh} block under "## The command"), so a page whose command no
  * longer works fails here.
  */
-@ExtendWith(RunningLab.class)
+@ExtendWith({RunningLab.class, WildFlyClusterLab.class})
 class LabsIT {
     private static final Path HOME = Path.of(System.getProperty("ftlab.home", "..")).toAbsolutePath().normalize();
     static final int POSTS = 150;
@@ -73,6 +75,11 @@ class LabsIT {
             #!/usr/bin/env bash
             set -euo pipefail
             args=()
+            # a lab's own replica options (lab 12's stale reads) beside the suite's, which boot replicas for tests
+            case " ${FTLAB_REPLICA_JAVA_OPTS:-} " in
+              *" $FTLAB_IT_REPLICA_JAVA_OPTS "*) ;;
+              *) export FTLAB_REPLICA_JAVA_OPTS="${FTLAB_REPLICA_JAVA_OPTS:-} $FTLAB_IT_REPLICA_JAVA_OPTS" ;;
+            esac
             if [[ "$1" == grid ]]; then
               args+=(grid --lab-warmup 20); shift
               spares=no file=no
@@ -88,9 +95,12 @@ class LabsIT {
                 *" --request-log off "*) logoff=yes ;;
                 *" --request-log "*) own=yes ;;
               esac
-              # WildFly's cluster is a lab of its own (the test run's running lab is not one)
-              case " $* " in *wildfly-cluster*) own=yes ;; esac
-              if [[ $own == no && $logoff == yes ]]; then
+              # WildFly's cluster runs on the test run's lab of WildFly's cluster (the running lab is not one)
+              cluster=no
+              case " $* " in *wildfly-cluster*) cluster=yes ;; esac
+              if [[ $own == no && $cluster == yes ]]; then
+                args+=(--lab "$FTLAB_IT_CLUSTER_LAB")
+              elif [[ $own == no && $logoff == yes ]]; then
                 args+=(--lab "$FTLAB_IT_LOG_OFF_LAB")
               elif [[ $own == no ]]; then
                 args+=(--lab "$FTLAB_IT_LAB")
@@ -160,6 +170,8 @@ class LabsIT {
                 .redirectErrorStream(true).redirectOutput(work.resolve("output.log").toFile());
         pb.environment().put("RUNS", runs.toString());
         pb.environment().put("FTLAB_IT_LAB", RunningLab.dir().toString());
+        pb.environment().put("FTLAB_IT_CLUSTER_LAB", WildFlyClusterLab.dir().toString());
+        pb.environment().put("FTLAB_IT_REPLICA_JAVA_OPTS", System.getenv().getOrDefault("FTLAB_REPLICA_JAVA_OPTS", ""));
         if (Files.readString(script).contains("--request-log")) {
             pb.environment().put("FTLAB_IT_LOG_OFF_LAB", logOffLab().toString());
         }
@@ -173,8 +185,7 @@ class LabsIT {
         return new Ran(p.exitValue(), output, runs);
     }
 
-    private static Process logOffLab;
-    private static Path logOffLabDir;
+    private static KeptLab logOffLab;
 
     /**
      * The lab without the request log that the labs' runs with {@code --request-log off} share (labs 4 and 12), booted
@@ -182,28 +193,15 @@ class LabsIT {
      */
     private static synchronized Path logOffLab() throws Exception {
         if (logOffLab == null) {
-            logOffLabDir = Files.createTempDirectory(Path.of("target").toAbsolutePath(), "log-off-lab-");
-            Path console = logOffLabDir.resolveSibling(logOffLabDir.getFileName() + ".log");
-            logOffLab = new ProcessBuilder(HOME.resolve("scripts/ftlab").toString(), "lab", "--request-log", "off",
-                    "--out", logOffLabDir.toString()).redirectErrorStream(true).redirectOutput(console.toFile())
-                    .start();
-            while (!Files.readString(console).contains("lab ready in")) {
-                if (!logOffLab.isAlive()) {
-                    throw new IllegalStateException("ftlab lab --request-log off exited " + logOffLab.exitValue()
-                            + ": " + Files.readString(console));
-                }
-                Thread.sleep(100);
-            }
+            logOffLab = KeptLab.start("log-off-lab-", "--request-log", "off");
         }
-        return logOffLabDir;
+        return logOffLab.dir();
     }
 
     @AfterAll
     static void stopTheLogOffLab() throws Exception {
         if (logOffLab != null) {
-            logOffLab.destroy(); // SIGTERM, as Ctrl-C: the lab stops everything it started
-            assertTrue(logOffLab.waitFor(2, TimeUnit.MINUTES), "ftlab lab stopped within 2 min of SIGTERM");
-            NetnsGridIT.assertNothingLeft(logOffLabDir);
+            logOffLab.stop();
         }
     }
 

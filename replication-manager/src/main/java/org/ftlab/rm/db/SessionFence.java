@@ -28,7 +28,8 @@ import org.ftlab.os.access.DatabaseEndpoint;
  * are found by their client end: the process's TCP sockets to the database port (its open files and the kernel's
  * socket table under {@code /proc}), matched by client port (and address) against the HOST column of the database's
  * process list, then ended with {@code KILL CONNECTION}. The lab's database user may end its own sessions without
- * extra privileges. A process that is already gone has no sessions left to end.
+ * extra privileges. A process that is already gone has no sessions left to end. Every fencing is an order of a view
+ * epoch, which the database refuses when it has seen a newer one ({@link EpochFence}).
  */
 public final class SessionFence implements AutoCloseable {
     private static final int STATEMENT_TIMEOUT_SECONDS = 2;
@@ -91,24 +92,59 @@ public final class SessionFence implements AutoCloseable {
      * they are closed the database has rolled its transactions back by itself.
      *
      * @throws IOException if the process's sockets could not be read (it may have exited meanwhile: then 0)
+     * @throws EpochFence.Refused if {@code order}'s epoch is older than one the database has seen (a deposed
+     *     leader's): nothing was ended
      * @throws SQLException if the database could not be asked or told
      */
-    public synchronized int endSessionsOf(long pid) throws IOException, SQLException {
-        return endSessionsAt(clientEndsOf(pid, databasePort));
+    public synchronized int endSessionsOf(long pid, EpochFence.Order order) throws IOException, SQLException {
+        return endSessionsAt(clientEndsOf(pid, databasePort), order);
     }
 
     /**
-     * As {@link #endSessionsOf(long)} for process {@code pid} on host {@code where}: on another machine its sockets
-     * are read there, over the host's shared connection.
+     * As {@link #endSessionsOf(long, EpochFence.Order)} for process {@code pid} on host {@code where}: on another
+     * machine its sockets are read there, over the host's shared connection.
      */
-    public int endSessionsOf(long pid, Placement where) throws IOException, SQLException {
+    public int endSessionsOf(long pid, Placement where, EpochFence.Order order) throws IOException, SQLException {
         if (!where.isRemote()) {
-            return endSessionsOf(pid);
+            return endSessionsOf(pid, order);
         }
         String proc = where.run("cd /proc/" + pid + " 2>/dev/null || exit 0; for f in fd/*; do readlink $f; done "
                 + "2>/dev/null | grep '^socket:'; echo " + TABLES + "; cat net/tcp net/tcp6 2>/dev/null; true");
         synchronized (this) {
-            return endSessionsAt(clientEndsIn(proc, databasePort));
+            return endSessionsAt(clientEndsIn(proc, databasePort), order);
+        }
+    }
+
+    /** {@link EpochFence#reset}: a new lab's first leader. */
+    public synchronized void resetEpoch(EpochFence.Order order) throws SQLException {
+        onAdmin(c -> {
+            EpochFence.reset(c, order);
+            return null;
+        });
+    }
+
+    /** {@link EpochFence#raise}: a leader that starts acting. */
+    public synchronized void raiseEpoch(EpochFence.Order order) throws SQLException {
+        onAdmin(c -> {
+            EpochFence.raise(c, order);
+            return null;
+        });
+    }
+
+    /** The database's {@link EpochFence}: the highest epoch ordered at, and the orders it refused. */
+    public synchronized EpochFence.State epoch() throws SQLException {
+        return onAdmin(EpochFence::read);
+    }
+
+    /** Runs {@code action} on the kept connection; a failure other than a refusal drops the connection. */
+    private <T> T onAdmin(EpochFence.Action<T> action) throws SQLException {
+        try {
+            return action.run(admin());
+        } catch (EpochFence.Refused refused) {
+            throw refused;
+        } catch (SQLException e) {
+            closeAdmin();
+            throw e;
         }
     }
 
@@ -134,7 +170,7 @@ public final class SessionFence implements AutoCloseable {
         return ends;
     }
 
-    private int endSessionsAt(Set<ClientEnd> replicaEnds) throws SQLException {
+    private int endSessionsAt(Set<ClientEnd> replicaEnds, EpochFence.Order order) throws SQLException {
         Set<ClientEnd> ends = seenByDatabase.apply(replicaEnds);
         if (ends.isEmpty()) {
             return 0;
@@ -145,24 +181,24 @@ public final class SessionFence implements AutoCloseable {
         } catch (SQLException e) {
             ids = sessionsAt(ends); // once more on a fresh connection: the kept one may have timed out
         }
-        int ended = 0;
-        try (Statement s = admin().createStatement()) {
-            s.setQueryTimeout(STATEMENT_TIMEOUT_SECONDS);
-            for (long id : ids) {
-                try {
-                    s.execute("KILL CONNECTION " + id);
-                    ended++;
-                } catch (SQLException e) {
-                    if (e.getErrorCode() != ER_NO_SUCH_THREAD) {
-                        throw e;
+        List<Long> sessions = ids;
+        return onAdmin(c -> EpochFence.order(c, order, conn -> {
+            int ended = 0;
+            try (Statement s = conn.createStatement()) {
+                s.setQueryTimeout(STATEMENT_TIMEOUT_SECONDS);
+                for (long id : sessions) {
+                    try {
+                        s.execute("KILL CONNECTION " + id);
+                        ended++;
+                    } catch (SQLException e) {
+                        if (e.getErrorCode() != ER_NO_SUCH_THREAD) {
+                            throw e;
+                        }
                     }
                 }
             }
-        } catch (SQLException e) {
-            closeAdmin();
-            throw e;
-        }
-        return ended;
+            return ended;
+        }));
     }
 
     /** Ids of the sessions whose client end is one of {@code ends}; on failure the connection is dropped. */

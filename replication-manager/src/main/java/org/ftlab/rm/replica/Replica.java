@@ -5,7 +5,10 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.OptionalLong;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import org.ftlab.auction.api.MicroClock;
@@ -26,6 +29,13 @@ public final class Replica implements AutoCloseable {
     private static final String STARTED = "WFLYSRV0025";
     private static final String STARTED_WITH_ERRORS = "WFLYSRV0026";
     private static final Duration STOP_GRACE = Duration.ofSeconds(20);
+    /** Watches adopted replicas' processes for their exit. */
+    private static final ScheduledExecutorService ADOPTED_EXITS = Executors.newSingleThreadScheduledExecutor(r -> {
+        Thread t = new Thread(r, "adopted-replica-exits");
+        t.setDaemon(true);
+        return t;
+    });
+    private static final long ADOPTED_EXIT_POLL_MILLIS = 50;
 
     private final String name;
     private final Placement placement;
@@ -44,6 +54,8 @@ public final class Replica implements AutoCloseable {
     private volatile Duration startupTime;
     private final boolean recordsInlining;
     private final boolean compilesAtC2;
+    /** Completes when its process has exited. */
+    private final CompletableFuture<Void> exited = new CompletableFuture<>();
     /** When its process exited ({@link MicroClock}), or -1 while it runs. */
     private volatile long exitedEpochUs = -1;
 
@@ -70,9 +82,30 @@ public final class Replica implements AutoCloseable {
         this.launchedEpochMillis = launchedEpochMillis;
         if (process == null) {
             exitedEpochUs = MicroClock.nowEpochMicros();
+            exited.complete(null);
+        } else if (launched != null) {
+            process.onExit().thenRun(this::exitedNow);
         } else {
-            process.onExit().thenRun(() -> exitedEpochUs = MicroClock.nowEpochMicros());
+            // not this JVM's child: the JDK polls for the exit of such a process at intervals that grow with its
+            // age (to seconds), which would date an adopted replica's death seconds late
+            watchExit();
         }
+    }
+
+    /** An adopted replica's process, polled every {@value #ADOPTED_EXIT_POLL_MILLIS} ms until it has exited. */
+    private void watchExit() {
+        if (process.isAlive()) {
+            ADOPTED_EXITS.schedule(this::watchExit, ADOPTED_EXIT_POLL_MILLIS, TimeUnit.MILLISECONDS);
+        } else {
+            exitedNow();
+        }
+    }
+
+    private void exitedNow() {
+        if (exitedEpochUs < 0) {
+            exitedEpochUs = MicroClock.nowEpochMicros();
+        }
+        exited.complete(null);
     }
 
     /**
@@ -199,7 +232,7 @@ public final class Replica implements AutoCloseable {
             return true;
         }
         try {
-            process.onExit().get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+            exited.get(timeout.toMillis(), TimeUnit.MILLISECONDS);
             return true;
         } catch (ExecutionException | TimeoutException e) {
             return !process.isAlive();

@@ -9,10 +9,12 @@ import org.junit.jupiter.api.Test;
 class DatabaseSchemaTest {
 
     @Test
-    void schemaIsNineIdempotentCreateTableStatementsFiveStatelessAndFourOfTheStatefulTier() {
+    void schemaIsTenIdempotentCreateTableStatementsFiveStatelessTheManagersEpochAndFourOfTheStatefulTier() {
         List<String> statements = DatabaseSchema.statements();
-        assertEquals(9, statements.size());
+        assertEquals(10, statements.size());
         assertEquals(4, statements.stream().filter(s -> s.startsWith("CREATE TABLE IF NOT EXISTS tart_")).count());
+        assertEquals(1, statements.stream().filter(s -> s.startsWith("CREATE TABLE IF NOT EXISTS manager_epoch"))
+                .count());
         for (String sql : statements) {
             assertTrue(sql.startsWith("CREATE TABLE IF NOT EXISTS "), sql);
             assertTrue(!sql.endsWith(";"), "the terminator is stripped: " + sql);

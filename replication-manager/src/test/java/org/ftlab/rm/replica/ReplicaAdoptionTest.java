@@ -8,6 +8,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
+import org.ftlab.auction.api.MicroClock;
 import org.ftlab.fd.ProcessState;
 import org.ftlab.os.OrphanGuard;
 import org.junit.jupiter.api.Test;
@@ -46,9 +47,11 @@ class ReplicaAdoptionTest {
             r.signal("STOP");
             assertEquals(ProcessState.STOPPED, awaitState(r, ProcessState.STOPPED));
             r.signal("CONT");
+            long killedUs = MicroClock.nowEpochMicros();
             r.kill();
             assertTrue(r.awaitExit(Duration.ofSeconds(10)), "its exit is seen, though it is not a child here");
             assertFalse(r.isAlive());
+            assertTrue(r.exitedEpochUs().orElseThrow() >= killedUs, "and dated after its kill");
             r.release();
         } finally {
             ProcessHandle.of(pid).ifPresent(ProcessHandle::destroyForcibly);
