@@ -13,7 +13,7 @@ import org.ftlab.rm.api.FaultTarget.Node;
 /** Packets between two named sides dropped (both ways) for the duration. */
 public final class Partition extends LabFaultKind {
     public Partition() {
-        super("partition", Layer.NETWORK, ActsOn.NETWORK, EnumSet.allOf(Node.class), LASTS, FaultAmount.NONE,
+        super("partition", Layer.NETWORK, ActsOn.NETWORK, EnumSet.complementOf(EnumSet.of(Node.MANAGERS)), LASTS, FaultAmount.NONE,
                 NOT_A_STALL);
     }
 

@@ -91,13 +91,15 @@ class KindsTest {
     }
 
     @Test
-    void theManagerMakesOnlyACrashAndOnlyAPartitionTakesTwoSides() {
+    void theManagerMakesOnlyACrashAndOnlyThePartitionsTakeTwoSides() {
         assertEquals(List.of("crash"), names(FaultKind::madeByManager));
         assertFalse(kind("crash").lasts(), "the manager repairs it: no duration");
         assertEquals("a crash is made by the manager, under its lock", assertThrows(IllegalArgumentException.class,
                 () -> LabFaultKind.of(kind("crash")).make(new FaultSpec(kind("crash"), PRIMARY, 0, 0), null))
                 .getMessage());
-        assertEquals(List.of("partition"), names(FaultKind::takesTwoSides));
+        assertEquals(List.of("partition", "rm-partition"), names(FaultKind::takesTwoSides));
+        assertEquals("leader|managers", kind("rm-partition").defaultTarget().toString(),
+                "the leader cut off from every other manager");
     }
 
     @Test
@@ -135,7 +137,7 @@ class KindsTest {
         assertEquals(Optional.of("cpu-hog starts its processes on this machine, which shares no CPU with --hosts' "
                 + "machines; run it without --hosts"), kind("cpu-hog").whyNot(otherMachines, EVERY_CONTROLLER));
         assertEquals(List.of("link-down", "partition", "flaky", "bandwidth", "gc", "cpu-hog", "rm-crash", "rm-hang",
-                "fd-crash"), names(k -> k.whyNot(otherMachines, EVERY_CONTROLLER).isPresent()),
+                "fd-crash", "rm-partition"), names(k -> k.whyNot(otherMachines, EVERY_CONTROLLER).isPresent()),
                 "what --hosts (a lab of one manager) cannot make");
     }
 }

@@ -14,6 +14,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalLong;
+import java.util.Set;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -21,6 +22,7 @@ import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.logging.Logger;
+import java.util.stream.Collectors;
 import org.ftlab.auction.api.MicroClock;
 import org.ftlab.auction.api.StatefulTierSettings;
 import org.ftlab.auction.api.TierStatus;
@@ -246,7 +248,7 @@ public final class ReplicationManager implements AutoCloseable {
                 settings.timeoutMillis());
         boolean observe = settings.lab().observe();
         Process detector = startDetector(runDir.resolve("fd"), detectorPort, managerUrl, managerToken, heartbeat,
-                hosts != null, observe ? FlightRecording.settingsFile(runDir.resolve("rm")) : null);
+                hosts != null, observe ? FlightRecording.settingsFile(runDir.resolve("rm")) : null, network);
         OrphanGuard guard = OrphanGuard.watch(detector.pid());
         LocalLab lab;
         Janitor janitor = null;
@@ -356,7 +358,8 @@ public final class ReplicationManager implements AutoCloseable {
         boolean newDetector = detector == null;
         if (newDetector) {
             detector = startDetector(runDir.resolve("fd"), p.detectorPort(), managerUrl, managerToken, heartbeat,
-                    false, o.observe() ? FlightRecording.settingsFile(runDir.resolve("rm")) : null).toHandle();
+                    false, o.observe() ? FlightRecording.settingsFile(runDir.resolve("rm")) : null, o.network())
+                    .toHandle();
         }
         OrphanGuard guard = OrphanGuard.watch(detector.pid());
         LocalLab lab = LocalLab.adopt(new LocalLab.Options(runDir, o.serverHome(), o.externalDatabase(),
@@ -467,7 +470,8 @@ public final class ReplicationManager implements AutoCloseable {
         Path runDir = lab.runDir().toAbsolutePath();
         try {
             Process p = startDetector(runDir.resolve("fd"), heartbeat.detectorPort(), managerUrl, managerToken,
-                    heartbeat, false, observeEvents ? FlightRecording.settingsFile(runDir.resolve("rm")) : null);
+                    heartbeat, false, observeEvents ? FlightRecording.settingsFile(runDir.resolve("rm")) : null,
+                    lab.network());
             synchronized (lock) {
                 if (closed) {
                     ProcessTools.terminate(p.toHandle(), Duration.ofSeconds(5));
@@ -596,7 +600,12 @@ public final class ReplicationManager implements AutoCloseable {
         // next leader to adopt
         lab.release();
         tier.close();
-        faults.undoAll(id -> { }); // recorded by the next leader: this one can no longer change the view
+        // the faults this manager made on itself (a partition that deposed it) last their duration, leader or not;
+        // the others are undone now, and recorded by the next leader: this one can no longer change the view
+        Set<String> onItself = view.read(ViewKeeper::faults).stream().filter(f -> f.active()
+                && f.kind().actsOn() == FaultKind.ActsOn.MANAGER_PROCESS).map(InjectedFault::faultId)
+                .collect(Collectors.toSet());
+        faults.undoAllBut(onItself);
         warmer.close();
         Hotness h = hotness;
         if (h != null) {
@@ -624,8 +633,13 @@ public final class ReplicationManager implements AutoCloseable {
         });
     }
 
+    /**
+     * Starts the Fault Detector; on a virtual network in the manager's host ({@code rm}), where the replicas reach it,
+     * whichever member's host the manager that starts it runs in.
+     */
     private static Process startDetector(Path dir, int port, String managerUrl, String managerToken,
-            HeartbeatSettings hb, boolean remoteReplicas, Path eventSettings) throws IOException, InterruptedException {
+            HeartbeatSettings hb, boolean remoteReplicas, Path eventSettings, VirtualNetwork network)
+            throws IOException, InterruptedException {
         Path console = dir.resolve("console.log");
         Files.deleteIfExists(console);
         List<String> options = new ArrayList<>(List.of("-Xmx128m", "-Djava.net.preferIPv4Stack=true"));
@@ -639,6 +653,9 @@ public final class ReplicationManager implements AutoCloseable {
                 "--log", dir.resolve("detector.log").toString(),
                 // replicas on other machines: their process states come from their hosts, through this manager
                 "--process-states", remoteReplicas ? "manager" : "here"));
+        if (network != null) {
+            cmd = network.placement(NetworkLayout.MANAGER_HOST).wrap(cmd);
+        }
         ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(console.toFile());
         pb.environment().put(FaultDetector.TOKEN_ENV, managerToken); // not on the command line, where ps shows it
         Process p = pb.start();
@@ -1387,6 +1404,18 @@ public final class ReplicationManager implements AutoCloseable {
             }
             throw e;
         }
+        boolean onItself = spec.kind().actsOn() == FaultKind.ActsOn.MANAGER_PROCESS && spec.kind().lasts();
+        if (onItself) {
+            // a fault on this manager (rm-hang, rm-partition) may depose it before the group hears that it was made:
+            // its end cannot wait for that record, and a deposed manager still ends it (the next leader records it)
+            faults.holdFor(faultId, undo, spec.durationMillis(), () -> {
+                synchronized (lock) {
+                    if (!closed) {
+                        decide(new ViewCommand.Repaired(faultId, epochMicros(), InjectedFault.Repair.UNDONE));
+                    }
+                }
+            });
+        }
         // The fault exists from the moment it was made; one that is over once made (a forced collection) from the
         // moment its making began.
         long injected = spec.kind().lasts() ? epochMicros() : making;
@@ -1398,18 +1427,24 @@ public final class ReplicationManager implements AutoCloseable {
                 // the lab stopped, or the replica failed while the fault was being made: nothing to wait for
                 decide(new ViewCommand.Repaired(faultId, epochMicros(), closed ? InjectedFault.Repair.AT_SHUTDOWN
                         : InjectedFault.Repair.FENCED));
-                faults.undo(faultId, undo);
+                if (onItself) {
+                    faults.endNow(faultId, true);
+                } else {
+                    faults.undo(faultId, undo);
+                }
                 return view.read(ViewKeeper::faults).stream().filter(f -> f.faultId().equals(faultId)).findFirst()
                         .orElseThrow();
             }
             if (spec.kind().actsOn() == FaultKind.ActsOn.DETECTOR_PROCESS) {
                 return fault; // repaired when a new detector runs (restartDetector)
             }
-            faults.holdFor(faultId, undo, spec.durationMillis(), () -> {
-                synchronized (lock) {
-                    decide(new ViewCommand.Repaired(faultId, epochMicros(), InjectedFault.Repair.UNDONE));
-                }
-            });
+            if (!onItself) {
+                faults.holdFor(faultId, undo, spec.durationMillis(), () -> {
+                    synchronized (lock) {
+                        decide(new ViewCommand.Repaired(faultId, epochMicros(), InjectedFault.Repair.UNDONE));
+                    }
+                });
+            }
             return fault;
         }
     }
@@ -1453,6 +1488,8 @@ public final class ReplicationManager implements AutoCloseable {
             case CLIENTS -> NetworkLayout.CLIENTS_HOST;
             case FD -> NetworkLayout.MANAGER_HOST;
             case LEADER -> view.member();
+            // the other members, whose hosts are named as they are
+            case MANAGERS -> String.join(",", view.members().stream().filter(m -> !m.equals(view.member())).toList());
         };
     }
 

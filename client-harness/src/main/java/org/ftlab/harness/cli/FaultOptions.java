@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import org.ftlab.harness.grid.FaultSchedule;
 import org.ftlab.os.Cgroup;
 import org.ftlab.rm.api.FaultKind;
@@ -37,6 +38,22 @@ public final class FaultOptions {
             + "(the stalls of known cause), all (stalls aside), db-failover (--database semisync…) or watchmen (the managers' "
             + "and the detector's failures, --managers 3); default: ${DEFAULT-VALUE}.")
     String faultMix;
+
+    /**
+     * The kinds the faults file names, before a plan exists (to choose the topology); none without a file, or with
+     * one that does not read (the schedule reports why, later).
+     */
+    List<FaultKind> fileKinds() {
+        if (faultsFile == null || !Files.isRegularFile(faultsFile)) {
+            return List.of();
+        }
+        try {
+            return List.copyOf(FaultSchedule.parse(Files.readString(faultsFile, StandardCharsets.UTF_8),
+                    "file " + faultsFile.getFileName()).kinds());
+        } catch (IOException | IllegalArgumentException e) {
+            return List.of();
+        }
+    }
 
     /** The schedule these options give for a run of {@code blocks} blocks. */
     FaultSchedule schedule(int blocks) throws IOException {

@@ -35,6 +35,7 @@ import org.ftlab.harness.workload.Workloads;
 import org.ftlab.os.access.DatabaseEndpoint;
 import org.ftlab.os.net.Hosts;
 import org.ftlab.rm.api.DatabaseTier;
+import org.ftlab.rm.api.FaultKind;
 import org.ftlab.rm.api.NetworkLayout;
 import org.ftlab.rm.api.Platform;
 import picocli.CommandLine.Command;
@@ -124,11 +125,15 @@ public final class GridCommand implements Callable<Integer> {
     /** The degree factor's levels (two or more), else empty. */
     private List<Integer> replicaLevels = List.of();
 
-    @Option(names = "--topology", defaultValue = "local", paramLabel = "T", description = "local: every process on "
-            + "this machine's loopback (default); netns: the database, every replica, the manager with the Fault "
-            + "Detector, and the clients each on a host of its own (a network namespace) on one virtual network, "
-            + "which network faults need. netns needs root.")
-    String topology;
+    @Option(names = "--topology", paramLabel = "T", description = "local: every process on this machine's "
+            + "loopback (the default); netns: the database, every replica, the manager with the Fault Detector (each "
+            + "manager of several on a host of its own), and the clients each on a host of its own (a network "
+            + "namespace) on one virtual network, which network faults need (the default for a --faults-file that "
+            + "has one). netns needs root.")
+    String topologyOption;
+
+    /** The topology the run has: the option's, or the one its faults file needs. */
+    private String topology;
 
     @Option(names = "--hosts", paramLabel = "FILE", description = "Run the database and the replicas on other "
             + "machines over SSH (OpenSSH, key authentication), as a hosts file names them (docs/running.md); the "
@@ -167,6 +172,7 @@ public final class GridCommand implements Callable<Integer> {
             replicaLevels = levels.size() > 1 ? levels : List.of();
         }
         this.server.observe(); // checked before anything starts
+        topology = topologyOption != null ? topologyOption : defaultTopology(outw);
         ManagedLab running = labDir == null ? null : attach();
         if (running != null && running.runDir().equals(runDir.normalize())) {
             throw new IllegalArgumentException("--out is the lab's own directory: give the run a directory of its own");
@@ -324,10 +330,31 @@ public final class GridCommand implements Callable<Integer> {
      * The running lab of {@code --lab}. The options that would shape a lab of the grid's own are refused here: the
      * lab already has its shape.
      */
+    /**
+     * Without {@code --topology}: the virtual network if the faults file has a kind that needs it (a partition, a
+     * leader cut off from the other managers) and the lab is this run's own on this machine, said on the console;
+     * else loopback.
+     */
+    private String defaultTopology(PrintWriter outw) throws IOException {
+        if (labDir != null || hostsFile != null) {
+            return "local";
+        }
+        List<String> needing = faultOptions.fileKinds().stream().filter(FaultKind::needsNetwork)
+                .map(FaultKind::wireName).toList();
+        if (needing.isEmpty()) {
+            return "local";
+        }
+        if (NetworkedRun.current().isEmpty()) {
+            outw.println("ftlab grid: --topology netns, which the schedule's " + String.join(", ", needing)
+                    + " needs (hosts on a virtual network)");
+        }
+        return "netns";
+    }
+
     private ManagedLab attach() throws IOException {
         String given = (replicasOption != null && replicaLevels.size() < 2 ? " --replicas" : "")
                 + (spares != null ? " --spares" : "")
-                + knobs.lab.given() + (!topology.equals("local") ? " --topology" : "")
+                + knobs.lab.given() + (topologyOption != null ? " --topology" : "")
                 + (hostsFile != null ? " --hosts" : "") + (database.external() != null ? " --db-url" : "")
                 + (server.given() ? " --server-dir" : "");
         if (!given.isEmpty()) {

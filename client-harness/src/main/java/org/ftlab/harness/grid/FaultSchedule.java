@@ -287,7 +287,7 @@ public record FaultSchedule(List<Entry> entries, String origin) {
         /** Every kind that acts on the database: db-hang, db-slow. */
         DATABASE(k -> k.layer() == FaultKind.Layer.DATABASE),
         /** Every network kind: link-down, partition, flaky, bandwidth (netns topology). */
-        NETWORK(FaultKind::needsNetwork),
+        NETWORK(k -> k.needsNetwork() && k.layer() != FaultKind.Layer.MANAGEMENT),
         /** Every kind that needs no virtual network: process and database. */
         LOCAL(k -> k.layer() == FaultKind.Layer.PROCESS || k.layer() == FaultKind.Layer.DATABASE),
         /** Every stall of known cause: what the attribution of slow requests is proved on. */
@@ -295,10 +295,10 @@ public record FaultSchedule(List<Entry> entries, String origin) {
         /** Every fault kind, stalls and the management's aside (netns topology). */
         ALL(k -> k.layer() != FaultKind.Layer.STALL && k.layer() != FaultKind.Layer.MANAGEMENT),
         /**
-         * The management's failures: the leading manager's crash and hang, the detector's crash ({@code --managers
-         * 3}). Not in the mixes above, whose seeds keep drawing what they drew.
+         * The management's failures that need no virtual network: the leading manager's crash and hang, the
+         * detector's crash ({@code --managers 3}). Not in the mixes above, whose seeds keep drawing what they drew.
          */
-        WATCHMEN(k -> k.layer() == FaultKind.Layer.MANAGEMENT, false),
+        WATCHMEN(k -> k.layer() == FaultKind.Layer.MANAGEMENT && !k.needsNetwork(), false),
         /**
          * The database's failures a replicated database fails over (db-crash, db-hang; {@code --database semisync}
          * or {@code async}). Not in the mixes above, which a lab with one database server makes, and whose seeds keep

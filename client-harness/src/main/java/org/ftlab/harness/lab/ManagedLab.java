@@ -18,6 +18,7 @@ import org.ftlab.os.ChildJvm;
 import org.ftlab.os.FreePorts;
 import org.ftlab.os.Jcmd;
 import org.ftlab.os.OrphanGuard;
+import org.ftlab.os.Placement;
 import org.ftlab.os.ProcessTools;
 import org.ftlab.os.access.ApplicationUser;
 import org.ftlab.os.access.DatabaseEndpoint;
@@ -205,10 +206,15 @@ public final class ManagedLab implements AutoCloseable {
                     + "network with one database server and ftlab's own replication; leave out --hosts, "
                     + "--wildfly-cluster and --database " + o.databaseTier().wireName());
         }
-        String address = o.network() == null ? "127.0.0.1"
-                : VirtualNetwork.attach(o.network()).placement(NetworkLayout.MANAGER_HOST).address();
+        // on a virtual network each member on a host of its own (m1, m2, …: a member can be cut off from the others),
+        // the detector on the manager's host (rm)
+        List<Placement> hosts = new ArrayList<>();
+        for (int i = 1; i <= o.managers(); i++) {
+            hosts.add(o.network() == null ? Placement.LOCAL : VirtualNetwork.attach(o.network()).addHost("m" + i));
+        }
         List<String> members = new ArrayList<>();
         for (int i = 1; i <= o.managers(); i++) {
+            String address = o.network() == null ? "127.0.0.1" : hosts.get(i - 1).address();
             members.add("m" + i + "=" + address + ":" + FreePorts.findFreePortPair() + ":" + FreePorts.findFreePort());
         }
         byte[] secret = new byte[24];
@@ -219,10 +225,7 @@ public final class ManagedLab implements AutoCloseable {
             List<String> member = new ArrayList<>(cmd);
             member.addAll(List.of("--member", "m" + i, "--members", String.join(",", members),
                     "--lab-owner", Long.toString(ProcessHandle.current().pid())));
-            if (o.network() != null) {
-                member = new ArrayList<>(VirtualNetwork.attach(o.network()).placement(NetworkLayout.MANAGER_HOST)
-                        .wrap(member));
-            }
+            member = new ArrayList<>(hosts.get(i - 1).wrap(member));
             ProcessBuilder pb = new ProcessBuilder(member);
             pb.environment().put(ManagerEndpoint.TOKEN_ENV, token); // not on the command line, where ps shows it
             if (o.externalDatabase() != null) {

@@ -35,12 +35,11 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * otherwise (its one fault per configuration meets a backup), the suite's replica options beside a lab's own (lab 12's
  * stale reads), and the runs go to a directory of the test's. A run whose command does not shape a lab of its own
  * (replicas, spares, heartbeat, request log, topology, database, database tier) runs on the test run's
- * {@link RunningLab}, one with WildFly's cluster on the {@link WildFlyClusterLab}; runs whose only lab knob is
- * {@code --request-log off} share one lab without the request log. The
+ * {@link RunningLab}; runs whose only lab knob is {@code --request-log off} share one lab without the request log. The
  * command is taken from the page (its first {@code sh} block under "## The command"), so a page whose command no
  * longer works fails here.
  */
-@ExtendWith({RunningLab.class, WildFlyClusterLab.class})
+@ExtendWith(RunningLab.class)
 class LabsIT {
     private static final Path HOME = Path.of(System.getProperty("ftlab.home", "..")).toAbsolutePath().normalize();
     static final int POSTS = 150;
@@ -95,12 +94,10 @@ class LabsIT {
                 *" --request-log off "*) logoff=yes ;;
                 *" --request-log "*) own=yes ;;
               esac
-              # WildFly's cluster runs on the test run's lab of WildFly's cluster (the running lab is not one)
-              cluster=no
-              case " $* " in *wildfly-cluster*) cluster=yes ;; esac
-              if [[ $own == no && $cluster == yes ]]; then
-                args+=(--lab "$FTLAB_IT_CLUSTER_LAB")
-              elif [[ $own == no && $logoff == yes ]]; then
+              # WildFly's cluster is a lab of its own (the test run's running lab is not one; a lab of WildFly's
+              # cluster shared with WildFlyClusterIT would idle through the rest of the suite at a sixth of a core)
+              case " $* " in *wildfly-cluster*) own=yes ;; esac
+              if [[ $own == no && $logoff == yes ]]; then
                 args+=(--lab "$FTLAB_IT_LOG_OFF_LAB")
               elif [[ $own == no ]]; then
                 args+=(--lab "$FTLAB_IT_LAB")
@@ -170,7 +167,6 @@ class LabsIT {
                 .redirectErrorStream(true).redirectOutput(work.resolve("output.log").toFile());
         pb.environment().put("RUNS", runs.toString());
         pb.environment().put("FTLAB_IT_LAB", RunningLab.dir().toString());
-        pb.environment().put("FTLAB_IT_CLUSTER_LAB", WildFlyClusterLab.dir().toString());
         pb.environment().put("FTLAB_IT_REPLICA_JAVA_OPTS", System.getenv().getOrDefault("FTLAB_REPLICA_JAVA_OPTS", ""));
         if (Files.readString(script).contains("--request-log")) {
             pb.environment().put("FTLAB_IT_LOG_OFF_LAB", logOffLab().toString());

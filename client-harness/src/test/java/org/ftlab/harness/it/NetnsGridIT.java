@@ -11,6 +11,7 @@ import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Instant;
 import java.util.List;
 import java.util.Set;
 import java.util.stream.Stream;
@@ -18,6 +19,7 @@ import org.ftlab.harness.cli.FtlabCommand;
 import org.ftlab.harness.grid.FaultSchedule;
 import org.ftlab.harness.probe.FaultRecord;
 import org.ftlab.harness.probe.FaultsCsv;
+import org.ftlab.harness.probe.ManagerFailoverRecord;
 import org.ftlab.os.Cgroup;
 import org.ftlab.os.ProcessTools;
 import org.ftlab.os.net.VirtualNetwork;
@@ -25,13 +27,15 @@ import org.ftlab.rm.api.FaultKind;
 import org.junit.jupiter.api.Test;
 
 /**
- * {@code ftlab grid --topology netns} end to end: the database, every replica, the manager and the clients on hosts
- * of their own, one fault of every kind injected, recorded with its phases and undone, the exactly-once audit
+ * {@code ftlab grid --topology netns} end to end: the database, every replica, each of three managers (the detector
+ * beside them) and the clients on hosts of their own, one fault of every kind injected, recorded with its phases and
+ * undone (the last the leader cut off from the other managers, which must stop acting), the exactly-once audit
  * passing, and afterwards no namespace, nftables table, cgroup, stopped process or process of the run left, and
  * nothing in the janitor's script. Needs root (CI runs as root); skipped otherwise with the reason.
  */
 class NetnsGridIT {
     private static final FaultKind LINK_DOWN = FaultKind.parse("link-down");
+    private static final FaultKind RM_PARTITION = FaultKind.parse("rm-partition");
     @Test
     void aGridOnAVirtualNetworkRunsOneFaultOfEachKindPassesTheAuditAndLeavesNothingBehind() throws Exception {
         assumeTrue(VirtualNetwork.unusable().isEmpty(), () -> VirtualNetwork.unusable().orElse(""));
@@ -42,8 +46,8 @@ class NetnsGridIT {
         StringWriter out = new StringWriter();
         int code = FtlabCommand.execute(new String[] {"grid", "--topology", "netns", "--clients", "2", "--think", "10",
             "--reply", "orig", "--posts", "2200", "--views", "0", "--warmup", "0", "--lab-warmup", "0",
-            "--faults-file", schedule.toString(), "--out", runDir.toString()}, new PrintWriter(out, true),
-                new PrintWriter(out, true));
+            "--managers", "3", "--faults-file", schedule.toString(), "--out", runDir.toString()},
+                new PrintWriter(out, true), new PrintWriter(out, true));
         System.out.println(out);
         assertEquals(0, code, "the command's own output went to the console: see the test's output");
 
@@ -56,8 +60,8 @@ class NetnsGridIT {
 
         List<FaultRecord> faults = FaultsCsv.readAll(runDir);
         assertEquals(List.of("crash", "slow", "db-hang", "flaky", "hang", "bandwidth", "db-slow", "partition",
-                "freeze", "link-down"), faults.stream().filter(f -> f.kind() != null).map(f -> f.kind().wireName())
-                .toList(),
+                "freeze", "link-down", "rm-partition"), faults.stream().filter(f -> f.kind() != null)
+                .map(f -> f.kind().wireName()).toList(),
                 "every scheduled fault was injected, in order");
         for (FaultRecord f : faults) {
             if (f.kind() != null) {
@@ -73,12 +77,39 @@ class NetnsGridIT {
         FaultRecord linkDown = faults.stream().filter(f -> f.kind() == LINK_DOWN).findFirst().orElseThrow();
         assertEquals(1, linkDown.failures(), "a backup whose link is down for 2 s is suspected and replaced");
 
+        theLeaderCutOffFromTheOtherManagersStoppedActingWhileItWasCutOff(runDir,
+                faults.stream().filter(f -> f.kind() == RM_PARTITION).findFirst().orElseThrow());
+
         assertFalse(ProcessTools.run(List.of("ip", "netns", "list"), null).contains("ftlab-" + tag),
                 "no namespace of the run is left");
         assertNothingLeft(runDir);
     }
 
     /** No ftlab cgroup, no process of the run (stopped or not), and nothing left for the janitors to undo. */
+    /**
+     * The minority side of a partition stops acting: the leader cut off from the other two managers stepped down
+     * while it was cut off (its log says when), and another member took the lab over and acted.
+     */
+    private static void theLeaderCutOffFromTheOtherManagersStoppedActingWhileItWasCutOff(Path runDir,
+            FaultRecord partition) throws Exception {
+        ManagerFailoverRecord record = ManagerFailoverRecord.readFrom(runDir);
+        ManagerFailoverRecord.Failover failover = record.failovers().stream()
+                .filter(f -> partition.id().equals(f.faultId())).findFirst().orElseThrow(() ->
+                        new AssertionError("the partition's fail-over: " + record));
+        String cutOff = failover.from();
+        long healedUs = partition.injectedUs() + 2_000_000;
+        long steppedDownUs = Files.readAllLines(runDir.resolve("rm/" + cutOff + "/manager.log")).stream()
+                .filter(l -> l.contains(cutOff + " stepped down")).mapToLong(l ->
+                        Instant.parse(l.substring(0, l.indexOf(' '))).toEpochMilli() * 1000).filter(
+                        t -> t >= partition.injectedUs()).min().orElseThrow(() -> new AssertionError(
+                        cutOff + " never stepped down after the partition"));
+        assertTrue(steppedDownUs < healedUs, cutOff + " stepped down while cut off, "
+                + (steppedDownUs - partition.injectedUs()) / 1000 + " ms after the partition");
+        assertTrue(record.failovers().stream().anyMatch(f -> f.term() > failover.fromTerm()
+                && !f.to().equals(cutOff) && f.actingEpochUs() > partition.injectedUs()),
+                "another manager took the lab over and acted: " + record);
+    }
+
     static void assertNothingLeft(Path runDir) throws Exception {
         for (String controller : List.of("freezer", "cpu")) {
             try (Stream<Path> groups = Files.list(Cgroup.mountOf(controller).orElseThrow())) {

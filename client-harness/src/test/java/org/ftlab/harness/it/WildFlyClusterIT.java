@@ -19,11 +19,11 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
- * The baseline strategy, WildFly's own clustering: on a lab of WildFly's cluster ({@link WildFlyClusterLab}: the
- * high-availability server, one JGroups cluster) its clients' calls are spread over the members by the EJB client, a
- * crash loses and duplicates nothing, and the pinned strategies run beside it on the same servers, still pinned.
+ * The baseline strategy, WildFly's own clustering: on a lab of WildFly's cluster (the high-availability server, one
+ * JGroups cluster) its clients' calls are spread over the members by the EJB client, a crash loses and duplicates
+ * nothing, and the pinned strategies run beside it on the same servers, still pinned.
  */
-@ExtendWith({RunningLab.class, WildFlyClusterLab.class})
+@ExtendWith(RunningLab.class)
 class WildFlyClusterIT {
 
     @Test
@@ -33,11 +33,10 @@ class WildFlyClusterIT {
         InProcessFtlab.Result r = InProcessFtlab.run("grid", "--strategy", "wildfly-cluster,preconnected", "--order", "sequential",
                 "--clients", "2", "--think", "0", "--reply", "orig", "--posts", "400", "--views", "0",
                 "--warmup", "0", "--lab-warmup", "100", "--faults", "crash", "--faults-per-config", "1",
-                "--lab", WildFlyClusterLab.dir().toString(), "--out", runDir.toString());
+                "--spares", "1", "--out", runDir.toString());
         assertEquals(0, r.code(), r.err());
-        LabFile lab = LabFile.read(WildFlyClusterLab.dir()).orElseThrow();
-        assertTrue(lab.wildflyCluster(), "a lab of WildFly's cluster");
-        assertEquals(1, lab.spares(), "and its spare, which waits suspended");
+        assertTrue(LabFile.read(runDir).orElseThrow().wildflyCluster(), "the grid started a lab of WildFly's cluster");
+        assertEquals(1, LabFile.read(runDir).orElseThrow().spares(), "and its spare, which waits suspended");
         JsonNode manifest = new ObjectMapper().readTree(runDir.resolve("manifest.json").toFile());
         assertTrue(manifest.path("audit").path("passed").asBoolean(), "every post stored exactly once: "
                 + manifest.path("audit"));

@@ -42,7 +42,10 @@ public interface FaultKind {
         DATABASE_SESSION,
         /** The target's host and links on the lab's virtual network. */
         NETWORK,
-        /** The process of the Replication Manager that leads (it makes the fault on itself). */
+        /**
+         * The Replication Manager that leads (it makes the fault on itself): its process, or its host's links to the
+         * other managers.
+         */
         MANAGER_PROCESS,
         /** The Fault Detector's process. */
         DETECTOR_PROCESS
@@ -85,6 +88,11 @@ public interface FaultKind {
 
     /** Whether its target is a pair of sides ({@code primary|clients}) rather than one node. */
     boolean takesTwoSides();
+
+    /** The target of a fault of this kind that names none: its first target. */
+    default FaultTarget defaultTarget() {
+        return FaultTarget.of(targets().iterator().next());
+    }
 
     /** Whether the fault lasts a duration and is then repaired by the lab (else it is over once made). */
     boolean lasts();

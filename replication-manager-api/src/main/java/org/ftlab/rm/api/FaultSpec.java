@@ -18,7 +18,7 @@ public record FaultSpec(FaultKind kind, FaultTarget target, long durationMillis,
             throw new IllegalArgumentException("a fault needs a kind; use one of " + FaultKind.names());
         }
         if (target == null) {
-            target = FaultTarget.of(kind.targets().iterator().next());
+            target = kind.defaultTarget();
         }
         if (kind.takesTwoSides() != target.isPair()) {
             throw new IllegalArgumentException(kind.takesTwoSides()

@@ -28,7 +28,9 @@ public record FaultTarget(Node node, Node peer) {
         /** The Fault Detector with the Replication Manager. */
         FD("fd"),
         /** The Replication Manager that leads at injection. */
-        LEADER("leader");
+        LEADER("leader"),
+        /** The Replication Managers that do not lead at injection (a lab of several managers). */
+        MANAGERS("managers");
 
         private final String wireName;
 

@@ -34,8 +34,9 @@ public record NetworkLayout(String tag, String prefix) {
     }
 
     /**
-     * The address of host {@code host}: {@code .2} the manager, {@code .3} the clients, {@code .4} the database,
-     * {@code .(10+N)} replica {@code rN}.
+     * The address of host {@code host}: {@code .2} the manager (and the Fault Detector), {@code .3} the clients,
+     * {@code .4} the database, {@code .(4+K)} manager {@code mK} of a lab of several, {@code .(10+N)} replica
+     * {@code rN}.
      */
     public String address(String host) {
         int last = switch (host) {
@@ -43,6 +44,9 @@ public record NetworkLayout(String tag, String prefix) {
             case CLIENTS_HOST -> 3;
             case DATABASE_HOST -> 4;
             default -> {
+                if (host.matches("m[1-5]")) { // the members of a lab of several managers
+                    yield 4 + Integer.parseInt(host.substring(1));
+                }
                 if (!host.matches("r\\d{1,3}") || Integer.parseInt(host.substring(1)) > 240) {
                     throw new IllegalArgumentException("no address for host '" + host + "'");
                 }

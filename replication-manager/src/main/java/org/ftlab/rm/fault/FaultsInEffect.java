@@ -3,6 +3,7 @@ package org.ftlab.rm.fault;
 import java.io.IOException;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -101,6 +102,23 @@ public final class FaultsInEffect implements AutoCloseable {
             undo(id, undo);
             onUndone.accept(id);
         });
+    }
+
+    /**
+     * Undoes now every fault still in effect but those in {@code outlasting}, which their durations end as before (and
+     * the janitor, if this JVM is killed first).
+     */
+    public void undoAllBut(Set<String> outlasting) {
+        Map<String, Undo> now = new LinkedHashMap<>();
+        synchronized (undos) {
+            undos.forEach((id, undo) -> {
+                if (!outlasting.contains(id)) {
+                    now.put(id, undo);
+                }
+            });
+            now.keySet().forEach(undos::remove);
+        }
+        now.forEach(this::undo);
     }
 
     private Undo take(String faultId) {

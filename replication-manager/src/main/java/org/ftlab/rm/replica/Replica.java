@@ -81,7 +81,8 @@ public final class Replica implements AutoCloseable {
         this.launchedNanos = launchedNanos;
         this.launchedEpochMillis = launchedEpochMillis;
         if (process == null) {
-            exitedEpochUs = MicroClock.nowEpochMicros();
+            // gone before it was adopted, at a moment unknown here: its launch, the earliest it can have been
+            exitedEpochUs = launchedEpochMillis * 1000;
             exited.complete(null);
         } else if (launched != null) {
             process.onExit().thenRun(this::exitedNow);
@@ -219,7 +220,7 @@ public final class Replica implements AutoCloseable {
 
     /**
      * When its process exited, in microseconds since the epoch ({@link MicroClock}, read when this JVM learned of
-     * it); empty while it runs, and for a moment after.
+     * it; for a replica gone before it was adopted, its launch); empty while it runs, and for a moment after.
      */
     public OptionalLong exitedEpochUs() {
         long t = exitedEpochUs;
