@@ -121,6 +121,10 @@ public final class RaftState<S> implements ReplicatedState<S>, StateMachine {
         tcp.setBindAddress(bind);
         tcp.setBindPort(self.port());
         tcp.setPortRange(0);
+        // a member cut off (its packets dropped: a partition) must not stall the sends to the others: a send to it
+        // queues instead of blocking the sender, and a connection to it is given up after 300 ms
+        tcp.nonBlockingSends(true);
+        tcp.setSockConnTimeout(300);
         TCPPING discovery = new TCPPING();
         discovery.setInitialHosts(settings.members().stream()
                 .map(m -> new InetSocketAddress(m.host(), m.port())).toList());
