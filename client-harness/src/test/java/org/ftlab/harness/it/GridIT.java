@@ -590,7 +590,7 @@ class GridIT {
     }
 
     /**
-     * A grid on a lab of its own, kept by three managers, stopped by SIGTERM once two configurations finished (every
+     * A grid on a lab of its own, stopped by SIGTERM once two configurations finished (every
      * process of the lab stops with it), then resumed on the running lab.
      * The abort and the resume happen once, before the tests; what the aborted run left is recorded before the resume
      * rewrites it, and each test checks one outcome of the sequence.
@@ -615,7 +615,7 @@ class GridIT {
             runDir = Files.createTempDirectory(Path.of("target").toAbsolutePath(), "grid-abort-");
             Process grid = new ProcessBuilder(HOME.resolve("scripts/ftlab").toString(), "grid", "--clients", "1,2",
                     "--think", "0,20", "--reply", "orig,256", "--posts", "40", "--views", "40", "--lab-warmup", "0",
-                    "--order", "sequential", "--spares", "0", "--managers", "3", "--out", runDir.toString())
+                    "--order", "sequential", "--spares", "0", "--out", runDir.toString())
                     .redirectErrorStream(true)
                     .redirectOutput(runDir.resolveSibling(runDir.getFileName() + ".log").toFile()).start();
             try {
@@ -645,7 +645,7 @@ class GridIT {
             }
 
             // resumed on the running lab: a lab of the same shape (2 replicas, the default knobs) as the first
-            // segment's (which three managers kept: the replicas are the same)
+            // segment's
             resumedExit = ftlab("grid", "--out", runDir.toString(), "--lab", RunningLab.dir().toString());
             resumed = manifest(runDir);
         }

@@ -1,6 +1,7 @@
 package org.ftlab.harness.it;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -19,6 +20,8 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
 import org.ftlab.harness.lab.ManagerClient;
 import org.ftlab.os.access.DatabaseEndpoint;
+import org.ftlab.rm.db.EpochFence;
+import org.ftlab.rm.db.SessionFence;
 import org.ftlab.rm.api.FailureRecord;
 import org.ftlab.rm.api.FaultKind;
 import org.ftlab.rm.api.FaultSpec;
@@ -27,33 +30,53 @@ import org.ftlab.rm.api.InjectedFault;
 import org.ftlab.rm.api.ManagerEndpoint;
 import org.ftlab.rm.api.ManagerGroup;
 import org.ftlab.rm.api.ManagerStatus;
-import org.ftlab.rm.db.EpochFence;
-import org.ftlab.rm.db.SessionFence;
+import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.MethodOrderer;
 import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestMethodOrder;
-import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.condition.EnabledIfEnvironmentVariable;
 
 /**
- * The test run's running lab, kept by three managers ({@code ftlab lab --managers 3}, as a user starts one): the leader
- * killed while a promotion is due, and a deposed leader's orders refused: at its door, and at their target by epoch.
- * Ctrl-C leaving nothing behind, the managers among it, is {@link RunningLab}'s stop at the end of the test run. Every
- * other test on the running lab runs on the leader these leave.
+ * A lab kept by three managers ({@code ftlab lab --managers 3}, as a user starts one): the leader killed while a
+ * promotion is due, a deposed leader's orders refused (at its door, and at their target by epoch), and Ctrl-C leaving
+ * nothing behind.
+ * Not in the default run yet: the suite has no time left for its lab (docs/testing.md); run it with
+ * {@code FTLAB_IT_MANAGERS=1 mvn verify -pl client-harness -Dit.test=ManagersIT}. The default run covers a grid on
+ * three managers with the leader cut off (NetnsGridIT) and an order of an older epoch refused by the database
+ * (SessionFenceIT).
  */
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
-@ExtendWith(RunningLab.class)
+@EnabledIfEnvironmentVariable(named = "FTLAB_IT_MANAGERS", matches = "1",
+        disabledReason = "not in the default run yet (CI time): set FTLAB_IT_MANAGERS=1")
 class ManagersIT {
+    private static final Path HOME = Path.of(System.getProperty("ftlab.home", "..")).toAbsolutePath().normalize();
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final Duration WAIT = Duration.ofSeconds(60);
+    private static Process lab;
     private static Path dir;
     private static ManagerClient managers;
 
     @BeforeAll
-    static void onTheRunningLab() throws Exception {
-        dir = RunningLab.dir();
+    static void startALabOfThreeManagers() throws Exception {
+        dir = Files.createTempDirectory(Path.of("target").toAbsolutePath(), "managers-lab-");
+        Path console = dir.resolveSibling(dir.getFileName() + ".log");
+        lab = new ProcessBuilder(HOME.resolve("scripts/ftlab").toString(), "lab", "--managers", "3", "--replicas", "2",
+                "--spares", "1", "--out", dir.toString()).redirectErrorStream(true).redirectOutput(console.toFile())
+                .start();
+        while (!Files.readString(console).contains("lab ready in")) {
+            assertTrue(lab.isAlive(), "ftlab lab --managers 3 exited: " + Files.readString(console));
+            Thread.sleep(100);
+        }
         managers = ManagerClient.forRun(dir);
+    }
+
+    @AfterAll
+    static void stopTheLab() {
+        if (lab != null && lab.isAlive()) {
+            lab.destroyForcibly();
+        }
     }
 
     /** Waits until {@code condition} holds; fails after {@link #WAIT}. */
@@ -168,5 +191,14 @@ class ManagersIT {
             assertEquals(refusedBefore + 1, database.epoch().refused(), "the database counted the refusal");
         }
         assertEquals(after.primary(), status().primary(), "the primary serves on");
+    }
+
+    @Test
+    @Order(3)
+    void ctrlCStopsTheManagersAndEveryProcessOfTheLab() throws Exception {
+        new ProcessBuilder("kill", "-INT", Long.toString(lab.pid())).start().waitFor();
+        assertTrue(lab.waitFor(2, TimeUnit.MINUTES), "ftlab lab stops within 2 min of Ctrl-C");
+        FtlabCommandIT.assertNoProcessUses(dir);
+        assertFalse(Files.exists(dir.resolve(ManagerEndpoint.FILE)), "rm.json removed: the lab no longer runs");
     }
 }
