@@ -12,6 +12,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -35,7 +36,8 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * otherwise (its one fault per configuration meets a backup), the suite's replica options beside a lab's own (lab 12's
  * stale reads), and the runs go to a directory of the test's. A run whose command does not shape a lab of its own
  * (replicas, spares, heartbeat, request log, topology, database, database tier) runs on the test run's
- * {@link RunningLab}; runs whose only lab knob is {@code --request-log off} share one lab without the request log. The
+ * {@link RunningLab}, one with WildFly's cluster on a lab of WildFly's cluster lab 10's test boots; runs whose only
+ * lab knob is {@code --request-log off} share one lab without the request log. The
  * command is taken from the page (its first {@code sh} block under "## The command"), so a page whose command no
  * longer works fails here.
  */
@@ -94,10 +96,12 @@ class LabsIT {
                 *" --request-log off "*) logoff=yes ;;
                 *" --request-log "*) own=yes ;;
               esac
-              # WildFly's cluster is a lab of its own (the test run's running lab is not one; a lab of WildFly's
-              # cluster shared with WildFlyClusterIT would idle through the rest of the suite at a sixth of a core)
-              case " $* " in *wildfly-cluster*) own=yes ;; esac
-              if [[ $own == no && $logoff == yes ]]; then
+              # WildFly's cluster runs on the lab of WildFly's cluster the test boots (the running lab is not one)
+              cluster=no
+              case " $* " in *wildfly-cluster*) cluster=yes ;; esac
+              if [[ $own == no && $cluster == yes ]]; then
+                args+=(--lab "$FTLAB_IT_CLUSTER_LAB")
+              elif [[ $own == no && $logoff == yes ]]; then
                 args+=(--lab "$FTLAB_IT_LOG_OFF_LAB")
               elif [[ $own == no ]]; then
                 args+=(--lab "$FTLAB_IT_LAB")
@@ -142,11 +146,18 @@ class LabsIT {
             """;
 
     private static Ran run(String lab) throws Exception {
-        return run(lab, POSTS);
+        return run(lab, POSTS, Map.of());
     }
 
-    /** As {@link #run(String)}, with {@code posts} posts per configuration (views likewise). */
     private static Ran run(String lab, int posts) throws Exception {
+        return run(lab, posts, Map.of());
+    }
+
+    /**
+     * As {@link #run(String)}, with {@code posts} posts per configuration (views likewise), and {@code env} in the
+     * command's environment.
+     */
+    private static Ran run(String lab, int posts, Map<String, String> env) throws Exception {
         Path page;
         try (var pages = Files.list(HOME.resolve("docs/labs"))) {
             page = pages.filter(p -> p.getFileName().toString().startsWith(lab)).findFirst().orElseThrow();
@@ -168,6 +179,7 @@ class LabsIT {
         pb.environment().put("RUNS", runs.toString());
         pb.environment().put("FTLAB_IT_LAB", RunningLab.dir().toString());
         pb.environment().put("FTLAB_IT_REPLICA_JAVA_OPTS", System.getenv().getOrDefault("FTLAB_REPLICA_JAVA_OPTS", ""));
+        pb.environment().putAll(env);
         if (Files.readString(script).contains("--request-log")) {
             pb.environment().put("FTLAB_IT_LOG_OFF_LAB", logOffLab().toString());
         }
@@ -282,9 +294,26 @@ class LabsIT {
         assertTrue(http > 0, "the grid ran HTTP blocks");
     }
 
+    /**
+     * Lab 10's command on a lab of WildFly's cluster the test boots, then on the same lab WildFly's cluster under a
+     * crash beside pinned clients ({@link WildFlyClusterIT}); the lab is stopped as Ctrl-C stops it, leaving nothing.
+     */
     @Test
     void lab10PutsWildFlysClusterBesideFtlabsStrategiesOnTheSameServers() throws Exception {
-        Ran r = complete("10-", "lab10");
+        KeptLab cluster = KeptLab.start("wildfly-cluster-lab-", "--wildfly-cluster", "--spares", "1");
+        try {
+            lab10On(cluster.dir());
+            WildFlyClusterIT.aCrashUnderWildFlysClusterLosesAndDuplicatesNothingAndPinnedClientsBesideItStayOnTheirReplica(
+                    cluster.dir());
+        } finally {
+            cluster.stop();
+        }
+    }
+
+    private static void lab10On(Path clusterLab) throws Exception {
+        Ran r = run("10-", POSTS, Map.of("FTLAB_IT_CLUSTER_LAB", clusterLab.toString()));
+        assertEquals(0, r.code(), r.output());
+        assertComplete(r.runs().resolve("lab10"));
         assertEquals("[\"wildfly-cluster\",\"preconnected\",\"hedged\"]",
                 manifest(r.runs().resolve("lab10")).path("grid").path("strategy").toString());
         assertTrue(r.output().contains("  wildfly-cluster:") && r.output().contains("fault-free mean"),

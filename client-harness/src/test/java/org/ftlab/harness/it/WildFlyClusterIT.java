@@ -21,22 +21,26 @@ import org.junit.jupiter.api.extension.ExtendWith;
 /**
  * The baseline strategy, WildFly's own clustering: on a lab of WildFly's cluster (the high-availability server, one
  * JGroups cluster) its clients' calls are spread over the members by the EJB client, a crash loses and duplicates
- * nothing, and the pinned strategies run beside it on the same servers, still pinned.
+ * nothing, and the pinned strategies run beside it on the same servers, still pinned
+ * ({@link #aCrashUnderWildFlysClusterLosesAndDuplicatesNothingAndPinnedClientsBesideItStayOnTheirReplica}, which
+ * {@link LabsIT}'s lab 10 runs on the lab of WildFly's cluster it boots for its own command: one lab's boot for both);
+ * and the cluster strategy on a lab without WildFly's cluster is one line.
  */
 @ExtendWith(RunningLab.class)
 class WildFlyClusterIT {
 
-    @Test
-    void aCrashUnderWildFlysClusterLosesAndDuplicatesNothingAndPinnedClientsBesideItStayOnTheirReplica()
-            throws Exception {
+    /** On {@code clusterLab}, a running lab of WildFly's cluster with one spare. */
+    static void aCrashUnderWildFlysClusterLosesAndDuplicatesNothingAndPinnedClientsBesideItStayOnTheirReplica(
+            Path clusterLab) throws Exception {
         Path runDir = Files.createTempDirectory(Path.of("target").toAbsolutePath(), "grid-wildfly-cluster-");
         InProcessFtlab.Result r = InProcessFtlab.run("grid", "--strategy", "wildfly-cluster,preconnected", "--order", "sequential",
                 "--clients", "2", "--think", "0", "--reply", "orig", "--posts", "400", "--views", "0",
                 "--warmup", "0", "--lab-warmup", "100", "--faults", "crash", "--faults-per-config", "1",
-                "--spares", "1", "--out", runDir.toString());
+                "--lab", clusterLab.toString(), "--out", runDir.toString());
         assertEquals(0, r.code(), r.err());
-        assertTrue(LabFile.read(runDir).orElseThrow().wildflyCluster(), "the grid started a lab of WildFly's cluster");
-        assertEquals(1, LabFile.read(runDir).orElseThrow().spares(), "and its spare, which waits suspended");
+        LabFile lab = LabFile.read(clusterLab).orElseThrow();
+        assertTrue(lab.wildflyCluster(), "a lab of WildFly's cluster");
+        assertEquals(1, lab.spares(), "and its spare, which waits suspended");
         JsonNode manifest = new ObjectMapper().readTree(runDir.resolve("manifest.json").toFile());
         assertTrue(manifest.path("audit").path("passed").asBoolean(), "every post stored exactly once: "
                 + manifest.path("audit"));
