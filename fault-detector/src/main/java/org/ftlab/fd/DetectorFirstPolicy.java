@@ -2,13 +2,14 @@ package org.ftlab.fd;
 
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.Comparator;
 import java.util.List;
 import org.jgroups.Address;
 import org.jgroups.protocols.pbcast.GMS;
 import org.jgroups.util.NameCache;
 
 /**
- * Keeps the Fault Detector first in every view of the heartbeat group, so it stays the coordinator.
+ * Keeps the Fault Detectors first in every view of the heartbeat group, so one of them is the coordinator.
  *
  * <p>Why it must: JGroups removes a member from the view on its coordinator's own suspicion (after VERIFY_SUSPECT);
  * a suspicion raised in any other member goes no further than that member's stack. While a replica coordinates, it
@@ -32,20 +33,22 @@ public final class DetectorFirstPolicy extends GMS.DefaultMembershipPolicy {
         return detectorFirst(super.getNewMembership(subviews));
     }
 
-    /** {@code members} with the detector (the member named {@value HeartbeatStack#DETECTOR}) moved to the front. */
+    /**
+     * {@code members} with the detectors (the members {@link HeartbeatStack#detectorName} names) moved to the front,
+     * {@code fd} first, then {@code fd2}, {@code fd3}: while the first runs it coordinates; once it is gone the next
+     * does, in the view that excludes it. The others keep their order behind them.
+     */
     static List<Address> detectorFirst(List<Address> members) {
-        for (int i = 1; i < members.size(); i++) {
-            if (HeartbeatStack.DETECTOR.equals(NameCache.get(members.get(i)))) {
-                List<Address> ordered = new ArrayList<>(members.size());
-                ordered.add(members.get(i));
-                for (int j = 0; j < members.size(); j++) {
-                    if (j != i) {
-                        ordered.add(members.get(j));
-                    }
-                }
-                return ordered;
-            }
+        List<Address> detectors = new ArrayList<>();
+        List<Address> others = new ArrayList<>(members.size());
+        for (Address member : members) {
+            (HeartbeatStack.detectorIndex(NameCache.get(member)) > 0 ? detectors : others).add(member);
         }
-        return members;
+        if (detectors.isEmpty()) {
+            return members;
+        }
+        detectors.sort(Comparator.comparingInt(a -> HeartbeatStack.detectorIndex(NameCache.get(a))));
+        detectors.addAll(others);
+        return detectors;
     }
 }

@@ -21,6 +21,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 import java.util.logging.Level;
 import java.util.logging.Logger;
@@ -30,7 +31,9 @@ import org.jgroups.Receiver;
 import org.jgroups.View;
 
 /**
- * The Fault Detector process: the first member (and so the coordinator) of the heartbeat group. Every replica joins
+ * The Fault Detector process: a member of the heartbeat group placed first in its views ({@link DetectorFirstPolicy}),
+ * so a detector coordinates it; a lab of several managers runs one detector per manager, the others standing by
+ * (each suspects and reports on its own, and the next coordinates at once when the first is gone). Every replica joins
  * the group; when JGroups suspects one (FD_SOCK2: its sockets closed; FD_ALL3: no heartbeat for T ms), the detector
  * classifies the failure from the process state (crash or hang), logs it, and notifies the Replication Manager with
  * the detection time. It reports each member incarnation once; the Replication Manager decides what to do.
@@ -89,15 +92,33 @@ public final class FaultDetector implements AutoCloseable {
      */
     public static FaultDetector start(String address, int port, String rmUrl, long heartbeatMillis,
             long timeoutMillis, Path logFile, boolean remoteReplicas) throws Exception {
-        System.setProperty("ftlab.hb.bind_addr", address);
-        System.setProperty("ftlab.hb.bind_port", Integer.toString(port));
-        System.setProperty("ftlab.hb.initial_hosts", address + "[" + port + "]");
-        System.setProperty("ftlab.hb.interval_ms", Long.toString(heartbeatMillis));
-        System.setProperty("ftlab.hb.timeout_ms", Long.toString(timeoutMillis));
+        return start(HeartbeatStack.DETECTOR, address, port, address + "[" + port + "]", rmUrl, heartbeatMillis,
+                timeoutMillis, logFile, remoteReplicas);
+    }
+
+    /**
+     * One of a lab's detectors, named {@code name} ({@link HeartbeatStack#detectorName}): it joins the group through
+     * {@code initialHosts} (every detector's {@code address[port]}, comma-separated, as the replicas are given them).
+     * Every detector suspects and reports on its own; the one that coordinates also excludes the failed member from
+     * the view. A report the manager already has is answered as stale: the leader acts on the first.
+     */
+    public static FaultDetector start(String name, String address, int port, String initialHosts, String rmUrl,
+            long heartbeatMillis, long timeoutMillis, Path logFile, boolean remoteReplicas) throws Exception {
+        if (HeartbeatStack.detectorIndex(name) == 0) {
+            throw new IllegalArgumentException("a detector's name is fd, fd2, fd3, ...; was " + name);
+        }
         Files.createDirectories(logFile.toAbsolutePath().getParent());
         BufferedWriter log = Files.newBufferedWriter(logFile, StandardCharsets.UTF_8, StandardOpenOption.CREATE,
                 StandardOpenOption.APPEND);
-        JChannel channel = HeartbeatStack.create(HeartbeatStack.DETECTOR);
+        JChannel channel;
+        synchronized (FaultDetector.class) { // the stack reads these properties as it is created
+            System.setProperty("ftlab.hb.bind_addr", address);
+            System.setProperty("ftlab.hb.bind_port", Integer.toString(port));
+            System.setProperty("ftlab.hb.initial_hosts", initialHosts);
+            System.setProperty("ftlab.hb.interval_ms", Long.toString(heartbeatMillis));
+            System.setProperty("ftlab.hb.timeout_ms", Long.toString(timeoutMillis));
+            channel = HeartbeatStack.create(name);
+        }
         ManagerDoor managers = new ManagerDoor(rmUrl, System.getenv().getOrDefault(TOKEN_ENV, ""));
         FaultDetector fd = new FaultDetector(channel, managers, log,
                 remoteReplicas ? URI.create(managers.first() + "/process-state") : null);
@@ -110,8 +131,8 @@ public final class FaultDetector implements AutoCloseable {
             }
         });
         channel.connect(HeartbeatStack.CLUSTER);
-        fd.logLine("ready coordinator=" + channel.getView().getCoord() + " port=" + port + " H=" + heartbeatMillis
-                + "ms T=" + timeoutMillis + "ms");
+        fd.logLine("ready name=" + name + " coordinator=" + channel.getView().getCoord() + " port=" + port + " H="
+                + heartbeatMillis + "ms T=" + timeoutMillis + "ms");
         return fd;
     }
 
@@ -272,6 +293,11 @@ public final class FaultDetector implements AutoCloseable {
     @Override
     public void close() {
         watcher.shutdownNow();
+        try {
+            watcher.awaitTermination(1, TimeUnit.SECONDS); // a watch of a suspect's exit logs as it ends
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
         channel.close();
         logLine("stopped");
         try {
@@ -282,8 +308,8 @@ public final class FaultDetector implements AutoCloseable {
     }
 
     /**
-     * {@code FaultDetector [--bind ADDR] --port P --rm-url URL --heartbeat-ms H --timeout-ms T --log FILE
-     * [--process-states here|manager]}: runs until SIGTERM.
+     * {@code FaultDetector [--name fd|fd2|…] [--bind ADDR] --port P [--detectors ADDR[P],ADDR[P2],…] --rm-url URL
+     * --heartbeat-ms H --timeout-ms T --log FILE [--process-states here|manager]}: runs until SIGTERM.
      * Prints {@code fault-detector ready} on stdout once it is the group's coordinator.
      */
     public static void main(String[] args) throws Exception {
@@ -291,9 +317,13 @@ public final class FaultDetector implements AutoCloseable {
         for (int i = 0; i + 1 < args.length; i += 2) {
             opts.put(args[i], args[i + 1]);
         }
-        ProcessLog.to(Path.of(required(opts, "--log")).resolveSibling("fault-detector.log"));
-        FaultDetector fd = start(opts.getOrDefault("--bind", "127.0.0.1"), Integer.parseInt(required(opts, "--port")),
-                required(opts, "--rm-url"),
+        String name = opts.getOrDefault("--name", HeartbeatStack.DETECTOR);
+        ProcessLog.to(Path.of(required(opts, "--log")).resolveSibling(name.equals(HeartbeatStack.DETECTOR)
+                ? "fault-detector.log" : "fault-detector-" + name + ".log"));
+        String bind = opts.getOrDefault("--bind", "127.0.0.1");
+        int port = Integer.parseInt(required(opts, "--port"));
+        FaultDetector fd = start(name, bind, port,
+                opts.getOrDefault("--detectors", bind + "[" + port + "]"), required(opts, "--rm-url"),
                 Long.parseLong(opts.getOrDefault("--heartbeat-ms", "100")),
                 Long.parseLong(opts.getOrDefault("--timeout-ms", "500")), Path.of(required(opts, "--log")),
                 opts.getOrDefault("--process-states", "here").equals("manager"));

@@ -14,13 +14,17 @@ import java.net.ServerSocket;
 import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -60,7 +64,7 @@ class FaultDetectorTest {
         // merges looked for every 0.5-1 s rather than the lab's 2-5 s: the merge tests wait for two of them
         System.setProperty(MERGE_MIN, "500ms");
         System.setProperty(MERGE_MAX, "1s");
-        detector = FaultDetector.start(detectorPort, "http://127.0.0.1:" + manager.getAddress().getPort(), 100, 500,
+        detector = FaultDetector.start(detectorPort, managerUrl(), 100, 500,
                 dir.resolve("detector.log"));
     }
 
@@ -160,6 +164,56 @@ class FaultDetectorTest {
         }
     }
 
+    /**
+     * A lab of several managers runs one detector per manager: the first coordinates the group, the others stand by.
+     * The first is killed (SIGKILL) and, once it is gone, a member crashes: the standby reports the crash, and
+     * coordinates the group from then on.
+     */
+    @Test
+    void aStandbyDetectorReportsACrashOnceTheFirstDetectorIsKilled(@TempDir Path dir) throws Exception {
+        String ports = freePortPair() + "," + freePortPair();
+        int firstPort = Integer.parseInt(ports.split(",")[0]);
+        int standbyPort = Integer.parseInt(ports.split(",")[1]);
+        Process first = startProcess("fault-detector ready", FaultDetector.class.getName(), "--name",
+                HeartbeatStack.detectorName(1), "--port", Integer.toString(firstPort), "--detectors", localHosts(ports),
+                "--rm-url", managerUrl(), "--heartbeat-ms", "100", "--timeout-ms", "500",
+                "--log", dir.resolve("first.log").toString());
+        Process member = null;
+        try (FaultDetector standby = FaultDetector.start(HeartbeatStack.detectorName(2), "127.0.0.1", standbyPort,
+                localHosts(ports), managerUrl(), 100, 500, dir.resolve("standby.log"), false)) {
+            member = startMember("watchedbytwo", ports);
+            while (standby.members().size() < 3) {
+                Thread.sleep(50); // the member's join reaches the standby's view
+            }
+            assertEquals(List.of("fd", "fd2"), standby.members().subList(0, 2), standby.members().toString());
+            first.destroyForcibly(); // SIGKILL
+            first.onExit().get();
+            long killedEpochUs = FaultDetector.epochMicros();
+            member.destroyForcibly();
+            FailureReport report = firstReportAbout("watchedbytwo");
+            assertEquals(FailureKind.CRASH, report.kind(), report.toString());
+            assertEquals(member.pid(), report.pid());
+            assertTrue(report.detectedEpochUs() >= killedEpochUs, report.toString());
+            while (!standby.members().equals(List.of("fd2"))) {
+                Thread.sleep(50); // both excluded: the standby coordinates a group of its own
+            }
+        } finally {
+            first.destroyForcibly();
+            if (member != null) {
+                member.destroyForcibly();
+            }
+        }
+    }
+
+    /** {@code 127.0.0.1[port]} for each of {@code ports}, comma-separated: the group's initial hosts. */
+    static String localHosts(String ports) {
+        return Arrays.stream(ports.split(",")).map(p -> "127.0.0.1[" + p + "]").collect(Collectors.joining(","));
+    }
+
+    private static String managerUrl() {
+        return "http://127.0.0.1:" + manager.getAddress().getPort();
+    }
+
     /** The first report about {@code replica}, waiting for it. */
     private static FailureReport firstReportAbout(String replica) throws InterruptedException {
         return reportsAbout(replica).take();
@@ -184,24 +238,34 @@ class FaultDetectorTest {
         return startMember(name, detectorPort);
     }
 
-    /** A member process that joins the group of the detector at {@code detector} (or, with none there, its own). */
+    /** A member process that joins the group of the detectors at {@code detectors} (or, with none there, its own). */
     private static Process startMember(String name, int detector) throws Exception {
-        Process p = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-Djava.net.preferIPv4Stack=true", "-D" + MERGE_MIN + "=500ms", "-D" + MERGE_MAX + "=1s", "-cp",
-                System.getProperty("java.class.path"),
-                HeartbeatMemberProcess.class.getName(), Integer.toString(freePortPair()),
-                Integer.toString(detector), name).redirectErrorStream(true).start();
+        return startMember(name, Integer.toString(detector));
+    }
+
+    private static Process startMember(String name, String detectors) throws Exception {
+        return startProcess("joined", HeartbeatMemberProcess.class.getName(), Integer.toString(freePortPair()),
+                detectors, name);
+    }
+
+    /** A JVM of this test's class path running {@code mainClass}, once it printed the line {@code ready}. */
+    private static Process startProcess(String ready, String mainClass, String... args) throws Exception {
+        List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java")
+                .toString(), "-Djava.net.preferIPv4Stack=true", "-D" + MERGE_MIN + "=500ms", "-D" + MERGE_MAX + "=1s",
+                "-cp", System.getProperty("java.class.path"), mainClass));
+        command.addAll(List.of(args));
+        Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
         BufferedReader out = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8));
         String line;
-        while ((line = out.readLine()) != null && !line.equals("joined")) {
+        while ((line = out.readLine()) != null && !line.equals(ready)) {
             // JGroups start-up chatter
         }
-        assertEquals("joined", line, "member process did not join");
+        assertEquals(ready, line, mainClass + " did not start");
         Thread drain = new Thread(() -> {
             try {
                 out.transferTo(Writer.nullWriter());
             } catch (IOException e) {
-                // the member died; nothing more to read
+                // the process died; nothing more to read
             }
         });
         drain.setDaemon(true);

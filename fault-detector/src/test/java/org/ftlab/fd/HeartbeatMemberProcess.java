@@ -5,10 +5,10 @@ public final class HeartbeatMemberProcess {
     private HeartbeatMemberProcess() {
     }
 
-    /** Arguments: own TCP port, detector port, replica name. */
+    /** Arguments: own TCP port, the detectors' ports (comma-separated), replica name. */
     public static void main(String[] args) throws Exception {
         System.setProperty("ftlab.hb.bind_port", args[0]);
-        System.setProperty("ftlab.hb.initial_hosts", "127.0.0.1[" + args[1] + "]");
+        System.setProperty("ftlab.hb.initial_hosts", FaultDetectorTest.localHosts(args[1]));
         var channel = HeartbeatStack.create(MemberName.of(args[2], ProcessHandle.current().pid()));
         channel.connect(HeartbeatStack.CLUSTER);
         System.out.println("joined");
