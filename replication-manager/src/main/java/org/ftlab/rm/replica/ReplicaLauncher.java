@@ -295,7 +295,7 @@ public final class ReplicaLauncher {
         if (heartbeat != null) {
             p.setProperty("ftlab.hb.bind_port", Integer.toString(FreePorts.findFreePortPair()));
             p.setProperty("ftlab.hb.bind_addr", address);
-            p.setProperty("ftlab.hb.initial_hosts", heartbeat.detectorAddress() + "[" + heartbeat.detectorPort() + "]");
+            p.setProperty("ftlab.hb.initial_hosts", heartbeat.initialHosts());
             p.setProperty("ftlab.hb.interval_ms", Long.toString(heartbeat.heartbeatMillis()));
             p.setProperty("ftlab.hb.timeout_ms", Long.toString(heartbeat.timeoutMillis()));
             p.setProperty("java.net.preferIPv4Stack", "true");
