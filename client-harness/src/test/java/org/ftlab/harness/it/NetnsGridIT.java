@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Files;
@@ -72,6 +73,7 @@ class NetnsGridIT {
         FaultRecord crash = faults.get(0);
         assertEquals(1, crash.failures(), "the crash failed its replica");
         assertTrue(crash.detectedUs() >= crash.injectedUs() && crash.promotedUs() >= crash.detectedUs());
+        everyManagersDetectorSawTheCrash(runDir, crash);
         assertTrue(Files.readString(runDir.resolve(FaultSchedule.FILE)).contains("link-down"),
                 "the schedule run is kept in the run directory");
         FaultRecord linkDown = faults.stream().filter(f -> f.kind() == LINK_DOWN).findFirst().orElseThrow();
@@ -85,7 +87,18 @@ class NetnsGridIT {
         assertNothingLeft(runDir);
     }
 
-    /** No ftlab cgroup, no process of the run (stopped or not), and nothing left for the janitors to undo. */
+    /**
+     * One Fault Detector per manager: the first coordinates the heartbeat group and the two others stand by, and each
+     * saw the crashed replica and reported it on its own (the leader acted on the first report).
+     */
+    private static void everyManagersDetectorSawTheCrash(Path runDir, FaultRecord crash) throws IOException {
+        for (String log : List.of("detector.log", "detector-fd2.log", "detector-fd3.log")) {
+            List<String> lines = Files.readAllLines(runDir.resolve("fd").resolve(log));
+            assertTrue(lines.stream().anyMatch(l -> l.contains(" failure replica=" + crash.replica() + " ")
+                    && l.contains(" kind=crash ")), log + " has the crash of " + crash.replica());
+        }
+    }
+
     /**
      * The minority side of a partition stops acting: the leader cut off from the other two managers stepped down
      * while it was cut off (its log says when), and another member took the lab over and acted.
@@ -110,6 +123,7 @@ class NetnsGridIT {
                 "another manager took the lab over and acted: " + record);
     }
 
+    /** No ftlab cgroup, no process of the run (stopped or not), and nothing left for the janitors to undo. */
     static void assertNothingLeft(Path runDir) throws Exception {
         for (String controller : List.of("freezer", "cpu")) {
             try (Stream<Path> groups = Files.list(Cgroup.mountOf(controller).orElseThrow())) {
