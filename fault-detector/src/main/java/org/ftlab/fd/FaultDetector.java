@@ -32,8 +32,9 @@ import org.jgroups.View;
 
 /**
  * The Fault Detector process: a member of the heartbeat group placed first in its views ({@link DetectorFirstPolicy}),
- * so a detector coordinates it; a lab of several managers runs one detector per manager, the others standing by
- * (each suspects and reports on its own, and the next coordinates at once when the first is gone). Every replica joins
+ * so a detector coordinates it; a lab of several managers runs one detector per manager, the others standing by in the
+ * same group (JGroups passes a crash's suspicion up in the member that coordinates once the suspects are out: a
+ * standby reports when the first detector is among them, or gone, and coordinates next). Every replica joins
  * the group; when JGroups suspects one (FD_SOCK2: its sockets closed; FD_ALL3: no heartbeat for T ms), the detector
  * classifies the failure from the process state (crash or hang), logs it, and notifies the Replication Manager with
  * the detection time. It reports each member incarnation once; the Replication Manager decides what to do.
@@ -99,8 +100,9 @@ public final class FaultDetector implements AutoCloseable {
     /**
      * One of a lab's detectors, named {@code name} ({@link HeartbeatStack#detectorName}): it joins the group through
      * {@code initialHosts} (every detector's {@code address[port]}, comma-separated, as the replicas are given them).
-     * Every detector suspects and reports on its own; the one that coordinates also excludes the failed member from
-     * the view. A report the manager already has is answered as stale: the leader acts on the first.
+     * Each reports the suspicions its stack passes up: a crash in the one that coordinates once the suspects are out
+     * (a standby, when the first detector is among them), a hang in any. A report the manager already has is
+     * answered as stale: the leader acts on the first.
      */
     public static FaultDetector start(String name, String address, int port, String initialHosts, String rmUrl,
             long heartbeatMillis, long timeoutMillis, Path logFile, boolean remoteReplicas) throws Exception {

@@ -13,13 +13,16 @@ import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
+import java.util.Set;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.LinkedBlockingQueue;
@@ -171,6 +174,16 @@ class FaultDetectorTest {
      */
     @Test
     void aStandbyDetectorReportsACrashOnceTheFirstDetectorIsKilled(@TempDir Path dir) throws Exception {
+        standbyReportsTheCrash(dir, "afterthefirst", true);
+    }
+
+    /** The double fault: the first detector and a member are killed at the same moment; the standby reports it. */
+    @Test
+    void aStandbyDetectorReportsACrashWhenTheFirstDetectorIsKilledWithIt(@TempDir Path dir) throws Exception {
+        standbyReportsTheCrash(dir, "withthefirst", false);
+    }
+
+    private static void standbyReportsTheCrash(Path dir, String name, boolean firstGoneBefore) throws Exception {
         String ports = freePortPair() + "," + freePortPair();
         int firstPort = Integer.parseInt(ports.split(",")[0]);
         int standbyPort = Integer.parseInt(ports.split(",")[1]);
@@ -181,19 +194,24 @@ class FaultDetectorTest {
         Process member = null;
         try (FaultDetector standby = FaultDetector.start(HeartbeatStack.detectorName(2), "127.0.0.1", standbyPort,
                 localHosts(ports), managerUrl(), 100, 500, dir.resolve("standby.log"), false)) {
-            member = startMember("watchedbytwo", ports);
+            member = startMember(name, ports);
             while (standby.members().size() < 3) {
                 Thread.sleep(50); // the member's join reaches the standby's view
             }
             assertEquals(List.of("fd", "fd2"), standby.members().subList(0, 2), standby.members().toString());
-            first.destroyForcibly(); // SIGKILL
-            first.onExit().get();
             long killedEpochUs = FaultDetector.epochMicros();
+            first.destroyForcibly(); // SIGKILL
+            if (firstGoneBefore) {
+                first.onExit().get();
+                killedEpochUs = FaultDetector.epochMicros();
+            }
             member.destroyForcibly();
-            FailureReport report = firstReportAbout("watchedbytwo");
+            FailureReport report = firstReportAbout(name);
             assertEquals(FailureKind.CRASH, report.kind(), report.toString());
             assertEquals(member.pid(), report.pid());
             assertTrue(report.detectedEpochUs() >= killedEpochUs, report.toString());
+            assertTrue(Files.readString(dir.resolve("standby.log")).contains(" failure replica=" + name + " "),
+                    "the standby reported it");
             while (!standby.members().equals(List.of("fd2"))) {
                 Thread.sleep(50); // both excluded: the standby coordinates a group of its own
             }
@@ -273,13 +291,20 @@ class FaultDetectorTest {
         return p;
     }
 
-    /** Two adjacent free ports below the ephemeral range, where no outgoing connection can take them first. */
-    private static int freePortPair() throws Exception {
+    /**
+     * Two adjacent free ports below the ephemeral range, where no outgoing connection can take them first; never the
+     * same pair twice in this JVM (the tests run at once, and a pair is bound only once its process starts).
+     */
+    private static synchronized int freePortPair() throws Exception {
         int start = new Random().nextInt(1000);
         for (int i = 0; i < 1000; i++) {
             int p = 30_000 + 2 * ((start + i) % 1000);
+            if (HANDED_OUT.contains(p)) {
+                continue;
+            }
             try (ServerSocket a = new ServerSocket(p, 1, InetAddress.getLoopbackAddress());
                     ServerSocket b = new ServerSocket(p + 1, 1, InetAddress.getLoopbackAddress())) {
+                HANDED_OUT.add(p);
                 return p;
             } catch (IOException taken) {
                 // try the next pair
@@ -287,4 +312,6 @@ class FaultDetectorTest {
         }
         throw new IllegalStateException("no free port pair between 30000 and 32000");
     }
+
+    private static final Set<Integer> HANDED_OUT = new HashSet<>();
 }

@@ -25,9 +25,9 @@ import org.ftlab.rm.replica.HeartbeatSettings;
 /**
  * The lab's Fault Detectors: one per manager of the lab ({@code fd}, {@code fd2}, …), all members of the replicas'
  * heartbeat group on the manager's host, each on a port of its own ({@link HeartbeatSettings#detectorPorts()}). The
- * first coordinates the group; the others stand by, each suspecting and reporting on its own to the leading manager
- * (which acts on the first report of a failure), and the next coordinates at once when the first is gone. So a
- * detector's crash leaves no moment in which nobody watches the replicas, as long as one of them runs. A detector whose
+ * first coordinates the group; the others stand by in it, watching the same heartbeats, and the next coordinates (and
+ * reports) at once when the first is gone, or is among the suspects of a double fault. So a detector's crash leaves no
+ * moment in which nobody watches the replicas, as long as one of them runs. A detector whose
  * process exits while the lab runs is started again on its port ({@link #watch}): the group merges it back.
  *
  * <p>Mechanism only: what a restart means for the view (its record, the repair of the fault that killed it) is the
