@@ -64,6 +64,24 @@ class KindsTest {
     }
 
     @Test
+    void aResetToTheDetectorFailsAReplicaAtOnceAndAOneWayCutOnlyWhenTheReplicaCannotSpeak() {
+        FaultTarget primaryFd = FaultTarget.between(FaultTarget.Node.PRIMARY, FaultTarget.Node.FD);
+        FaultTarget fdPrimary = FaultTarget.between(FaultTarget.Node.FD, FaultTarget.Node.PRIMARY);
+        FaultTarget primaryDb = FaultTarget.between(FaultTarget.Node.PRIMARY, FaultTarget.Node.DB);
+        assertTrue(kind("tcp-reset").failsAReplica(new FaultSpec(kind("tcp-reset"), fdPrimary, 300, 0), 500),
+                "its heartbeat socket closes at once, however short the fault");
+        assertFalse(kind("tcp-reset").failsAReplica(new FaultSpec(kind("tcp-reset"), primaryDb, 2_000, 0), 500),
+                "its database connections are reset; the detector still hears it");
+        assertTrue(kind("one-way").failsAReplica(new FaultSpec(kind("one-way"), primaryFd, 2_000, 0), 500),
+                "its heartbeats no longer arrive");
+        assertFalse(kind("one-way").failsAReplica(new FaultSpec(kind("one-way"), fdPrimary, 2_000, 0), 500),
+                "the detector still hears it");
+        assertFalse(kind("one-way").failsAReplica(new FaultSpec(kind("one-way"), primaryFd, 300, 0), 500),
+                "shorter than the detector's timeout");
+        assertEquals(List.of("tcp-reset", "one-way"), names(FaultKind::gray), "drawn by the mix gray only");
+    }
+
+    @Test
     void aStallAndOnlyAStallNamesTheCauseTheAttributionShouldGiveIt() {
         Map<String, String> causes = new LinkedHashMap<>();
         for (FaultKind k : FaultKind.all()) {
@@ -91,13 +109,13 @@ class KindsTest {
     }
 
     @Test
-    void theManagerMakesOnlyACrashAndOnlyThePartitionsTakeTwoSides() {
+    void theManagerMakesOnlyACrashAndOnlyThePartitionsAndTheResetsTakeTwoSides() {
         assertEquals(List.of("crash"), names(FaultKind::madeByManager));
         assertFalse(kind("crash").lasts(), "the manager repairs it: no duration");
         assertEquals("a crash is made by the manager, under its lock", assertThrows(IllegalArgumentException.class,
                 () -> LabFaultKind.of(kind("crash")).make(new FaultSpec(kind("crash"), PRIMARY, 0, 0), null))
                 .getMessage());
-        assertEquals(List.of("partition", "rm-partition"), names(FaultKind::takesTwoSides));
+        assertEquals(List.of("partition", "rm-partition", "tcp-reset", "one-way"), names(FaultKind::takesTwoSides));
         assertEquals("leader|managers", kind("rm-partition").defaultTarget().toString(),
                 "the leader cut off from every other manager");
     }
@@ -137,7 +155,7 @@ class KindsTest {
         assertEquals(Optional.of("cpu-hog starts its processes on this machine, which shares no CPU with --hosts' "
                 + "machines; run it without --hosts"), kind("cpu-hog").whyNot(otherMachines, EVERY_CONTROLLER));
         assertEquals(List.of("link-down", "partition", "flaky", "bandwidth", "gc", "cpu-hog", "rm-crash", "rm-hang",
-                "fd-crash", "rm-partition"), names(k -> k.whyNot(otherMachines, EVERY_CONTROLLER).isPresent()),
+                "fd-crash", "rm-partition", "tcp-reset", "one-way"), names(k -> k.whyNot(otherMachines, EVERY_CONTROLLER).isPresent()),
                 "what --hosts (a lab of one manager) cannot make");
     }
 }

@@ -26,7 +26,8 @@ class RegistryTest {
     void theRegistrysOrderIsTheDocumentedOrder() throws Exception {
         // a seeded random schedule draws from this order: the same seed must keep drawing the same faults
         assertEquals("crash, hang, freeze, slow, link-down, partition, flaky, bandwidth, db-hang, db-slow, gc, "
-                + "cpu-hog, db-lock, db-backup, db-crash, rm-crash, rm-hang, fd-crash, rm-partition", FaultKind.names());
+                + "cpu-hog, db-lock, db-backup, db-crash, rm-crash, rm-hang, fd-crash, rm-partition, tcp-reset, one-way",
+                FaultKind.names());
         List<String> documented = Files.readAllLines(FAULTS_MD).stream().dropWhile(l -> !l.startsWith("| kind |"))
                 .skip(2).takeWhile(l -> l.startsWith("| `")).map(l -> l.substring(3, l.indexOf('`', 3))).toList();
         assertEquals(FaultKind.all().stream().map(FaultKind::wireName).toList(), documented, "docs/faults.md's table");

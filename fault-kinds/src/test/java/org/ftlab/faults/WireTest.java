@@ -60,7 +60,7 @@ class WireTest {
                 () -> new FaultSpec(FaultKind.parse("cpu-hog"), primary, 1_000, 65));
         refused("unknown fault kind 'melt'; use one of crash, hang, freeze, slow, link-down, partition, flaky, "
                 + "bandwidth, db-hang, db-slow, gc, cpu-hog, db-lock, db-backup, db-crash, rm-crash, rm-hang, fd-crash, "
-                + "rm-partition",
+                + "rm-partition, tcp-reset, one-way",
                 () -> FaultKind.parse("melt"));
     }
 

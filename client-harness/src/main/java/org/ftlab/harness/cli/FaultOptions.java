@@ -35,8 +35,8 @@ public final class FaultOptions {
 
     @Option(names = "--fault-mix", paramLabel = "MIX", defaultValue = "local", description = "The kinds a "
             + "--fault-seed schedule draws from: process, database, network, local (process and database), stalls "
-            + "(the stalls of known cause), all (stalls aside), db-failover (--database semisync…) or watchmen (the managers' "
-            + "and the detector's failures, --managers 3); default: ${DEFAULT-VALUE}.")
+            + "(the stalls of known cause), all (stalls aside), db-failover (--database semisync…), watchmen (the managers' "
+            + "and the detector's failures, --managers 3) or gray (tcp-reset, one-way); default: ${DEFAULT-VALUE}.")
     String faultMix;
 
     /**

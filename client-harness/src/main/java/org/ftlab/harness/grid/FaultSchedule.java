@@ -6,8 +6,8 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
 import java.util.List;
-import java.util.Optional;
 import java.util.Locale;
+import java.util.Optional;
 import java.util.Random;
 import java.util.function.Predicate;
 import java.util.regex.Matcher;
@@ -287,13 +287,18 @@ public record FaultSchedule(List<Entry> entries, String origin) {
         /** Every kind that acts on the database: db-hang, db-slow. */
         DATABASE(k -> k.layer() == FaultKind.Layer.DATABASE),
         /** Every network kind: link-down, partition, flaky, bandwidth (netns topology). */
-        NETWORK(k -> k.needsNetwork() && k.layer() != FaultKind.Layer.MANAGEMENT),
+        NETWORK(k -> k.needsNetwork() && k.layer() != FaultKind.Layer.MANAGEMENT && !k.gray()),
         /** Every kind that needs no virtual network: process and database. */
         LOCAL(k -> k.layer() == FaultKind.Layer.PROCESS || k.layer() == FaultKind.Layer.DATABASE),
         /** Every stall of known cause: what the attribution of slow requests is proved on. */
         STALLS(k -> k.layer() == FaultKind.Layer.STALL),
         /** Every fault kind, stalls and the management's aside (netns topology). */
-        ALL(k -> k.layer() != FaultKind.Layer.STALL && k.layer() != FaultKind.Layer.MANAGEMENT),
+        ALL(k -> k.layer() != FaultKind.Layer.STALL && k.layer() != FaultKind.Layer.MANAGEMENT && !k.gray()),
+        /**
+         * The gray failures: a target that runs on and answers in part (tcp-reset, one-way; netns topology). Not in
+         * the mixes above, whose seeds keep drawing what they drew.
+         */
+        GRAY(FaultKind::gray, false),
         /**
          * The management's failures that need no virtual network: the leading manager's crash and hang, the
          * detector's crash ({@code --managers 3}). Not in the mixes above, whose seeds keep drawing what they drew.
@@ -333,8 +338,8 @@ public record FaultSchedule(List<Entry> entries, String origin) {
                     return m;
                 }
             }
-            throw new IllegalArgumentException("--fault-mix must be one of process, database, network, local, "
-                    + "stalls, all, db-failover, watchmen; was '" + s + "'");
+            throw new IllegalArgumentException("--fault-mix must be one of " + String.join(", ",
+                    Arrays.stream(values()).map(Mix::wireName).toList()) + "; was '" + s + "'");
         }
     }
 

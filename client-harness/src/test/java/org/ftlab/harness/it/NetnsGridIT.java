@@ -60,8 +60,8 @@ class NetnsGridIT {
         String tag = status.path("tag").asText();
 
         List<FaultRecord> faults = FaultsCsv.readAll(runDir);
-        assertEquals(List.of("crash", "slow", "db-hang", "flaky", "hang", "bandwidth", "db-slow", "partition",
-                "freeze", "link-down", "rm-partition"), faults.stream().filter(f -> f.kind() != null)
+        assertEquals(List.of("crash", "slow", "db-hang", "flaky", "hang", "tcp-reset", "bandwidth", "db-slow",
+                "one-way", "partition", "freeze", "link-down", "rm-partition"), faults.stream().filter(f -> f.kind() != null)
                 .map(f -> f.kind().wireName()).toList(),
                 "every scheduled fault was injected, in order");
         for (FaultRecord f : faults) {

@@ -18,8 +18,9 @@ import org.ftlab.rm.api.NetworkLayout;
  * The lab's hosts on a virtual network (Linux network namespaces as root): one switch namespace holding a bridge,
  * and one namespace per host with a veth link to the bridge and its own address. Nothing is added to the machine's
  * own namespace, so removing the lab's namespaces removes every link and rule with them. Network faults are made
- * here: a host's link down, a partition between two sets of hosts and random drops (nftables in the host's
- * namespace), a bandwidth limit (tbf on both ends of the host's link). tc netem is not used: many kernels lack it.
+ * here: a host's link down, a partition between two sets of hosts (or one way only), TCP resets and random drops
+ * (nftables in the host's namespace), a bandwidth limit (tbf on both ends of the host's link). tc netem is not used:
+ * many kernels lack it.
  */
 public final class VirtualNetwork {
     private static final String BRIDGE = "br0";
@@ -180,6 +181,27 @@ public final class VirtualNetwork {
         return nftInHosts(table, side, rules, outRules);
     }
 
+    /**
+     * Every TCP segment between host {@code host} and host {@code peer} answered with a reset, both ways, as a peer
+     * that resets its connections does (Toxiproxy's {@code reset_peer}): an nftables table in {@code host} that rejects
+     * what comes from {@code peer} with a reset (the peer's socket is reset) and what goes to it likewise (the local
+     * socket is reset). Open connections break at their next segment; new ones are refused. Other protocols pass.
+     */
+    public Undo tcpReset(String table, String host, String peer) throws IOException {
+        String address = layout.address(peer);
+        return nftInHosts(table, List.of(host), "ip saddr " + address + " meta l4proto tcp reject with tcp reset",
+                "ip daddr " + address + " meta l4proto tcp reject with tcp reset");
+    }
+
+    /**
+     * A partition in one direction only: every packet from host {@code from} to host {@code to} dropped as it leaves
+     * {@code from}; what {@code to} sends to {@code from} still arrives. (TCP needs both directions: a connection
+     * either way stalls, while UDP and a stream's one-way bytes from {@code to} still flow.)
+     */
+    public Undo oneWay(String table, String from, String to) throws IOException {
+        return nftInHosts(table, List.of(from), null, "ip daddr " + layout.address(to) + " drop");
+    }
+
     /** {@code percent} % of host {@code host}'s packets dropped at random, both ways (nftables numgen). */
     public Undo flaky(String table, String host, double percent) throws IOException {
         String rule = "numgen random mod 10000 < " + Math.round(percent * 100) + " drop";
@@ -212,6 +234,7 @@ public final class VirtualNetwork {
                 });
     }
 
+    /** A table {@code table} in each of {@code hosts} with {@code inRule} (null: none) and {@code outRule}. */
     private Undo nftInHosts(String table, List<String> hosts, String inRule, String outRule) throws IOException {
         List<String> done = new ArrayList<>();
         StringBuilder script = new StringBuilder();
@@ -219,7 +242,8 @@ public final class VirtualNetwork {
             for (String host : hosts) {
                 String ns = layout.namespace(host);
                 ProcessTools.run(List.of("ip", "netns", "exec", ns, "nft", "-f", "-"), "table ip " + table + " {\n"
-                        + "  chain in { type filter hook input priority 0; policy accept; " + inRule + "; }\n"
+                        + (inRule == null ? ""
+                                : "  chain in { type filter hook input priority 0; policy accept; " + inRule + "; }\n")
                         + "  chain out { type filter hook output priority 0; policy accept; " + outRule + "; }\n"
                         + "}\n");
                 done.add(ns);

@@ -111,6 +111,25 @@ class VirtualNetworkTest {
     }
 
     @Test
+    void aTcpResetRejectsTheTwoHostsSegmentsWithResetsAndAOneWayCutDropsOnlyWhatLeavesTheFirst() throws Exception {
+        String r1 = net.layout().namespace("r1");
+        String db = net.layout().address("db");
+        Undo reset = net.tcpReset("ftlab_f3", "r1", "db");
+        String rules = in(r1, "nft", "list", "table", "ip", "ftlab_f3");
+        // nft lists the rule without its implied "meta l4proto tcp": a TCP reset is only for TCP segments
+        assertTrue(rules.contains("ip saddr " + db + " reject with tcp reset"), rules);
+        assertTrue(rules.contains("ip daddr " + db + " reject with tcp reset"), rules);
+        Undo oneWay = net.oneWay("ftlab_f4", "r1", "db");
+        rules = in(r1, "nft", "list", "table", "ip", "ftlab_f4");
+        assertTrue(rules.contains("ip daddr " + db + " drop"), rules);
+        assertFalse(rules.contains("ip saddr"), "what db sends r1 still arrives: " + rules);
+        assertTrue(oneWay.script().contains("nft delete table ip ftlab_f4"), "the janitor can undo it too");
+        reset.run();
+        oneWay.run();
+        assertEquals("", in(r1, "nft", "list", "tables").strip(), "no table left");
+    }
+
+    @Test
     void aBandwidthLimitIsATokenBucketOnBothEndsOfTheLink() throws Exception {
         Undo undo = net.bandwidth("r1", 500);
         String r1 = net.layout().namespace("r1");

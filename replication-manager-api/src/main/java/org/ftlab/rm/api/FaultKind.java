@@ -147,6 +147,15 @@ public interface FaultKind {
         return layer() == Layer.NETWORK;
     }
 
+    /**
+     * Whether it is a gray failure (Huang et al., HotOS 2017): its target runs on and answers some of the time, or in
+     * one direction. Gray kinds are drawn by the mix {@code gray} only, so the older mixes' seeds keep drawing what
+     * they drew.
+     */
+    default boolean gray() {
+        return false;
+    }
+
     /** Every registered kind, in the registration's order. */
     static List<FaultKind> all() {
         return FaultKindRegistry.KINDS;
