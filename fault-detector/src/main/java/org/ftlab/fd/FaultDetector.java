@@ -22,6 +22,7 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.LockSupport;
 import java.util.logging.Level;
 import java.util.logging.Logger;
@@ -257,13 +258,13 @@ public final class FaultDetector implements AutoCloseable {
         watcher.execute(() -> {
             try {
                 long t0 = System.nanoTime();
-                int[] tries = {0};
+                AtomicInteger tries = new AtomicInteger();
                 HttpResponse<String> response = managers.post("/failure", form, REPORT_DEADLINE, attempt -> {
-                    tries[0]++;
+                    tries.incrementAndGet();
                     logLine("notify-retry replica=" + member.replica() + " " + attempt);
                 });
-                if (tries[0] > 0) {
-                    logLine("notified replica=" + member.replica() + " after " + tries[0] + " retries in "
+                if (tries.get() > 0) {
+                    logLine("notified replica=" + member.replica() + " after " + tries.get() + " retries in "
                             + (System.nanoTime() - t0) / 1_000_000 + " ms");
                 }
                 if (response.statusCode() != 200) {

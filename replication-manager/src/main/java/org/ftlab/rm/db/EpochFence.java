@@ -87,36 +87,34 @@ public final class EpochFence {
      * counts the refusal and throws {@link Refused} without running it.
      */
     public static <T> T order(Connection c, Order order, Action<T> action) throws SQLException {
-        String[] refusedBy = new String[1];
-        long[] seen = new long[1];
-        T result = inTransaction(c, () -> {
-            try (PreparedStatement ps = c.prepareStatement("SELECT epoch, member FROM manager_epoch WHERE id = 1 "
-                    + "FOR UPDATE"); ResultSet rs = ps.executeQuery()) {
-                if (rs.next() && rs.getLong(1) > order.epoch()) {
-                    seen[0] = rs.getLong(1);
-                    refusedBy[0] = rs.getString(2);
-                    return null;
+        Refused refused;
+        try {
+            return inTransaction(c, () -> {
+                try (PreparedStatement ps = c.prepareStatement("SELECT epoch, member FROM manager_epoch WHERE id = 1 "
+                        + "FOR UPDATE"); ResultSet rs = ps.executeQuery()) {
+                    if (rs.next() && rs.getLong(1) > order.epoch()) {
+                        throw new Refused(order, rs.getLong(1), rs.getString(2)); // rolled back: nothing written
+                    }
                 }
-            }
-            try (PreparedStatement up = c.prepareStatement("INSERT INTO manager_epoch (id, epoch, member, term, "
-                    + "refused) VALUES (1, ?, ?, ?, 0) ON DUPLICATE KEY UPDATE epoch = VALUES(epoch), "
-                    + "member = VALUES(member), term = VALUES(term)")) {
-                up.setLong(1, order.epoch());
-                up.setString(2, order.member());
-                up.setLong(3, order.term());
-                up.executeUpdate();
-            }
-            return action.run(c);
-        });
-        if (refusedBy[0] != null) {
-            try (PreparedStatement ps = c.prepareStatement("UPDATE manager_epoch SET refused = refused + 1, "
-                    + "last_refused = ? WHERE id = 1")) {
-                ps.setString(1, order.toString());
-                ps.executeUpdate(); // autocommit: the refusal is counted though the order was not run
-            }
-            throw new Refused(order, seen[0], refusedBy[0]);
+                try (PreparedStatement up = c.prepareStatement("INSERT INTO manager_epoch (id, epoch, member, term, "
+                        + "refused) VALUES (1, ?, ?, ?, 0) ON DUPLICATE KEY UPDATE epoch = VALUES(epoch), "
+                        + "member = VALUES(member), term = VALUES(term)")) {
+                    up.setLong(1, order.epoch());
+                    up.setString(2, order.member());
+                    up.setLong(3, order.term());
+                    up.executeUpdate();
+                }
+                return action.run(c);
+            });
+        } catch (Refused e) {
+            refused = e;
         }
-        return result;
+        try (PreparedStatement ps = c.prepareStatement("UPDATE manager_epoch SET refused = refused + 1, "
+                + "last_refused = ? WHERE id = 1")) {
+            ps.setString(1, order.toString());
+            ps.executeUpdate(); // autocommit: the refusal is counted though the order was not run
+        }
+        throw refused;
     }
 
     /** The fence's state; empty (epoch -1) in a database no manager has ordered at. */

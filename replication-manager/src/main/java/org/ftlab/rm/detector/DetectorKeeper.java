@@ -191,15 +191,20 @@ public final class DetectorKeeper implements AutoCloseable {
         }
     }
 
+    /** A file of detector {@code index} (from 0): {@code base.ext} for the first, {@code base-fd2.ext} for the next. */
+    private Path file(int index, String base, String ext) {
+        return launch.dir().resolve(index == 0 ? base + ext
+                : base + "-" + HeartbeatStack.detectorName(index + 1) + ext);
+    }
+
     /** Starts detector {@code index} (from 0) on its port; on a virtual network in the manager's host. */
     private Process spawn(int index) throws IOException {
         String name = HeartbeatStack.detectorName(index + 1);
-        Path console = launch.dir().resolve(index == 0 ? "console.log" : "console-" + name + ".log");
+        Path console = file(index, "console", ".log");
         Files.deleteIfExists(console);
         List<String> options = new ArrayList<>(List.of("-Xmx128m", "-Djava.net.preferIPv4Stack=true"));
         if (launch.eventSettings() != null) {
-            options.addAll(FlightRecording.jvmOptions(launch.eventSettings(),
-                    launch.dir().resolve(index == 0 ? "jfr" : "jfr-" + name)));
+            options.addAll(FlightRecording.jvmOptions(launch.eventSettings(), file(index, "jfr", "")));
         }
         List<String> cmd = ChildJvm.command(FaultDetector.class.getName(), options.toArray(String[]::new));
         cmd.addAll(List.of("--name", name, "--bind", heartbeat.detectorAddress(),
@@ -207,7 +212,7 @@ public final class DetectorKeeper implements AutoCloseable {
                 "--detectors", heartbeat.initialHosts(), "--rm-url", launch.managerUrl(),
                 "--heartbeat-ms", Long.toString(heartbeat.heartbeatMillis()),
                 "--timeout-ms", Long.toString(heartbeat.timeoutMillis()),
-                "--log", launch.dir().resolve(index == 0 ? "detector.log" : "detector-" + name + ".log").toString(),
+                "--log", file(index, "detector", ".log").toString(),
                 // replicas on other machines: their process states come from their hosts, through the manager
                 "--process-states", launch.remoteReplicas() ? "manager" : "here"));
         if (launch.network() != null) {
@@ -220,7 +225,7 @@ public final class DetectorKeeper implements AutoCloseable {
 
     private void awaitReady(int index, Process p) throws IOException, InterruptedException {
         String name = HeartbeatStack.detectorName(index + 1);
-        Path console = launch.dir().resolve(index == 0 ? "console.log" : "console-" + name + ".log");
+        Path console = file(index, "console", ".log");
         if (ProcessTools.awaitOutput(p, console, START_TIMEOUT,
                 out -> out.contains("fault-detector ready") ? Boolean.TRUE : null) == null) {
             p.destroyForcibly();
